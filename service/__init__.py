@@ -1,0 +1,91 @@
+"""Fire Control: a stateless rules-resolution service for naval wargames.
+
+``create_app`` is the WSGI factory (``service:create_app``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, Response, request
+from flask_cors import CORS
+
+from .engine.errors import RuleError
+from .http import dice_api, meta, metrics
+from .http.api import Api
+from .http.fields import StrictBoolean, StrictInteger, one_of_to_property
+from .http.problems import problem
+from .rulesets import REGISTERED
+
+MAX_BODY_BYTES = 64 * 1024
+
+DEFAULTS: Mapping[str, Any] = {
+    "API_TITLE": "Fire Control",
+    "API_VERSION": "1.0.0",
+    "OPENAPI_VERSION": "3.1.0",
+    "OPENAPI_URL_PREFIX": "/",
+    "OPENAPI_JSON_PATH": "openapi.json",
+    "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
+    "API_SPEC_OPTIONS": {
+        "info": {
+            "description": "Naval wargame rules resolved as a service: every step of four "
+            "rulesets, seeded and reproducible or with the player's own dice, every answer "
+            "showing its whole arithmetic. Errors are RFC 9457 problem details. Bodies are "
+            f"limited to {MAX_BODY_BYTES} bytes.",
+        },
+    },
+}
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the WSGI app. ``config`` overrides the defaults (tests use it)."""
+    app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    app.config.update(config or {})
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    api = Api(app)
+    api.register_field(StrictInteger, "integer", None)
+    api.register_field(StrictBoolean, "boolean", None)
+    api.ma_plugin.converter.add_attribute_function(one_of_to_property)
+
+    @app.before_request
+    def require_json_body() -> Response | None:
+        """Every POST takes a JSON object; say so plainly rather than guess."""
+        if request.method != "POST" or request.routing_exception is not None:
+            return None
+        if not request.is_json:
+            return problem(
+                415,
+                "unsupported-media-type",
+                "Unsupported Media Type",
+                "send the body as application/json",
+            )
+        if not request.content_length and not request.get_data(cache=True):
+            return problem(
+                400,
+                "malformed-request",
+                "Bad Request",
+                "the body is empty: send a JSON object ({} if the step needs no inputs)",
+            )
+        return None
+
+    @app.errorhandler(RuleError)
+    def rule_error(error: RuleError) -> Response:
+        errors = [{"field": error.field, "message": error.detail}] if error.field else []
+        return problem(422, error.kind, error.title, error.detail, errors)
+
+    api.register_blueprint(meta.ops)
+    api.register_blueprint(meta.blp)
+    api.register_blueprint(dice_api.blp)
+    for name in REGISTERED:
+        module = importlib.import_module(f".rulesets.{name}.api", __name__)
+        meta.register_ruleset(module.RULESET)
+        api.register_blueprint(module.blp)
+
+    meta.init_docs(app)
+    metrics.init_app(app)
+    CORS(app, expose_headers=["Allow", "X-Request-Id"])
+    return app

@@ -1,0 +1,273 @@
+"""The one dice source behind every roll: seeded, supplied, or enumerated for odds.
+
+Algorithm ``fc-dice-v1`` (documented in docs/dice.md, checked by tools/verify_dice.py):
+
+* the byte stream for a (seed, nonce) pair is the concatenation of the blocks
+  ``HMAC-SHA256(key=UTF-8(seed), msg=ASCII("fc-dice-v1:<nonce>:<block>"))`` for
+  block = 0, 1, 2, ...;
+* a die of S sides (2 <= S <= 256) reads one byte b; with limit = 256 - 256 mod S,
+  a byte b >= limit is discarded and the next one read; otherwise the die shows
+  b mod S + 1 (rejection sampling: every face equally likely, no modulo bias);
+* a die of 257 to 65536 sides reads two bytes as a big-endian number, limit 65536;
+* dice are read in the order the step rolls them, which is the order of ``rolls``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from .errors import DiceError, LimitError
+
+ALGORITHM = "fc-dice-v1"
+MAX_SIDES = 1000
+MAX_DICE_PER_REQUEST = 1000
+MAX_NOTATION_DICE = 100
+MAX_NOTATION_CONSTANT = 10_000
+MAX_ODDS_BRANCHES = 250_000
+MAX_NONCE = 2**53 - 1
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Dice rolled together for one purpose, as the response lists them."""
+
+    label: str
+    sides: int
+    values: tuple[int, ...]
+
+    @property
+    def notation(self) -> str:
+        return f"{len(self.values)}d{self.sides}"
+
+    @property
+    def total(self) -> int:
+        return sum(self.values)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "notation": self.notation,
+            "values": list(self.values),
+            "total": self.total,
+        }
+
+
+class DiceSource:
+    """Where dice come from. Subclasses produce one die at a time."""
+
+    used = 0
+
+    def die(self, sides: int, label: str, count: int, index: int) -> int:
+        raise NotImplementedError
+
+    def draw(self, label: str, count: int, sides: int) -> Roll:
+        if not 2 <= sides <= MAX_SIDES:
+            raise LimitError(f"{label}: a die has 2 to {MAX_SIDES} sides, not {sides}")
+        if self.used + count > MAX_DICE_PER_REQUEST:
+            raise LimitError(f"{label}: a request may roll at most {MAX_DICE_PER_REQUEST} dice")
+        values = tuple(self.die(sides, label, count, i) for i in range(count))
+        self.used += count
+        return Roll(label, sides, values)
+
+    def finish(self) -> None:
+        """Called once the step is resolved; supplied dice check that all were used."""
+
+    def describe(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+def byte_stream(seed: str, nonce: int) -> Iterator[int]:
+    """The fc-dice-v1 byte stream for one seed and nonce."""
+    key = seed.encode("utf-8")
+    block = 0
+    while True:
+        msg = f"{ALGORITHM}:{nonce}:{block}".encode("ascii")
+        yield from hmac.new(key, msg, hashlib.sha256).digest()
+        block += 1
+
+
+def die_from_stream(stream: Iterator[int], sides: int) -> int:
+    """One die of ``sides`` faces from the stream, by rejection sampling."""
+    width = 1 if sides <= 256 else 2
+    bound = 256**width
+    limit = bound - bound % sides
+    while True:
+        number = 0
+        for _ in range(width):
+            number = number * 256 + next(stream)
+        if number < limit:
+            return number % sides + 1
+
+
+class SeededDice(DiceSource):
+    """Deterministic dice from a seed and a nonce (``fc-dice-v1``)."""
+
+    def __init__(self, seed: str, nonce: int = 0, *, generated: bool = False) -> None:
+        self.seed = seed
+        self.nonce = nonce
+        self.generated = generated
+        self._stream = byte_stream(seed, nonce)
+
+    @classmethod
+    def fresh(cls) -> SeededDice:
+        """A seed from the operating system's randomness, returned so it can be replayed."""
+        return cls(secrets.token_urlsafe(16), 0, generated=True)
+
+    def die(self, sides: int, label: str, count: int, index: int) -> int:
+        return die_from_stream(self._stream, sides)
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "mode": "seeded",
+            "algorithm": ALGORITHM,
+            "seed": self.seed,
+            "nonce": self.nonce,
+            "seed_source": "server" if self.generated else "client",
+        }
+
+
+class SuppliedDice(DiceSource):
+    """Dice the player rolled at the table, taken in the order the step consumes them."""
+
+    def __init__(self, values: list[int]) -> None:
+        self.values = list(values)
+        self.position = 0
+
+    def die(self, sides: int, label: str, count: int, index: int) -> int:
+        wanted = f"{count}d{sides} for {label}"
+        if self.position >= len(self.values):
+            raise DiceError(
+                f"{len(self.values)} dice supplied, but the step wants another: "
+                f"die {index + 1} of {wanted}"
+            )
+        value = self.values[self.position]
+        if not 1 <= value <= sides:
+            raise DiceError(
+                f"value {value} (dice.values[{self.position}]) is not a face of a d{sides}: "
+                f"it was taken as die {index + 1} of {wanted}"
+            )
+        self.position += 1
+        return value
+
+    def finish(self) -> None:
+        if self.position < len(self.values):
+            raise DiceError(
+                f"{len(self.values)} dice supplied, but the step used only {self.position}; "
+                f"unused from dice.values[{self.position}]"
+            )
+
+    def describe(self) -> dict[str, Any]:
+        return {"mode": "supplied", "values": list(self.values)}
+
+
+class _EnumeratingDice(DiceSource):
+    """Plays one branch of the tree of all outcomes: a fixed prefix, then ones."""
+
+    def __init__(self, prefix: list[int]) -> None:
+        self.prefix = prefix
+        self.sides: list[int] = []
+
+    def die(self, sides: int, label: str, count: int, index: int) -> int:
+        position = len(self.sides)
+        self.sides.append(sides)
+        return self.prefix[position] if position < len(self.prefix) else 1
+
+    def describe(self) -> dict[str, Any]:
+        return {"mode": "enumerated"}
+
+
+def enumerate_outcomes(
+    play: Callable[[DiceSource], Hashable],
+) -> dict[Hashable, Fraction]:
+    """Exact distribution of ``play``'s outcome over every possible die.
+
+    ``play`` resolves the step with the dice it is given and returns a hashable key
+    for the outcome. Every branch of the dice tree is visited once (depth first, like
+    an odometer), so the odds come from the very code that resolves a roll.
+    """
+    distribution: dict[Hashable, Fraction] = {}
+    prefix: list[int] = []
+    branches = 0
+    while True:
+        branches += 1
+        if branches > MAX_ODDS_BRANCHES:
+            raise LimitError(
+                f"these inputs have more than {MAX_ODDS_BRANCHES} dice outcomes to enumerate"
+            )
+        dice = _EnumeratingDice(prefix)
+        key = play(dice)
+        probability = Fraction(1)
+        for sides in dice.sides:
+            probability /= sides
+        distribution[key] = distribution.get(key, Fraction(0)) + probability
+        faces = prefix + [1] * (len(dice.sides) - len(prefix))
+        while faces and faces[-1] == dice.sides[len(faces) - 1]:
+            faces.pop()
+        if not faces:
+            return distribution
+        faces[-1] += 1
+        prefix = faces
+
+
+_TERM = re.compile(r"([+-])?\s*(?:(\d*)[dD](\d+)|(\d+))\s*")
+
+
+@dataclass(frozen=True)
+class Notation:
+    """A sum of NdS terms and a constant, e.g. ``2d8+1d10+2``."""
+
+    terms: tuple[tuple[int, int], ...]
+    constant: int
+
+    @classmethod
+    def parse(cls, text: str) -> Notation:
+        source = text.strip()
+        if not source:
+            raise LimitError("dice notation is empty", field="notation")
+        terms: list[tuple[int, int]] = []
+        constant = 0
+        position = 0
+        while position < len(source):
+            match = _TERM.match(source, position)
+            if match is None or (position > 0 and match.group(1) is None):
+                raise LimitError(
+                    f"cannot read dice notation {text!r} at character {position + 1}; "
+                    "write terms like 3d6, 2d8+1d10 or 1d6+2",
+                    field="notation",
+                )
+            sign, count, sides, number = match.groups()
+            if number is not None:
+                constant += -int(number) if sign == "-" else int(number)
+            else:
+                if sign == "-":
+                    raise LimitError("dice can be added, not subtracted", field="notation")
+                terms.append((int(count) if count else 1, int(sides)))
+            position = match.end()
+        total_dice = sum(count for count, _ in terms)
+        if not terms:
+            raise LimitError("dice notation needs at least one NdS term", field="notation")
+        if total_dice > MAX_NOTATION_DICE or any(count < 1 for count, _ in terms):
+            raise LimitError(
+                f"a roll has 1 to {MAX_NOTATION_DICE} dice in all, not {total_dice}",
+                field="notation",
+            )
+        if any(not 2 <= sides <= MAX_SIDES for _, sides in terms):
+            raise LimitError(f"a die has 2 to {MAX_SIDES} sides", field="notation")
+        if abs(constant) > MAX_NOTATION_CONSTANT:
+            raise LimitError(
+                f"the constant is at most {MAX_NOTATION_CONSTANT} either way", field="notation"
+            )
+        return cls(tuple(terms), constant)
+
+    def __str__(self) -> str:
+        text = "+".join(f"{count}d{sides}" for count, sides in self.terms)
+        if self.constant:
+            text += f"{self.constant:+d}"
+        return text

@@ -1,0 +1,198 @@
+"""What every step endpoint shares: dice in, envelope out, odds, one registration helper."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from flask import Response
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, post_load, validate
+
+from ..engine import dice as engine_dice
+from ..engine.ruleset import Ruleset, run_step, step_odds
+from .fields import OneOf, StrictInteger
+from .metrics import count_rolls
+
+
+def json_response(body: Any, status: int = 200) -> Response:
+    return Response(orjson.dumps(body), status=status, mimetype="application/json")
+
+
+# --- dice in ------------------------------------------------------------------------
+
+
+class SeededDiceSchema(Schema):
+    """The service rolls, deterministically, from a seed and a nonce."""
+
+    seed = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=256),
+        metadata={"description": "Any text; a game keeps one seed", "example": "game-42"},
+    )
+    nonce = StrictInteger(
+        load_default=0,
+        validate=validate.Range(min=0, max=engine_dice.MAX_NONCE),
+        metadata={"description": "Counts up through a game (turn or roll number)"},
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> engine_dice.DiceSource:
+        return engine_dice.SeededDice(data["seed"], data["nonce"])
+
+
+class SuppliedDiceSchema(Schema):
+    """Dice the player rolled at the table, in the order the step consumes them."""
+
+    values = fields.List(
+        StrictInteger(validate=validate.Range(min=1, max=engine_dice.MAX_SIDES)),
+        required=True,
+        validate=validate.Length(min=1, max=engine_dice.MAX_DICE_PER_REQUEST),
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> engine_dice.DiceSource:
+        return engine_dice.SuppliedDice(data["values"])
+
+
+DICE_VARIANTS = [SeededDiceSchema, SuppliedDiceSchema]
+
+
+def dice_field() -> OneOf:
+    return OneOf(
+        DICE_VARIANTS,
+        metadata={
+            "description": "Seeded ({seed, nonce}) or supplied ({values}) dice; leave out for "
+            "fresh dice from the server's randomness (the seed is returned)."
+        },
+    )
+
+
+def dice_from(args: dict[str, Any]) -> engine_dice.DiceSource:
+    source: engine_dice.DiceSource | None = args.pop("dice", None)
+    return source if source is not None else engine_dice.SeededDice.fresh()
+
+
+# --- envelope out ---------------------------------------------------------------------
+
+
+class RollSchema(Schema):
+    label = fields.String(required=True, metadata={"description": "What the dice were for"})
+    notation = fields.String(required=True, metadata={"example": "3d6"})
+    values = fields.List(fields.Integer(), required=True)
+    total = fields.Integer(required=True)
+
+
+class ModifierSchema(Schema):
+    source = fields.String(required=True)
+    value = fields.Integer(required=True)
+
+
+class CheckSchema(Schema):
+    roll = fields.String(required=True, metadata={"description": "Label of the roll"})
+    natural = fields.Integer(required=True, metadata={"description": "The dice total"})
+    applied = fields.List(fields.Nested(ModifierSchema), required=True)
+    final = fields.Integer(required=True, metadata={"description": "Total after modifiers"})
+    compared_with = fields.String(required=True)
+    outcome = fields.String(required=True)
+
+
+class DiceUsedSchema(Schema):
+    mode = fields.String(required=True, validate=validate.OneOf(["seeded", "supplied"]))
+    algorithm = fields.String()
+    seed = fields.String()
+    nonce = fields.Integer()
+    seed_source = fields.String(validate=validate.OneOf(["client", "server"]))
+    values = fields.List(fields.Integer())
+
+
+def _named(name: str, base: type[Schema], members: Mapping[str, Any]) -> type[Schema]:
+    return type(name, (base,), dict(members))
+
+
+class EnvelopeBase(Schema):
+    ruleset = fields.String(required=True, allow_none=True)
+    step = fields.String(required=True)
+    rolls = fields.List(fields.Nested(RollSchema), required=True)
+    modifiers = fields.List(fields.Nested(CheckSchema), required=True)
+    dice = fields.Nested(DiceUsedSchema, required=True)
+
+
+class OddsOutcomeBase(Schema):
+    probability = fields.String(required=True, metadata={"example": "5/72"})
+    p = fields.Float(required=True)
+
+
+class OddsBase(Schema):
+    ruleset = fields.String(required=True)
+    step = fields.String(required=True)
+
+
+# --- one helper registers a step --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StepHTTP:
+    """The HTTP face of one engine step."""
+
+    name: str
+    inputs: type[Schema]
+    result: type[Schema]
+    build: Callable[[dict[str, Any]], Any]
+    example: Mapping[str, Any]
+
+
+def _camel(text: str) -> str:
+    return "".join(part.capitalize() for part in text.replace("_", "-").split("-"))
+
+
+def register_steps(blp: Blueprint, ruleset: Ruleset, steps: list[StepHTTP]) -> None:
+    """One POST endpoint per step (and its /odds where the step has one)."""
+    for spec in steps:
+        _register(blp, ruleset, spec)
+
+
+def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
+    step = ruleset.step(spec.name)
+    base = _camel(ruleset.id) + _camel(step.name)
+    request = _named(f"{base}Request", spec.inputs, {"dice": dice_field()})
+    response = _named(
+        f"{base}Response", EnvelopeBase, {"result": fields.Nested(spec.result, required=True)}
+    )
+
+    def resolve(args: dict[str, Any]) -> Response:
+        dice = dice_from(args)
+        envelope = run_step(ruleset.id, step, spec.build(args), dice)
+        count_rolls(ruleset.id, step.name, len(envelope["rolls"]))
+        return json_response(envelope)
+
+    resolve.__name__ = f"{step.name.replace('-', '_')}"
+    view = blp.doc(summary=step.summary, description=f"{step.description} Dice: {step.dice}.")(
+        blp.response(200, response)(blp.arguments(request, example=dict(spec.example))(resolve))
+    )
+    blp.route(f"/{step.name}", methods=["POST"])(view)
+
+    if not step.odds:
+        return
+    odds_request = _named(f"{base}OddsRequest", spec.inputs, {})
+    outcome = _named(
+        f"{base}OddsOutcome", OddsOutcomeBase, {"result": fields.Nested(spec.result, required=True)}
+    )
+    odds_response = _named(
+        f"{base}Odds", OddsBase, {"outcomes": fields.List(fields.Nested(outcome), required=True)}
+    )
+    odds_example = {k: v for k, v in spec.example.items() if k != "dice"}
+
+    def odds(args: dict[str, Any]) -> Response:
+        return json_response(step_odds(ruleset.id, step, spec.build(args)))
+
+    odds.__name__ = f"{step.name.replace('-', '_')}_odds"
+    odds_view = blp.doc(
+        summary=f"Odds: {step.summary[0].lower()}{step.summary[1:]}",
+        description="The exact distribution of this step's results for these inputs, "
+        "enumerated over every face of every die by the same code that resolves a roll. "
+        "No dice are rolled.",
+    )(blp.response(200, odds_response)(blp.arguments(odds_request, example=odds_example)(odds)))
+    blp.route(f"/{step.name}/odds", methods=["POST"])(odds_view)

@@ -1,0 +1,77 @@
+"""Fields that keep the OpenAPI document and the validation in agreement."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields
+
+
+class StrictInteger(fields.Integer):
+    """An integer that is an integer: 7.9, "3" and true are refused; 7.0 is 7.
+
+    JSON Schema calls 7.0 an integer, so it is accepted, as the document says.
+    """
+
+    default_error_messages = {"invalid": "Not a valid integer."}
+
+    def _validated(self, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid", input=value)
+        if isinstance(value, float):
+            if not value.is_integer():
+                raise self.make_error("invalid", input=value)
+            value = int(value)
+        return int(value)
+
+
+class StrictBoolean(fields.Boolean):
+    """true or false, nothing else: 0, 1, "yes" and "true" are refused."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+class OneOf(fields.Field[Any]):
+    """An object that must match exactly one of several schemas (``oneOf`` in the document).
+
+    Each variant is told apart by the keys it requires; ``one_of_to_property`` documents
+    it, registering each variant's schema as a component.
+    """
+
+    def __init__(self, variants: Sequence[type[Schema]], **kwargs: Any) -> None:
+        self.variant_classes = list(variants)
+        self.variants = [(cls.__name__, cls()) for cls in variants]
+        super().__init__(**kwargs)
+
+    def _deserialize(
+        self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any
+    ) -> Any:
+        if not isinstance(value, dict):
+            raise ValidationError("Must be an object.")
+        failures: dict[str, Any] = {}
+        for name, schema in self.variants:
+            required = {key for key, field in schema.fields.items() if field.required}
+            if not required <= value.keys():
+                continue
+            try:
+                return schema.load(value)
+            except ValidationError as error:
+                failures[name] = error.messages
+        if len(failures) == 1:
+            raise ValidationError(next(iter(failures.values())))
+        names = " or ".join(
+            "{" + ", ".join(sorted(k for k, f in s.fields.items() if f.required)) + "}"
+            for _, s in self.variants
+        )
+        raise ValidationError(f"Must be one of: {names}.")
+
+
+def one_of_to_property(converter: Any, field: fields.Field[Any], **_: Any) -> dict[str, Any]:
+    """apispec attribute function: a OneOf field is a oneOf of its variants' components."""
+    if not isinstance(field, OneOf):
+        return {}
+    return {"oneOf": [converter.resolve_nested_schema(cls) for cls in field.variant_classes]}

@@ -1,0 +1,179 @@
+"""Rulesets as data, health, and the human docs; none of it rolls dice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response
+from flask_smorest import Blueprint, abort
+from flask_swagger_ui import get_swaggerui_blueprint
+from marshmallow import Schema, fields
+
+from ..engine.ruleset import Ruleset
+from .common import json_response
+
+blp = Blueprint(
+    "rulesets",
+    __name__,
+    url_prefix="/v1/rulesets",
+    description="The rulesets, their steps, tables, ships and rulings.",
+)
+ops = Blueprint("operations", __name__, description="Liveness and readiness.")
+
+
+class RulesetSummarySchema(Schema):
+    id = fields.String(required=True)
+    title = fields.String(required=True)
+    source = fields.String(required=True)
+    steps = fields.List(fields.String(), required=True)
+
+
+class RulesetListSchema(Schema):
+    rulesets = fields.List(fields.Nested(RulesetSummarySchema), required=True)
+
+
+class StepInfoSchema(Schema):
+    name = fields.String(required=True)
+    summary = fields.String(required=True)
+    dice = fields.String(required=True)
+    path = fields.String(required=True)
+    odds_path = fields.String(required=True, allow_none=True)
+
+
+class RulingSchema(Schema):
+    id = fields.String(required=True)
+    question = fields.String(required=True)
+    ruling = fields.String(required=True)
+    reason = fields.String(required=True)
+
+
+class RulesetDetailSchema(Schema):
+    id = fields.String(required=True)
+    title = fields.String(required=True)
+    source = fields.String(required=True)
+    description = fields.String(required=True)
+    steps = fields.List(fields.Nested(StepInfoSchema), required=True)
+    rulings = fields.List(fields.Nested(RulingSchema), required=True)
+
+
+class TablesSchema(Schema):
+    ruleset = fields.String(required=True)
+    tables = fields.Dict(required=True, metadata={"description": "Every table, as data"})
+
+
+class ShipsSchema(Schema):
+    ruleset = fields.String(required=True)
+    ships = fields.List(fields.Dict(), required=True)
+
+
+class HealthSchema(Schema):
+    status = fields.String(required=True)
+
+
+RULESETS: dict[str, Ruleset] = {}
+
+
+def _ruleset(ruleset: str) -> Ruleset:
+    found = RULESETS.get(ruleset)
+    if found is None:
+        abort(404, message=f"no ruleset {ruleset!r}; see /v1/rulesets")
+    assert found is not None
+    return found
+
+
+@blp.get("")
+@blp.response(200, RulesetListSchema)
+def list_rulesets() -> Response:
+    """Every ruleset
+
+    Each ruleset with its title, source and the steps it offers.
+    """
+    return json_response({"rulesets": [r.summary() for r in RULESETS.values()]})
+
+
+@blp.get("/<string:ruleset>")
+@blp.response(200, RulesetDetailSchema)
+def get_ruleset(ruleset: str) -> Response:
+    """One ruleset: its steps and rulings
+
+    Every step with what it resolves and the dice it rolls, and every ruling this service
+    made where the rule text is silent or contradicts itself.
+    """
+    return json_response(_ruleset(ruleset).detail())
+
+
+@blp.get("/<string:ruleset>/tables")
+@blp.response(200, TablesSchema)
+def get_tables(ruleset: str) -> Response:
+    """A ruleset's tables, as data
+
+    The very data the engine resolves with, so an app can draw the tables.
+    """
+    found = _ruleset(ruleset)
+    return json_response({"ruleset": found.id, "tables": found.tables})
+
+
+@blp.get("/<string:ruleset>/ships")
+@blp.response(200, ShipsSchema)
+def get_ships(ruleset: str) -> Response:
+    """A ruleset's ship cards or ship classes
+
+    Every ship a request may name by name.
+    """
+    found = _ruleset(ruleset)
+    return json_response({"ruleset": found.id, "ships": list(found.ships)})
+
+
+@ops.get("/healthz")
+@ops.response(200, HealthSchema)
+def healthz() -> Response:
+    """Alive
+
+    The process answers.
+    """
+    return json_response({"status": "ok"})
+
+
+@ops.get("/readyz")
+@ops.response(200, HealthSchema)
+def readyz() -> Response:
+    """Ready to serve
+
+    Every ruleset is loaded.
+    """
+    return json_response({"status": "ready" if RULESETS else "starting"})
+
+
+PROBLEMS_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Fire Control: problem types</title></head><body><h1>Problem types</h1>
+<p>Every client error is <code>application/problem+json</code> (RFC 9457).</p><dl>
+<dt id="validation">validation (422)</dt><dd>The body does not match the schema; <code>errors</code>
+names each bad member.</dd>
+<dt id="rule-violation">rule-violation (422)</dt><dd>The rules do not allow this (a torpedo
+from a battleship, a ship that cannot fire).</dd>
+<dt id="dice">dice (422)</dt><dd>Supplied dice do not fit: too few, too many, or off the die.</dd>
+<dt id="limit">limit (422)</dt><dd>The request would cross a documented limit.</dd>
+<dt id="malformed-request">malformed-request (400)</dt><dd>The body is not JSON.</dd>
+<dt id="not-found">not-found (404)</dt><dd>No such path or ruleset.</dd>
+<dt id="method-not-allowed">method-not-allowed (405)</dt><dd>See the Allow header.</dd>
+<dt id="body-too-large">body-too-large (413)</dt><dd>The body is over the size limit.</dd>
+</dl></body></html>"""
+
+
+def init_docs(app: Flask) -> None:
+    """Swagger UI served from the service itself: it works with no internet."""
+    app.register_blueprint(
+        get_swaggerui_blueprint("/docs", "/openapi.json", config={"app_name": "Fire Control API"})
+    )
+
+    @app.get("/problems")
+    def problems() -> Response:
+        return Response(PROBLEMS_PAGE, mimetype="text/html")
+
+
+def register_ruleset(ruleset: Ruleset) -> None:
+    RULESETS[ruleset.id] = ruleset
+
+
+def rulesets() -> dict[str, Any]:
+    return RULESETS

@@ -1,0 +1,148 @@
+"""Where the Salvo! text is silent or contradicts itself: what this service decides, and why."""
+
+from __future__ import annotations
+
+from ...engine.ruleset import Ruling
+
+RULINGS = (
+    Ruling(
+        "straddle-21-plus",
+        "The Straddle table's 21+ row is printed empty. What does a modified 21 or more do?",
+        "21 or more gives FFSST, the same as 20.",
+        "The table grows worse for the target as the roll rises; an empty last row reads as a "
+        "printing gap, and a better roll should never do less than a 20 would.",
+    ),
+    Ruling(
+        "initial-range-bands",
+        "Can a modified Initial Range roll fall in no band (Stormy takes 2d6 down to -6, Fine "
+        "up to 14)?",
+        "No: '1 and lower' and '10+' are open ends, so every total has a band. -6 is Medium, "
+        "14 is Extreme.",
+        "The printed bands are open-ended on purpose, so the weather modifiers can push the "
+        "roll anywhere.",
+    ),
+    Ruling(
+        "no-short-start",
+        "The Initial Range table never gives Short. Is that an omission?",
+        "No: a game never starts at Short. Ships reach Short only by closing.",
+        "The closest printed band is Medium; inventing a Short band would change the odds of "
+        "every game. Reaching Short takes a Close action, as the Actions section describes.",
+    ),
+    Ruling(
+        "gun-size-tie",
+        "Both ships have the same gun size; the text says 'roll to see which fires first' "
+        "but not how.",
+        "Roll 1d6 ('fire order'): 1-3 the player's ship fires first, 4-6 the enemy.",
+        "It mirrors the initiative roll the player already knows, and it is an even chance.",
+    ),
+    Ruling(
+        "firer-t-hits",
+        "What do the firer's T hits do?",
+        "Each T hit on the firer is -1 to its Straddle rolls, and once its T hits reach its "
+        "Turret rating it cannot fire at all.",
+        "The Straddle table lists the -1 per T hit, and Ship Damage lists the Turret limit; "
+        "both are printed, so both apply: damaged turrets and directors shoot worse, then not "
+        "at all.",
+    ),
+    Ruling(
+        "sunk-is-final",
+        "A Critical 'Explosion' (or any hit) lands on a ship that is already sunk.",
+        "Nothing more resolves against a sunk ship: a step aimed at one is refused (422), and "
+        "in a composite the remaining shots at a ship that has just sunk are not fired. Hits "
+        "that sink a ship are applied in full, so its state shows every hit it took.",
+        "Once a ship is sunk the game is won; extra hits change nothing a player can see, and "
+        "refusing them keeps a game log honest.",
+    ),
+    Ruling(
+        "speed-floor",
+        "S hits take 2 speed each; can speed go below zero?",
+        "No: speed stops at 0, and a ship at 0 can only Offer Broadside.",
+        "Negative speed has no meaning on the tables; the text itself names speed zero as the "
+        "end of movement.",
+    ),
+    Ruling(
+        "gun-size-bands",
+        'The Straddle gun-size rule names only 8" (-1) and 6" (-2). What of other sizes?',
+        '6" or smaller -2, 7" to 8" -1, 9" or larger 0; still 0 against a target of armor '
+        "0, 1 or 2.",
+        "Smaller shells do less against armour, so a smaller gun never gets a better modifier "
+        "than a bigger one.",
+    ),
+    Ruling(
+        "guns-bearing-is-a-straddle-modifier",
+        "The Actions example calls broadside guns a '+3 fire modifier', but the tables list "
+        "the guns-bearing rating under the Straddle table.",
+        "The guns-bearing rating modifies the Straddle roll, not the Fire roll.",
+        "The tables are the rules a player looks up during play; the Straddle table's own "
+        "modifier list, and its worked example (bow guns +0), put it there.",
+    ),
+    Ruling(
+        "plunging-fire-ranges",
+        "Plunging fire happens 'if Long/Ext range'. Does Medium-Long count?",
+        "No: only Long and Extreme. At any other range Plunging fire has no effect. The "
+        "number of FS hits is 2d6 minus the target's armor, never below 0.",
+        "Medium-Long is a range of its own on every table.",
+    ),
+    Ruling(
+        "fire-control",
+        "'Fire Control; ship can't fire next turn': which turn is that?",
+        "The ship keeps any fire it has left this turn and cannot fire in the following turn. "
+        "A ship's state carries fire_control: ready, lost-next-turn or lost-this-turn; the "
+        "turn step moves it along.",
+        "'Next turn' is the turn after the hit; firing that already happened or is due this "
+        "turn is not taken back.",
+    ),
+    Ruling(
+        "simultaneous-actions",
+        "Does the order of the two Actions change the range (for example both Close at "
+        "Medium, or Close and Withdraw at Extreme)?",
+        "No: both Actions are applied together as one net change. Closer than Short stays "
+        "Short; a net move past Extreme ends the game as out of range.",
+        "The rulebook's own example adds both ships' moves ('Had Graf Spee chosen C, range "
+        "would've been Medium').",
+    ),
+    Ruling(
+        "initiative-in-turn",
+        "In the turn step the player's Action comes in the request; what does initiative do?",
+        "It is rolled and reported; the player's Action is committed before the roll. An app "
+        "that wants the player to see the enemy's Action first when the enemy has "
+        "initiative calls initiative and enemy-action on their own.",
+        "Actions are applied together (ruling simultaneous-actions), so who acts first never "
+        "changes the range or the guns bearing; it only decides who declares first.",
+    ),
+    Ruling(
+        "torpedoes-are-not-guns",
+        "Can a CL whose guns are silenced (T hits or lost fire control) still launch torpedoes?",
+        "Yes. Torpedoes are launched after firing if the weather, the range and the ship "
+        "type allow; T hits and fire control do not stop them. Both CLs launch together, and "
+        "if both sink the game is a draw.",
+        "The Torpedoes section sets its own conditions and names none of the gun limits.",
+    ),
+    Ruling(
+        "draw",
+        "When is a game drawn?",
+        "When it ends without a single ship sunk (out of range or the End of Turn table), "
+        "or when both ships sink together from torpedoes.",
+        "Victory goes to the side whose enemy is sunk; with both or neither sunk, neither has won.",
+    ),
+    Ruling(
+        "derived-cards",
+        "Nelson and Prinz Eugen are listed without stats, and Ajax appears only in an example.",
+        "Their cards are derived on the printed cards' scale and marked provenance 'derived'. "
+        "Speed is knots / 3 rounded down (Nelson 23 kn -> 7, Ajax 32 kn -> 10, Prinz Eugen "
+        '32.5 kn -> 10). Armor follows belt thickness against the printed cards (KGV 15" '
+        '-> 6, Hood 12" -> 4, Graf Spee 4" -> 2, Nurnberg ~2" -> 0): Nelson 14" -> 6, '
+        'Ajax and Prinz Eugen about 3" -> 1. Flotation follows displacement (36,700 t -> 6, '
+        "42,000 t -> 7, 12,000 t -> 4, 6,500 t -> 3): Nelson 33,000 t -> 6, Prinz Eugen "
+        "16,000 t -> 4, Ajax 7,000 t -> 3. Turret is about two per main turret, less for "
+        "light twin mounts: Nelson three triple turrets -> 6, Prinz Eugen four twins -> 5, "
+        "Ajax four twins -> 5. Bearings count the guns that bear, as on the printed cards: "
+        "Nelson's nine 16\" guns all bear on the broadside (+5) and six ahead (+3), but its "
+        "turrets are all forward, so only one bears astern, on the quarters (+1); Prinz "
+        "Eugen's eight 8\" guns +2 broadside, two turrets each way +1; Ajax's eight 6\" guns "
+        "+1 broadside and +0 bow and stern, as the rulebook's example has Ajax's bow guns "
+        "at +0.",
+        "The printed cards follow the real ships closely; the same reading of the same facts "
+        "keeps the derived ships on their scale, and the Ajax example fixes its bow rating.",
+    ),
+)

@@ -1,0 +1,597 @@
+"""Every Salvo! resolution step, one function each: inputs in, result out, trail recorded."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ...engine.errors import RuleError
+from ...engine.resolution import Modifier, Resolution
+from . import tables as t
+from .ships import Ship
+
+
+def _step_range(current: str, change: int) -> tuple[str | None, bool]:
+    """Move along the range ladder; closer than Short stays Short, past Extreme is out."""
+    index = t.RANGES.index(current) + change
+    if index >= len(t.RANGES):
+        return None, True
+    return t.RANGES[max(0, index)], False
+
+
+# --- weather and range ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NoInput:
+    """For steps that need nothing but dice."""
+
+
+def weather(_: NoInput, res: Resolution) -> dict[str, Any]:
+    roll = res.roll("weather", 2, 6)
+    result = t.look_up(t.WEATHER, roll.total)
+    res.check("weather", roll.total, [], f"Weather {t.band_text(t.WEATHER, roll.total)}", result)
+    return {"weather": result, "initial_range_modifier": t.WEATHER_RANGE_MODIFIER[result]}
+
+
+@dataclass(frozen=True)
+class RangeInput:
+    weather: str
+
+
+def initial_range(inp: RangeInput, res: Resolution) -> dict[str, Any]:
+    roll = res.roll("initial range", 2, 6)
+    mods = [Modifier(f"weather {inp.weather}", t.WEATHER_RANGE_MODIFIER[inp.weather])]
+    final = sum(m.value for m in mods) + roll.total
+    result = t.look_up(t.INITIAL_RANGE, final)
+    res.check(
+        "initial range",
+        roll.total,
+        mods,
+        f"Initial Range {t.band_text(t.INITIAL_RANGE, final)}",
+        result,
+    )
+    return {"range": result}
+
+
+# --- initiative, actions, maneuver ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class InitiativeInput:
+    player: Ship
+    enemy: Ship
+
+
+def initiative(inp: InitiativeInput, res: Resolution) -> dict[str, Any]:
+    roll = res.roll("initiative", 1, 6)
+    mods = []
+    if inp.enemy.speed < inp.player.speed:
+        mods.append(Modifier("enemy slower than player", 1))
+    elif inp.enemy.speed > inp.player.speed:
+        mods.append(Modifier("enemy faster than player", -1))
+    final = roll.total + sum(m.value for m in mods)
+    first = t.look_up(t.INITIATIVE, final)
+    res.check("initiative", roll.total, mods, "1-3 player, 4+ enemy", f"{first} first")
+    return {"first": first}
+
+
+@dataclass(frozen=True)
+class EnemyActionInput:
+    enemy: Ship
+    player: Ship
+    last_action: str | None
+
+
+def enemy_action(inp: EnemyActionInput, res: Resolution) -> dict[str, Any]:
+    if inp.enemy.must_offer_broadside:
+        # A ship at speed 0 permanently performs OB: nothing to roll.
+        return {"action": "OB", "reason": "speed 0: the ship can only Offer Broadside"}
+    roll = res.roll("enemy action", 1, 6)
+    mods = []
+    if inp.enemy.card.guns < inp.player.card.guns:
+        mods.append(Modifier("enemy gun size smaller than player's", 1))
+    final = roll.total + sum(m.value for m in mods)
+    row = t.look_up(t.ENEMY_ACTION, final)
+    if row == "same":
+        action = inp.last_action or t.FIRST_TURN_LAST_ACTION
+        reason = (
+            "same Act as last turn" if inp.last_action else "same Act as last turn (OB on turn 1)"
+        )
+    else:
+        action, reason = row, "rolled"
+    res.check(
+        "enemy action",
+        roll.total,
+        mods,
+        "1-2 C, 3-4 OB, 5 same as last turn, 6+ W",
+        action,
+    )
+    return {"action": action, "reason": reason}
+
+
+@dataclass(frozen=True)
+class ManeuverInput:
+    range: str
+    player_action: str
+    enemy_action: str
+    player: Ship | None = None
+    enemy: Ship | None = None
+
+
+def _require_action_allowed(ship: Ship | None, action: str, field: str) -> None:
+    if ship is not None and ship.must_offer_broadside and action != "OB":
+        raise RuleError(
+            f"{ship.card.name} has speed 0 and can only Offer Broadside (OB), not {action}",
+            field,
+        )
+
+
+def maneuver(inp: ManeuverInput, res: Resolution) -> dict[str, Any]:
+    _require_action_allowed(inp.player, inp.player_action, "player_action")
+    _require_action_allowed(inp.enemy, inp.enemy_action, "enemy_action")
+    change = sum(t.ACTION_EFFECTS[a]["range_change"] for a in (inp.player_action, inp.enemy_action))
+    new_range, out = _step_range(inp.range, change)
+    return {
+        "range": new_range,
+        "range_change": change,
+        "out_of_range": out,
+        "game_over": out,
+        "player_guns_bearing": t.ACTION_EFFECTS[inp.player_action]["guns_bearing"],
+        "enemy_guns_bearing": t.ACTION_EFFECTS[inp.enemy_action]["guns_bearing"],
+    }
+
+
+# --- fire and straddle ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FireInput:
+    range: str
+    weather: str
+    previously_straddled: bool = False
+    firer: Ship | None = None
+
+
+def _require_can_fire(ship: Ship, field: str) -> None:
+    reason = ship.why_cannot_fire()
+    if reason:
+        raise RuleError(reason, field)
+
+
+def fire(inp: FireInput, res: Resolution, label: str = "fire") -> dict[str, Any]:
+    if inp.firer is not None:
+        _require_can_fire(inp.firer, "firer")
+    roll = res.roll(label, 2, 6)
+    mods = [Modifier(f"weather {inp.weather}", t.FIRE_WEATHER_MODIFIER[inp.weather])]
+    if inp.previously_straddled:
+        mods.append(Modifier("firer has straddled the target before", t.FIRE_PREVIOUSLY_STRADDLED))
+    needed = t.FIRE_STRADDLE_FROM[inp.range]
+    straddle = roll.total + sum(m.value for m in mods) >= needed
+    res.check(
+        label,
+        roll.total,
+        mods,
+        f"Fire table at {inp.range}: {needed}+ straddles",
+        "straddle" if straddle else "miss",
+    )
+    return {"straddle": straddle, "shots_per_turn": t.SHOTS_PER_TURN[inp.range]}
+
+
+@dataclass(frozen=True)
+class StraddleInput:
+    firer: Ship
+    target: Ship
+    range: str
+    guns_bearing: str
+
+
+def straddle_modifiers(inp: StraddleInput) -> list[Modifier]:
+    """Every DR modifier of the Straddle table, each named."""
+    target_armor = inp.target.card.armor
+    mods = [
+        Modifier(f"target armor {target_armor}", -target_armor),
+        Modifier(f"firer's {inp.guns_bearing} guns", inp.firer.card.bearing(inp.guns_bearing)),
+        Modifier(f"range {inp.range}", t.STRADDLE_RANGE_MODIFIER[inp.range]),
+        Modifier(
+            f"firer has {inp.firer.state.turret_hits} T hits",
+            t.STRADDLE_PER_FIRER_T_HIT * inp.firer.state.turret_hits,
+        ),
+    ]
+    if target_armor > t.STRADDLE_GUN_SIZE_EXEMPT_ARMOR:
+        guns = inp.firer.card.guns
+        mods.append(Modifier(f'gun size {guns}"', t.look_up(t.STRADDLE_GUN_SIZE, guns)))
+    return mods
+
+
+def straddle(inp: StraddleInput, res: Resolution, label: str = "straddle") -> dict[str, Any]:
+    _require_can_fire(inp.firer, "firer")
+    inp.target.require_afloat("target")
+    roll = res.roll(label, 3, 6)
+    mods = straddle_modifiers(inp)
+    final = roll.total + sum(m.value for m in mods)
+    outcome = t.look_up(t.STRADDLE, final)
+    res.check(label, roll.total, mods, f"Straddle table {t.band_text(t.STRADDLE, final)}", outcome)
+    follow = {"Special": "special-damage", "Critical": "critical"}.get(outcome)
+    hits = "" if outcome in ("NE", "Special", "Critical") else outcome
+    return {"outcome": outcome, "hits": hits, "roll_next": follow}
+
+
+# --- special damage and critical hits ---------------------------------------------------
+
+
+def special_damage(_: NoInput, res: Resolution, label: str = "special damage") -> dict[str, Any]:
+    roll = res.roll(label, 2, 6)
+    row = t.look_up(t.SPECIAL_DAMAGE, roll.total)
+    res.check(
+        label,
+        roll.total,
+        [],
+        f"Special Damage {t.band_text(t.SPECIAL_DAMAGE, roll.total)}",
+        row["name"],
+    )
+    return {
+        "name": row["name"],
+        "hits": row["hits"],
+        "fire_control_lost": bool(row.get("fire_control_lost", False)),
+    }
+
+
+@dataclass(frozen=True)
+class CriticalInput:
+    target: Ship
+    range: str
+
+
+def critical(inp: CriticalInput, res: Resolution, label: str = "critical hit") -> dict[str, Any]:
+    inp.target.require_afloat("target")
+    roll = res.roll(label, 2, 6)
+    row = t.look_up(t.CRITICAL, roll.total)
+    res.check(
+        label,
+        roll.total,
+        [],
+        f"Critical Hit {t.band_text(t.CRITICAL, roll.total)}",
+        row["name"],
+    )
+    hits = row["hits"]
+    if isinstance(hits, dict):
+        hits = hits.get(inp.range, hits["other"])
+    elif hits == "plunging":
+        hits = ""
+        if inp.range in t.PLUNGING_FIRE_RANGES:
+            sub = res.roll(f"{label}: plunging fire", 2, 6)
+            armor = inp.target.card.armor
+            count = max(0, sub.total - armor)
+            res.check(
+                f"{label}: plunging fire",
+                sub.total,
+                [Modifier(f"target armor {armor}", -armor)],
+                "number of FS hits (never below 0)",
+                f"{count} FS",
+            )
+            hits = "F" * count + "S" * count
+    return {"name": row["name"], "hits": hits}
+
+
+# --- torpedoes ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TorpedoInput:
+    firer: Ship
+    target: Ship
+    range: str
+    weather: str
+
+
+def torpedo_problem(inp: TorpedoInput) -> str | None:
+    """Why this ship may not launch torpedoes now, or None."""
+    if inp.firer.card.type not in t.TORPEDO_FIRER_TYPES:
+        return f"only a CL launches torpedoes; {inp.firer.card.name} is a {inp.firer.card.type}"
+    if inp.range not in t.TORPEDO_RANGES:
+        return f"torpedoes are launched at Short range only, not {inp.range}"
+    if inp.weather not in t.TORPEDO_WEATHERS:
+        return f"torpedoes are launched in Fair or Fine weather only, not {inp.weather}"
+    if inp.firer.sunk:
+        return f"{inp.firer.card.name} is sunk"
+    if inp.target.sunk:
+        return f"{inp.target.card.name} is already sunk"
+    return None
+
+
+def torpedo(inp: TorpedoInput, res: Resolution, label: str = "torpedo") -> dict[str, Any]:
+    problem = torpedo_problem(inp)
+    if problem:
+        raise RuleError(problem, "firer")
+    roll = res.roll(label, 2, 6)
+    mods = []
+    if inp.target.card.type in t.TORPEDO_TARGET_TYPE_MODIFIER:
+        kind = inp.target.card.type
+        mods.append(Modifier(f"target is a {kind}", t.TORPEDO_TARGET_TYPE_MODIFIER[kind]))
+    if inp.target.speed < t.TORPEDO_SLOW_TARGET["below_speed"]:
+        mods.append(
+            Modifier(
+                f"target speed {inp.target.speed} is below 5", t.TORPEDO_SLOW_TARGET["modifier"]
+            )
+        )
+    hit = roll.total + sum(m.value for m in mods) >= t.TORPEDO_HIT_FROM
+    res.check(
+        label,
+        roll.total,
+        mods,
+        f"Torpedo table: {t.TORPEDO_HIT_FROM}+ hits",
+        "hit" if hit else "no effect",
+    )
+    hits = ""
+    if hit:
+        count = res.roll(f"{label} damage", 1, 6).total
+        hits = "F" * count + "S" * count
+    return {"hit": hit, "hits": hits}
+
+
+# --- damage and end of turn -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DamageInput:
+    ship: Ship
+    hits: str
+    fire_control_lost: bool = False
+
+
+def damage(inp: DamageInput, res: Resolution) -> dict[str, Any]:
+    inp.ship.require_afloat("ship")
+    after = inp.ship.apply(inp.hits, inp.fire_control_lost)
+    return {"ship": after.status(), "newly_sunk": after.sunk}
+
+
+@dataclass(frozen=True)
+class EndOfTurnInput:
+    weather: str
+    player_action: str
+    enemy_action: str
+
+
+def end_of_turn(inp: EndOfTurnInput, res: Resolution) -> dict[str, Any]:
+    roll = res.roll("end of turn", 1, 6)
+    actions = (inp.player_action, inp.enemy_action)
+    mods = []
+    if "C" in actions:
+        mods.append(Modifier("either ship closed", t.END_OF_TURN_MODIFIERS["either ship closed"]))
+    if "W" in actions:
+        mods.append(
+            Modifier("either ship withdrew", t.END_OF_TURN_MODIFIERS["either ship withdrew"])
+        )
+    if inp.weather in t.END_OF_TURN_MODIFIERS:
+        mods.append(Modifier(f"weather {inp.weather}", t.END_OF_TURN_MODIFIERS[inp.weather]))
+    final = roll.total + sum(m.value for m in mods)
+    outcome = t.look_up(t.END_OF_TURN, final)
+    res.check("end of turn", roll.total, mods, "1-5 new turn, 6+ game over", outcome)
+    return {"game_over": outcome == "game over"}
+
+
+# --- composites ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AttackInput:
+    firer: Ship
+    target: Ship
+    range: str
+    weather: str
+    guns_bearing: str
+    previously_straddled: bool = False
+
+
+def attack(inp: AttackInput, res: Resolution) -> dict[str, Any]:
+    """One ship's whole fire for a turn: every shot down the full chain."""
+    return _attack(inp, res)[0]
+
+
+def _attack(inp: AttackInput, res: Resolution, prefix: str = "") -> tuple[dict[str, Any], Ship]:
+    _require_can_fire(inp.firer, "firer")
+    inp.target.require_afloat("target")
+    target, straddled = inp.target, inp.previously_straddled
+    shots: list[dict[str, Any]] = []
+    for number in range(1, t.SHOTS_PER_TURN[inp.range] + 1):
+        if target.sunk:
+            break  # ruling sunk-is-final: no shot is fired at a sunk ship
+        tag = f"{prefix}shot {number}"
+        shot: dict[str, Any] = {"shot": number}
+        shot["fire"] = fire(FireInput(inp.range, inp.weather, straddled), res, label=f"{tag} fire")
+        if shot["fire"]["straddle"]:
+            straddled = True
+            chain = straddle(
+                StraddleInput(inp.firer, target, inp.range, inp.guns_bearing),
+                res,
+                label=f"{tag} straddle",
+            )
+            shot["straddle"] = chain
+            hits, fire_control_lost = chain["hits"], False
+            if chain["outcome"] == "Special":
+                shot["special_damage"] = special_damage(NoInput(), res, f"{tag} special damage")
+                hits = shot["special_damage"]["hits"]
+                fire_control_lost = shot["special_damage"]["fire_control_lost"]
+            elif chain["outcome"] == "Critical":
+                shot["critical"] = critical(
+                    CriticalInput(target, inp.range), res, f"{tag} critical hit"
+                )
+                hits = shot["critical"]["hits"]
+            target = target.apply(hits, fire_control_lost)
+            shot["hits"] = hits
+        shot["target"] = target.status()
+        shots.append(shot)
+    result = {
+        "shots": shots,
+        "target": target.status(),
+        "straddled": straddled,
+        "target_sunk": target.sunk,
+    }
+    return result, target
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything the service needs to play the next turn; the client keeps it."""
+
+    turn: int
+    weather: str
+    range: str
+    player: Ship
+    enemy: Ship
+    enemy_last_action: str | None = None
+    player_has_straddled: bool = False
+    enemy_has_straddled: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "weather": self.weather,
+            "range": self.range,
+            "player": self.player.ref(),
+            "enemy": self.enemy.ref(),
+            "enemy_last_action": self.enemy_last_action,
+            "player_has_straddled": self.player_has_straddled,
+            "enemy_has_straddled": self.enemy_has_straddled,
+        }
+
+
+def _fire_order(
+    player: Ship, enemy: Ship, res: Resolution, events: list[dict[str, Any]]
+) -> tuple[str, str]:
+    """Bigger gun size fires first; a tie is rolled for (ruling gun-size-tie)."""
+    if player.card.guns != enemy.card.guns:
+        return ("player", "enemy") if player.card.guns > enemy.card.guns else ("enemy", "player")
+    roll = res.roll("fire order", 1, 6)
+    first = t.look_up(t.FIRE_ORDER_TIE, roll.total)
+    res.check("fire order", roll.total, [], "gun sizes tied: 1-3 player first, 4+ enemy", first)
+    events.append({"phase": "fire-order", "result": {"first": first}})
+    return ("player", "enemy") if first == "player" else ("enemy", "player")
+
+
+@dataclass(frozen=True)
+class TurnInput:
+    state: GameState
+    player_action: str
+
+
+def _fire_control_at_turn_start(ship: Ship) -> Ship:
+    if ship.state.fire_control == "lost-next-turn":
+        return Ship(ship.card, replace(ship.state, fire_control="lost-this-turn"))
+    return ship
+
+
+def _fire_control_at_turn_end(ship: Ship) -> Ship:
+    if ship.state.fire_control == "lost-this-turn":
+        return Ship(ship.card, replace(ship.state, fire_control="ready"))
+    return ship
+
+
+def _ending(player: Ship, enemy: Ship) -> tuple[str | None, bool, str] | None:
+    """(winner, draw, reason) once a ship is sunk, else None."""
+    if player.sunk and enemy.sunk:
+        return None, True, "both ships sunk"
+    if enemy.sunk:
+        return "player", False, f"{enemy.card.name} sunk"
+    if player.sunk:
+        return "enemy", False, f"{player.card.name} sunk"
+    return None
+
+
+def turn(inp: TurnInput, res: Resolution) -> dict[str, Any]:
+    """A whole turn, in the rulebook's order, from a state the client sends back each time."""
+    state = inp.state
+    for role in ("player", "enemy"):
+        getattr(state, role).require_afloat(f"state.{role}")
+    _require_action_allowed(state.player, inp.player_action, "player_action")
+    ships = {
+        "player": _fire_control_at_turn_start(state.player),
+        "enemy": _fire_control_at_turn_start(state.enemy),
+    }
+    straddled = {"player": state.player_has_straddled, "enemy": state.enemy_has_straddled}
+    events: list[dict[str, Any]] = []
+
+    def finish(
+        range_now: str, ending: tuple[str | None, bool, str] | None, enemy_act: str
+    ) -> dict[str, Any]:
+        new_state = replace(
+            state,
+            turn=state.turn + 1,
+            range=range_now,
+            player=_fire_control_at_turn_end(ships["player"]),
+            enemy=_fire_control_at_turn_end(ships["enemy"]),
+            enemy_last_action=enemy_act,
+            player_has_straddled=straddled["player"],
+            enemy_has_straddled=straddled["enemy"],
+        )
+        winner, draw, reason = ending if ending else (None, False, None)
+        return {
+            "game_over": ending is not None,
+            "winner": winner,
+            "draw": draw,
+            "reason": reason,
+            "state": new_state.as_dict(),
+            "events": events,
+        }
+
+    first = initiative(InitiativeInput(ships["player"], ships["enemy"]), res)
+    events.append({"phase": "initiative", "result": first})
+    enemy_act = enemy_action(
+        EnemyActionInput(ships["enemy"], ships["player"], state.enemy_last_action), res
+    )
+    events.append({"phase": "enemy-action", "result": enemy_act})
+    actions = {"player": inp.player_action, "enemy": enemy_act["action"]}
+    moved = maneuver(ManeuverInput(state.range, actions["player"], actions["enemy"]), res)
+    events.append({"phase": "maneuver", "result": moved})
+    if moved["out_of_range"]:
+        return finish(state.range, (None, True, "out of range"), actions["enemy"])
+    range_now: str = moved["range"]
+    bearing = {"player": moved["player_guns_bearing"], "enemy": moved["enemy_guns_bearing"]}
+
+    order = _fire_order(ships["player"], ships["enemy"], res, events)
+    for firer_role in order:
+        target_role = "enemy" if firer_role == "player" else "player"
+        firer = ships[firer_role]
+        reason = firer.why_cannot_fire()
+        if reason:
+            events.append(
+                {"phase": "fire", "side": firer_role, "result": {"fired": False, "reason": reason}}
+            )
+            continue
+        fired, ships[target_role] = _attack(
+            AttackInput(
+                firer,
+                ships[target_role],
+                range_now,
+                state.weather,
+                bearing[firer_role],
+                straddled[firer_role],
+            ),
+            res,
+            prefix=f"{firer_role} ",
+        )
+        straddled[firer_role] = fired["straddled"]
+        events.append({"phase": "fire", "side": firer_role, "result": fired})
+        if fired["target_sunk"]:
+            return finish(range_now, _ending(ships["player"], ships["enemy"]), actions["enemy"])
+
+    launches = []
+    for firer_role in ("player", "enemy"):
+        target_role = "enemy" if firer_role == "player" else "player"
+        launch = TorpedoInput(ships[firer_role], ships[target_role], range_now, state.weather)
+        if torpedo_problem(launch) is None:
+            launches.append(
+                (firer_role, target_role, torpedo(launch, res, f"{firer_role} torpedo"))
+            )
+    for firer_role, target_role, result in launches:  # simultaneous: applied after all rolls
+        ships[target_role] = ships[target_role].apply(result["hits"])
+        events.append({"phase": "torpedo", "side": firer_role, "result": result})
+    ending = _ending(ships["player"], ships["enemy"])
+    if ending:
+        return finish(range_now, ending, actions["enemy"])
+
+    end = end_of_turn(EndOfTurnInput(state.weather, actions["player"], actions["enemy"]), res)
+    events.append({"phase": "end-of-turn", "result": end})
+    ending = (None, True, "game ended by the End of Turn table") if end["game_over"] else None
+    return finish(range_now, ending, actions["enemy"])

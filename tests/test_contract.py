@@ -1,0 +1,46 @@
+"""schemathesis over the whole OpenAPI document, every default check, inside pytest.
+
+One rule beyond the defaults: a request the schema calls valid may be refused only by the
+rules of the game (problem types rule-violation, dice, limit), never as a schema mismatch.
+"""
+
+from __future__ import annotations
+
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.core.failures import Failure
+
+from service import create_app
+
+APP = create_app({"TESTING": True})
+SCHEMA = schemathesis.openapi.from_wsgi("/openapi.json", APP)
+RULE_PROBLEMS = ("rule-violation", "dice", "limit")
+
+
+class RefusedValidData(Failure):
+    pass
+
+
+@schemathesis.check
+def valid_data_refused_only_by_rules(ctx, response, case):  # type: ignore[no-untyped-def]
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive or response.status_code != 422:
+        return None
+    kind = str(response.json().get("type", "")).rsplit("#", 1)[-1]
+    if kind not in RULE_PROBLEMS:
+        raise RefusedValidData(
+            operation=case.operation.label,
+            title="Schema-valid request refused as invalid",
+            message=f"422 of type {kind!r}: {response.json().get('detail')}",
+        )
+    return None
+
+
+@SCHEMA.parametrize()
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+def test_every_operation(case: schemathesis.Case) -> None:
+    case.call_and_validate()
