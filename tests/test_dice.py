@@ -1,0 +1,277 @@
+"""One dice source: the published algorithm, its vectors, supplied dice, limits, odds."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from service.engine import dice
+from service.engine.errors import DiceError, LimitError
+
+ROOT = Path(__file__).resolve().parent.parent
+VECTORS = json.loads((ROOT / "docs" / "dice-vectors.json").read_text(encoding="utf-8"))
+VERIFIER = ROOT / "tools" / "verify_dice.py"
+
+
+def test_vectors_name_the_algorithm() -> None:
+    assert VECTORS["algorithm"] == dice.ALGORITHM == "fc-dice-v1"
+    assert len(VECTORS["vectors"]) >= 10
+
+
+@pytest.mark.parametrize("vector", VECTORS["vectors"], ids=lambda v: f"{v['sides']}-{v['nonce']}")
+def test_engine_reproduces_every_published_vector(vector: dict[str, Any]) -> None:
+    source = dice.SeededDice(vector["seed"], vector["nonce"])
+    roll = source.draw("vector", len(vector["values"]), vector["sides"])
+    assert list(roll.values) == vector["values"]
+
+
+def test_the_snippet_in_the_docs_reproduces_the_vectors() -> None:
+    text = (ROOT / "docs" / "dice.md").read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", text, re.S)
+    assert code is not None
+    namespace: dict[str, Any] = {}
+    exec(code.group(1), namespace)  # noqa: S102 - the published snippet, run as a reader would
+    for vector in VECTORS["vectors"]:
+        rolls = [(len(vector["values"]), vector["sides"])]
+        assert list(namespace["dice"](vector["seed"], vector["nonce"], rolls)) == [
+            vector["values"]
+        ]
+
+
+def test_first_d6_is_read_straight_from_the_hmac() -> None:
+    import hashlib
+    import hmac
+
+    digest = hmac.new(b"game-42", b"fc-dice-v1:1:0", hashlib.sha256).digest()
+    first_kept = next(b for b in digest if b < 252)
+    assert dice.SeededDice("game-42", 1).draw("d6", 1, 6).values[0] == first_kept % 6 + 1
+
+
+def test_a_byte_past_the_limit_is_thrown_away() -> None:
+    stream = iter([255, 254, 253, 252, 11])  # 252..255 lie past a d6's limit of 252
+    assert dice.die_from_stream(stream, 6) == 11 % 6 + 1
+
+
+def test_two_byte_dice_for_more_than_256_sides() -> None:
+    stream = iter([0x01, 0x2C])  # 300, below the limit for a d1000
+    assert dice.die_from_stream(stream, 1000) == 301
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.text(min_size=1, max_size=40),
+    nonce=st.integers(min_value=0, max_value=dice.MAX_NONCE),
+    sides=st.integers(min_value=2, max_value=dice.MAX_SIDES),
+)
+def test_every_die_is_a_face_and_replays_identically(seed: str, nonce: int, sides: int) -> None:
+    first = dice.SeededDice(seed, nonce).draw("x", 12, sides).values
+    again = dice.SeededDice(seed, nonce).draw("x", 12, sides).values
+    assert first == again
+    assert all(1 <= value <= sides for value in first)
+
+
+@pytest.mark.parametrize("sides", [6, 10, 7, 100, 300])
+def test_faces_are_uniform_chi_square(sides: int) -> None:
+    """Rolls across many seeds: chi-square well inside what uniform dice produce."""
+    rolls_per_face = 400
+    counts = Counter(
+        value
+        for seed in range(sides * rolls_per_face // 20)
+        for value in dice.SeededDice(f"uniform-{seed}", 0).draw("x", 20, sides).values
+    )
+    expected = sum(counts.values()) / sides
+    chi_square = sum((counts[face] - expected) ** 2 / expected for face in range(1, sides + 1))
+    # 99.99th percentile of chi-square with k-1 degrees of freedom, by Wilson-Hilferty.
+    k = sides - 1
+    bound = k * (1 - 2 / (9 * k) + 3.719 * (2 / (9 * k)) ** 0.5) ** 3
+    assert len(counts) == sides
+    assert chi_square < bound
+
+
+def test_modulo_would_have_been_biased() -> None:
+    """Why rejection sampling: plain modulo on a byte favours low faces of a d6."""
+    biased = Counter(byte % 6 + 1 for byte in range(256))
+    fair = Counter(byte % 6 + 1 for byte in range(252))
+    assert len(set(biased.values())) == 2
+    assert len(set(fair.values())) == 1
+
+
+def test_fresh_dice_name_a_server_seed() -> None:
+    fresh = dice.SeededDice.fresh()
+    described = fresh.describe()
+    assert described["seed_source"] == "server" and len(described["seed"]) >= 16
+    assert dice.SeededDice.fresh().seed != fresh.seed
+
+
+# --- supplied dice ----------------------------------------------------------------------
+
+
+def test_supplied_dice_are_taken_in_order() -> None:
+    source = dice.SuppliedDice([3, 5, 2, 6])
+    assert source.draw("a", 3, 6).values == (3, 5, 2)
+    assert source.draw("b", 1, 6).values == (6,)
+    source.finish()
+
+
+def test_too_few_supplied_dice_name_the_die_wanted() -> None:
+    source = dice.SuppliedDice([3, 5])
+    with pytest.raises(DiceError, match=r"wants another: die 3 of 3d6 for straddle"):
+        source.draw("straddle", 3, 6)
+
+
+def test_a_value_off_the_die_is_refused() -> None:
+    with pytest.raises(DiceError, match=r"value 7 \(dice.values\[1\]\) is not a face of a d6"):
+        dice.SuppliedDice([3, 7, 1]).draw("straddle", 3, 6)
+
+
+def test_too_many_supplied_dice_are_refused() -> None:
+    source = dice.SuppliedDice([3, 5, 2, 6])
+    source.draw("straddle", 3, 6)
+    with pytest.raises(DiceError, match=r"4 dice supplied, but the step used only 3"):
+        source.finish()
+
+
+def test_a_request_cannot_roll_unbounded_dice() -> None:
+    source = dice.SeededDice("x", 0)
+    with pytest.raises(LimitError, match="at most 1000 dice"):
+        source.draw("flood", 1001, 6)
+    with pytest.raises(LimitError, match="2 to 1000 sides"):
+        source.draw("huge", 1, 1001)
+
+
+# --- notation -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "terms", "constant"),
+    [
+        ("3d6", ((3, 6),), 0),
+        ("2d8+1d10", ((2, 8), (1, 10)), 0),
+        ("d6", ((1, 6),), 0),
+        ("1d6+2", ((1, 6),), 2),
+        ("2D6 - 1", ((2, 6),), -1),
+        ("6d6", ((6, 6),), 0),
+    ],
+)
+def test_notation_is_read(text: str, terms: tuple[tuple[int, int], ...], constant: int) -> None:
+    parsed = dice.Notation.parse(text)
+    assert parsed.terms == terms and parsed.constant == constant
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty"),
+        ("3x6", "cannot read"),
+        ("2d6-1d4", "subtracted"),
+        ("101d6", "1 to 100 dice"),
+        ("60d6+41d6", "1 to 100 dice"),
+        ("0d6", "1 to 100 dice"),
+        ("1d1", "2 to 1000 sides"),
+        ("1d1001", "2 to 1000 sides"),
+        ("1d6+10001", "constant"),
+        ("5", "at least one"),
+        ("3d6 3d6", "cannot read"),
+    ],
+)
+def test_notation_past_a_limit_is_refused(text: str, message: str) -> None:
+    with pytest.raises(LimitError, match=message):
+        dice.Notation.parse(text)
+
+
+# --- enumeration for odds ------------------------------------------------------------------
+
+
+def test_enumeration_of_3d6_matches_the_known_distribution() -> None:
+    def total(source: dice.DiceSource) -> int:
+        return source.draw("x", 3, 6).total
+
+    distribution = dice.enumerate_outcomes(total)
+    assert distribution[10] == Fraction(27, 216)
+    assert distribution[3] == Fraction(1, 216)
+    assert sum(distribution.values()) == 1
+
+
+def test_enumeration_follows_conditional_rolls() -> None:
+    def play(source: dice.DiceSource) -> str:
+        first = source.draw("coin", 1, 2).total
+        return "heads" if first == 1 else f"tails-{source.draw('d3', 1, 3).total}"
+
+    distribution = dice.enumerate_outcomes(play)
+    assert distribution == {
+        "heads": Fraction(1, 2),
+        "tails-1": Fraction(1, 6),
+        "tails-2": Fraction(1, 6),
+        "tails-3": Fraction(1, 6),
+    }
+
+
+def test_enumeration_is_capped() -> None:
+    with pytest.raises(LimitError, match="more than"):
+        dice.enumerate_outcomes(lambda source: source.draw("x", 8, 6).total)
+
+
+# --- the standalone verifier ---------------------------------------------------------------
+
+
+def run_verifier(tmp_path: Path, document: Any) -> subprocess.CompletedProcess[str]:
+    saved = tmp_path / "saved.json"
+    saved.write_text(json.dumps(document), encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-I", str(VERIFIER), str(saved)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+
+
+def test_verifier_imports_only_the_standard_library() -> None:
+    tree = VERIFIER.read_text(encoding="utf-8")
+    imports = set(re.findall(r"^(?:import|from) (\w+)", tree, re.M))
+    assert imports <= {"__future__", "hashlib", "hmac", "json", "re", "sys"}
+
+
+def test_verifier_confirms_a_saved_response_and_catches_an_altered_die(
+    client: Any, tmp_path: Path
+) -> None:
+    body = {
+        "state": {
+            "turn": 1,
+            "weather": "Fair",
+            "range": "Medium",
+            "player": {"ship": "Ajax"},
+            "enemy": {"ship": "Graf Spee"},
+        },
+        "player_action": "OB",
+        "dice": {"seed": "verify-me", "nonce": 4},
+    }
+    saved = client.post("/v1/rulesets/salvo-solo/turn", json=body).get_json()
+    assert len(saved["rolls"]) >= 4
+    ok = run_verifier(tmp_path, saved)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "ok" in ok.stdout
+
+    altered = json.loads(json.dumps(saved))
+    first = altered["rolls"][0]
+    first["values"][0] = first["values"][0] % 6 + 1
+    first["total"] = sum(first["values"])
+    bad = run_verifier(tmp_path, [saved, altered])
+    assert bad.returncode == 1
+    assert "entry 1 salvo-solo/turn: ok" in bad.stdout
+    assert "entry 2 salvo-solo/turn: MISMATCH" in bad.stdout
+
+
+def test_verifier_explains_supplied_dice_cannot_be_rederived(tmp_path: Path) -> None:
+    result = run_verifier(tmp_path, {"dice": {"mode": "supplied", "values": [1]}, "rolls": []})
+    assert result.returncode == 1 and "only seeded rolls" in result.stdout
