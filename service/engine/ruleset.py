@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from .dice import DiceSource, enumerate_outcomes
 from .resolution import Resolution
 
 Resolver = Callable[[Any, Resolution], dict[str, Any]]
+# For a step whose dice tree is too big to walk branch by branch: the exact (result,
+# probability) pairs for these inputs, computed from the same rules functions the step uses.
+ExactOdds = Callable[[Any], Iterable[tuple[dict[str, Any], Fraction]]]
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,7 @@ class Step:
     dice: str
     resolve: Resolver
     odds: bool = False
+    exact_odds: ExactOdds | None = None
 
     def as_dict(self, ruleset: str) -> dict[str, Any]:
         path = f"/v1/rulesets/{ruleset}/{self.name}"
@@ -108,7 +113,13 @@ def step_odds(ruleset: str, step: Step, inputs: Any) -> dict[str, Any]:
     def play(dice: DiceSource) -> Hashable:
         return _key(step.resolve(inputs, Resolution(dice)))
 
-    distribution = enumerate_outcomes(play)
+    if step.exact_odds is None:
+        distribution = enumerate_outcomes(play)
+    else:
+        distribution = {}
+        for result, probability in step.exact_odds(inputs):
+            key = _key(result)
+            distribution[key] = distribution.get(key, Fraction(0)) + probability
     outcomes = sorted(distribution.items(), key=lambda item: (-item[1], str(item[0])))
     return {
         "ruleset": ruleset,
