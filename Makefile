@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum requirements.lock | cut -d' ' -f1)
 
-.PHONY: serve test install lock openapi
+.PHONY: serve test install lock lock-runtime openapi bench load
 
 $(STAMP): requirements.lock
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -36,3 +36,21 @@ lock:
 	.lock-venv/bin/pip install --quiet --disable-pip-version-check '.[test]'
 	.lock-venv/bin/pip freeze --exclude fire-control > requirements.lock
 	rm -rf .lock-venv build *.egg-info
+	$(MAKE) lock-runtime
+
+# The container's lock: runtime dependencies only (no test tools), at the versions of
+# requirements.lock. `make lock` runs it too.
+lock-runtime:
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/pip install --quiet --disable-pip-version-check -c requirements.lock .
+	mkdir -p requirements
+	.lock-venv/bin/pip freeze --exclude fire-control > requirements/runtime.lock
+	rm -rf .lock-venv build *.egg-info
+
+# Not part of `make test`: throughput against a bare Flask ceiling, and a 60 s soak
+# (needs wrk: apt-get install -y wrk). See docs/performance.md.
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+load: $(STAMP)
+	$(BIN)/python bench/load.py
