@@ -43,9 +43,7 @@ def test_the_snippet_in_the_docs_reproduces_the_vectors() -> None:
     exec(code.group(1), namespace)  # noqa: S102 - the published snippet, run as a reader would
     for vector in VECTORS["vectors"]:
         rolls = [(len(vector["values"]), vector["sides"])]
-        assert list(namespace["dice"](vector["seed"], vector["nonce"], rolls)) == [
-            vector["values"]
-        ]
+        assert list(namespace["dice"](vector["seed"], vector["nonce"], rolls)) == [vector["values"]]
 
 
 def test_first_d6_is_read_straight_from_the_hmac() -> None:

@@ -48,7 +48,7 @@ class Api(flask_smorest.Api):
                 item["field"] = item["field"][len("json.") :]
             elif item["field"] == "json":
                 item["field"] = "(body)"
-        detail = error.description or http.HTTPStatus(status).phrase
+        detail = data.get("message") or error.description or http.HTTPStatus(status).phrase
         if errors:
             detail = "The request does not match the schema: " + "; ".join(
                 f"{e['field']}: {e['message']}" for e in errors
