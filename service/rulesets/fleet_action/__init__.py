@@ -1,0 +1,63 @@
+"""Fleet Action: quick fleet miniatures with D6 dice pools, crew quality and armour saves."""
+
+from __future__ import annotations
+
+from ...engine.ruleset import Ruleset, Step
+from . import odds, steps, tables
+from .rulings import RULINGS
+
+STEPS = (
+    Step(
+        "initiative",
+        "Roll for initiative",
+        "Both players roll 1d6 (player A's die first); a tie rolls again. The winner goes "
+        "second: the loser picks and moves the first ship.",
+        "1d6 each, again on a tie",
+        steps.initiative,
+    ),
+    Step(
+        "fire",
+        "Fire a ship's guns at one target",
+        "Attack dice against the firer's To Hit (crew quality, raised by visibility, never "
+        "worse than 6+), then the target rolls one armour save per hit. Each hit that gets "
+        "through knocks off one Hull point; an unmodified 6 whose save fails sinks the target "
+        "outright. The client gives the range in inches and says whether the target is in line "
+        "of sight; the class's gun range is checked.",
+        "Attack x 1d6, then 1d6 per hit",
+        steps.fire,
+        odds=True,
+        exact_odds=odds.fire_odds,
+    ),
+    Step(
+        "torpedo",
+        "Fire a ship's torpedoes at one target",
+        'Destroyers and Cruisers only, instead of guns, up to 16": three dice against To Hit. '
+        "Torpedo hits ignore armour and each knocks off one Hull point; an unmodified 6 sinks "
+        "the target outright.",
+        "3d6",
+        steps.torpedo,
+        odds=True,
+        exact_odds=odds.torpedo_odds,
+    ),
+    Step(
+        "damage",
+        "Apply lost Hull to a ship",
+        "Hull points lost (and perhaps a catastrophic hit) applied to a ship: its new state, "
+        "sunk at zero Hull. No dice.",
+        "none",
+        steps.damage,
+    ),
+)
+
+RULESET = Ruleset(
+    id="fleet-action",
+    title="Fleet Action",
+    source="Fleet Action quick fleet rules",
+    description="Quick fleet miniatures: four ship classes, crews from Green to Elite, pools "
+    "of six-sided dice against To Hit, armour saves per hit and catastrophic sixes. "
+    "Distances are inches measured on the table by the players.",
+    steps=STEPS,
+    tables=tables.as_data(),
+    ships=tuple(row.as_dict() for row in tables.SHIP_CLASSES.values()),
+    rulings=RULINGS,
+)

@@ -1,0 +1,215 @@
+"""HTTP face of Fleet Action: request and result schemas, one line per step to register it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, post_load, validate
+
+from ...http.common import StepHTTP, register_steps
+from ...http.fields import StrictBoolean, StrictInteger
+from . import RULESET, steps, tables
+from .ships import Ship
+
+blp = Blueprint(
+    "fleet-action",
+    __name__,
+    url_prefix="/v1/rulesets/fleet-action",
+    description="Fleet Action: quick fleet miniatures with D6 dice pools and armour saves.",
+)
+
+MAX_HULL = max(row.hull for row in tables.SHIP_CLASSES.values())
+MAX_INCHES = 1000
+
+
+class FleetActionInches(fields.Float):
+    """A distance in inches: a JSON number (fractions allowed), never a string or a boolean."""
+
+    def _validated(self, value: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid", input=value)
+        return super()._validated(value)
+
+
+def _enum(values: Any, **kwargs: Any) -> fields.String:
+    return fields.String(validate=validate.OneOf(list(values)), **kwargs)
+
+
+# --- ships in ----------------------------------------------------------------------------
+
+
+class FleetActionShipSchema(Schema):
+    """A ship by its class, with its crew and the Hull it has lost so far."""
+
+    ship_class = _enum(
+        tables.SHIP_CLASSES, required=True, data_key="class", metadata={"example": "Destroyer"}
+    )
+    crew = _enum(tables.CREW_QUALITY, metadata={"description": "Crew quality (sets To Hit)"})
+    name = fields.String(
+        validate=validate.Length(min=1, max=60),
+        metadata={"description": "What the players call it", "example": "Destroyer 1"},
+    )
+    hull_lost = StrictInteger(
+        load_default=0,
+        validate=validate.Range(min=0, max=MAX_HULL),
+        metadata={"description": "Hull points lost so far (at most the class's Hull)"},
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> Ship:
+        return Ship.of(**data)
+
+
+class FleetActionFirerSchema(FleetActionShipSchema):
+    """The firing ship: its crew quality is needed, it sets the To Hit number."""
+
+    crew = _enum(
+        tables.CREW_QUALITY,
+        required=True,
+        metadata={"description": "Crew quality (sets To Hit)", "example": "Veteran"},
+    )
+
+
+Visibility = _enum(
+    tables.VISIBILITY,
+    load_default="Clear",
+    metadata={"description": "Poor (rain, dusk) +1 to Hit, Terrible (fog, night) +2"},
+)
+
+
+# --- requests ------------------------------------------------------------------------------
+
+
+class FleetActionNoInputs(Schema):
+    pass
+
+
+class FleetActionAttackInputs(Schema):
+    firer = fields.Nested(FleetActionFirerSchema, required=True)
+    target = fields.Nested(FleetActionShipSchema, required=True)
+    range = FleetActionInches(
+        required=True,
+        validate=validate.Range(min=0, max=MAX_INCHES),
+        metadata={"description": "Distance to the target in inches, measured by the players"},
+    )
+    line_of_sight = StrictBoolean(
+        required=True, metadata={"description": "Can the firer see the target?"}
+    )
+    visibility = Visibility
+
+
+class FleetActionDamageInputs(Schema):
+    ship = fields.Nested(FleetActionShipSchema, required=True)
+    hull_lost = StrictInteger(
+        required=True,
+        validate=validate.Range(min=0, max=100),
+        metadata={"description": "Hull points lost now"},
+    )
+    catastrophic = StrictBoolean(
+        load_default=False, metadata={"description": "A catastrophic hit: sunk outright"}
+    )
+
+
+# --- results -------------------------------------------------------------------------------
+
+
+class FleetActionShipStatusSchema(Schema):
+    name = fields.String(required=True, allow_none=True)
+    ship_class = fields.String(required=True, data_key="class")
+    crew = fields.String(required=True, allow_none=True)
+    hull = fields.Integer(required=True)
+    hull_lost = fields.Integer(required=True)
+    hull_left = fields.Integer(required=True)
+    sunk = fields.Boolean(required=True)
+
+
+class FleetActionInitiativeResult(Schema):
+    winner = fields.String(required=True, metadata={"description": "A or B: goes second"})
+    first = fields.String(required=True, metadata={"description": "The loser: goes first"})
+    second = fields.String(required=True)
+    ties = fields.Integer(required=True, metadata={"description": "Tied rounds rolled again"})
+
+
+class FleetActionTorpedoResult(Schema):
+    hits = fields.Integer(required=True)
+    hull_lost = fields.Integer(
+        required=True, metadata={"description": "Hits that got through, one Hull point each"}
+    )
+    catastrophic = fields.Boolean(
+        required=True, metadata={"description": "An unmodified 6 got through: sunk outright"}
+    )
+    target = fields.Nested(FleetActionShipStatusSchema, required=True)
+
+
+class FleetActionFireResult(FleetActionTorpedoResult):
+    saves = fields.Integer(required=True, metadata={"description": "Hits cancelled by Armour"})
+
+
+class FleetActionDamageResult(Schema):
+    ship = fields.Nested(FleetActionShipStatusSchema, required=True)
+    sunk = fields.Boolean(required=True)
+    sunk_by = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(["hull", "catastrophic hit"]),
+    )
+
+
+# --- registration ---------------------------------------------------------------------------
+
+SEED = {"seed": "game-42", "nonce": 1}
+BATTLESHIP = {"class": "Battleship", "crew": "Veteran"}
+DESTROYER = {"class": "Destroyer", "crew": "Seasoned", "name": "Destroyer 1"}
+
+
+def _as(cls: Any) -> Any:
+    return lambda args: cls(**args)
+
+
+STEPS = [
+    StepHTTP(
+        "initiative",
+        FleetActionNoInputs,
+        FleetActionInitiativeResult,
+        lambda _: steps.NoInput(),
+        {"dice": {"values": [3, 5]}},
+    ),
+    StepHTTP(
+        "fire",
+        FleetActionAttackInputs,
+        FleetActionFireResult,
+        _as(steps.FireInput),
+        {
+            "firer": BATTLESHIP,
+            "target": DESTROYER,
+            "range": 40,
+            "line_of_sight": True,
+            "visibility": "Clear",
+            "dice": SEED,
+        },
+    ),
+    StepHTTP(
+        "torpedo",
+        FleetActionAttackInputs,
+        FleetActionTorpedoResult,
+        _as(steps.TorpedoInput),
+        {
+            "firer": DESTROYER,
+            "target": BATTLESHIP,
+            "range": 12.5,
+            "line_of_sight": True,
+            "visibility": "Poor",
+            "dice": SEED,
+        },
+    ),
+    StepHTTP(
+        "damage",
+        FleetActionDamageInputs,
+        FleetActionDamageResult,
+        _as(steps.DamageInput),
+        {"ship": {"class": "Cruiser", "hull_lost": 1}, "hull_lost": 2, "catastrophic": False},
+    ),
+]
+
+register_steps(blp, RULESET, STEPS)
