@@ -63,11 +63,11 @@ class OneOf(fields.Field[Any]):
                 failures[name] = error.messages
         if len(failures) == 1:
             raise ValidationError(next(iter(failures.values())))
-        names = " or ".join(
-            "{" + ", ".join(sorted(k for k, f in s.fields.items() if f.required)) + "}"
+        shapes = " or ".join(
+            "{" + ", ".join(sorted(s.fields, key=lambda k: not s.fields[k].required)) + "}"
             for _, s in self.variants
         )
-        raise ValidationError(f"Must be one of: {names}.")
+        raise ValidationError(f"Must be exactly one of these shapes: {shapes}.")
 
 
 def one_of_to_property(converter: Any, field: fields.Field[Any], **_: Any) -> dict[str, Any]:
