@@ -13,7 +13,7 @@ from flask import Flask, Response, request
 from flask_cors import CORS
 
 from .engine.errors import RuleError
-from .http import dice_api, meta, metrics
+from .http import dice_api, meta, metrics, request_id
 from .http.api import Api
 from .http.fields import StrictBoolean, StrictInteger, one_of_to_property
 from .http.problems import problem
@@ -88,4 +88,5 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     meta.init_docs(app)
     metrics.init_app(app)
     CORS(app, expose_headers=["Allow", "X-Request-Id"])
+    app.wsgi_app = request_id.RequestId(app.wsgi_app)  # type: ignore[method-assign]
     return app

@@ -1,0 +1,78 @@
+"""SALVO: the two-captain grid game with simultaneous salvos, specials, loot and Elo."""
+
+from __future__ import annotations
+
+from ...engine.ruleset import Ruleset, Step
+from . import steps, tables
+from .rulings import RULINGS
+from .ships import CATALOG
+
+STEPS = (
+    Step(
+        "layout",
+        "Lay out a fleet, or check one",
+        "Without a fleet: a random legal fleet from the dice (Carrier, Battleship, Cruiser, "
+        "Submarine, Destroyer, each among all its legal places). With a fleet: its check, "
+        "answered with legal true or false and every fault named (missing or extra ship, "
+        "wrong size, repeated square, off the board, diagonal, not in a line, gap, overlap). "
+        "No odds: a layout has no table to enumerate.",
+        "1dN per ship, N = its legal places (none when checking)",
+        steps.layout,
+    ),
+    Step(
+        "loot",
+        "Hide the loot in an ocean",
+        "Seven pieces on the open water of a legal fleet: 3 crates (+1 shot), 2 mines "
+        "(-1 shot), 2 radar buoys (a contact), in that order, each among the open squares "
+        "left.",
+        "1dN per piece, N = open squares left",
+        steps.loot,
+    ),
+    Step(
+        "salvo",
+        "Fire one round: both salvos land together",
+        "Both oceans as the app holds them and both salvos in. Every shot, heavy-shell and "
+        "depth-charge square resolves against the oceans as they stood before the round, so a "
+        "ship sunk this round has already fired. Out, for each captain: what it is told about "
+        "its salvo (no ship named until it sinks), what it sees on its own ocean, its ships "
+        "afloat, its next salvo size, its new ocean to send back next round and its view of "
+        "the enemy ocean (the computer step's input); then the winner or a draw. Illegal "
+        "salvos get a 422 naming the fault.",
+        "1dN per radar buoy found, N = candidate squares",
+        steps.salvo,
+    ),
+    Step(
+        "computer",
+        "The computer captain aims its salvo",
+        "From the computer's own ocean and its view of the enemy's (as the salvo step "
+        "returns it): random until a hit; then contacts and squares next to each hit on a "
+        "ship not sunk; depth charges and heavy shell on a wounded ship; a dive once its "
+        "submarine is hit; never recon or sonar. The salvo comes back ready to send to the "
+        "salvo step; the same seed and nonce give the same salvo.",
+        "1dN per choice among more squares or areas than it needs",
+        steps.computer,
+    ),
+    Step(
+        "rating",
+        "Rate one finished battle (Elo)",
+        "Both ratings and the result in, both new ratings out: K = 32, every captain starts "
+        "at 1000, a draw is half a win, the loser drops what the winner gains (16 between "
+        "equals). Forfeits and resignations are rated like any result; battles against the "
+        "computer are not rated, so do not send them.",
+        "none",
+        steps.rating,
+    ),
+)
+
+RULESET = Ruleset(
+    id="salvo-grid",
+    title="SALVO",
+    source="SALVO rules (two-captain grid game)",
+    description="Two captains hide five ships on 10 x 10 oceans and fire at once, one shot "
+    "per ship afloat, with a special per ship once a game, loot in the water and Elo "
+    "ratings. The service is stateless: the app holds both oceans and sends them each round.",
+    steps=STEPS,
+    tables=tables.as_data(),
+    ships=tuple(CATALOG),
+    rulings=RULINGS,
+)

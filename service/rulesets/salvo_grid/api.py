@@ -1,0 +1,503 @@
+"""HTTP face of SALVO: request and result schemas, one line per step to register it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, post_load, validate
+
+from ...http.common import StepHTTP, register_steps
+from ...http.fields import StrictBoolean, StrictInteger
+from . import RULESET, steps
+from . import tables as t
+from .fleet import LootPiece, Ocean, Placement, parse
+
+blp = Blueprint(
+    "salvo-grid",
+    __name__,
+    url_prefix="/v1/rulesets/salvo-grid",
+    description="SALVO: two-captain grid game with simultaneous salvos, specials, loot, Elo.",
+)
+
+BOARD_SQUARE = r"^[A-J](10|[1-9])$"
+# A fleet sent for checking may name squares off the board (K3, A11): the check names them.
+ANY_SQUARE = r"^[A-Z](0|[1-9][0-9]?)$"
+MAX_SHOTS = 20
+MAX_SPECIALS = 10
+MAX_FLEET = 10
+MAX_SHIP_SQUARES = 10
+SQUARES_ON_BOARD = len(t.COLUMNS) * t.ROWS
+
+
+class SalvoGridSquare(fields.String):
+    """A square like C5, read as (column, row); the pattern is in the document."""
+
+    default_error_messages = {"invalid": "Not a square: write a column letter and a row, like C5."}
+
+    def __init__(self, pattern: str = BOARD_SQUARE, **kwargs: Any) -> None:
+        metadata = {"example": "C5", **kwargs.pop("metadata", {}), "pattern": pattern}
+        super().__init__(metadata=metadata, **kwargs)
+        self.pattern = re.compile(pattern)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if not self.pattern.match(text):
+            raise self.make_error("invalid")
+        return parse(text)
+
+
+def _squares(most: int, pattern: str = BOARD_SQUARE, **kwargs: Any) -> fields.List[Any]:
+    return fields.List(SalvoGridSquare(pattern), validate=validate.Length(max=most), **kwargs)
+
+
+def _enum(values: Any, **kwargs: Any) -> fields.String:
+    return fields.String(validate=validate.OneOf(list(values)), **kwargs)
+
+
+# --- requests ------------------------------------------------------------------------------
+
+
+class SalvoGridPlacementSchema(Schema):
+    """One ship and the squares it covers, in any order."""
+
+    ship = _enum(t.SHIP_IDS, required=True)
+    squares = fields.List(
+        SalvoGridSquare(ANY_SQUARE),
+        required=True,
+        validate=validate.Length(min=1, max=MAX_SHIP_SQUARES),
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> Placement:
+        return Placement(data["ship"], tuple(data["squares"]))
+
+
+def _fleet(**kwargs: Any) -> fields.List[Any]:
+    kwargs.setdefault("metadata", {"description": "The five ships, each with its squares"})
+    return fields.List(
+        fields.Nested(SalvoGridPlacementSchema),
+        validate=validate.Length(min=1, max=MAX_FLEET),
+        **kwargs,
+    )
+
+
+class SalvoGridLootPieceSchema(Schema):
+    square = SalvoGridSquare(required=True)
+    kind = _enum(t.LOOT_KINDS, required=True)
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> LootPiece:
+        return LootPiece(data["square"], data["kind"])
+
+
+class SalvoGridOceanSchema(Schema):
+    """One captain's ocean as the app holds it: send back what the last round returned."""
+
+    fleet = _fleet(required=True)
+    loot = fields.List(
+        fields.Nested(SalvoGridLootPieceSchema),
+        required=True,
+        validate=validate.Length(equal=t.LOOT_PER_OCEAN),
+        metadata={"description": "The seven pieces hidden in this ocean, found or not"},
+    )
+    shots_received = _squares(
+        SQUARES_ON_BOARD,
+        load_default=list,
+        metadata={"description": "Squares the rival has fired on to effect, each once"},
+    )
+    contacts = _squares(
+        t.FLEET_SQUARES,
+        load_default=list,
+        metadata={"description": "Ship squares the rival knows as contacts and may fire at"},
+    )
+    specials_used = fields.List(
+        _enum(t.SHIP_IDS),
+        load_default=list,
+        validate=validate.Length(max=len(t.FLEET)),
+        metadata={"description": "Ships whose special this captain has used"},
+    )
+    diving = StrictBoolean(
+        load_default=False,
+        metadata={"description": "This captain's submarine dives during the rival's salvo"},
+    )
+    loot_bonus = StrictInteger(
+        load_default=0,
+        validate=validate.Range(min=t.LOOT_BONUS_RANGE[0], max=t.LOOT_BONUS_RANGE[1]),
+        metadata={"description": "Shots this captain's last salvo found, for this salvo only"},
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> Ocean:
+        return Ocean(
+            fleet=tuple(data["fleet"]),
+            loot=tuple(data["loot"]),
+            shots_received=tuple(data["shots_received"]),
+            contacts=tuple(data["contacts"]),
+            specials_used=tuple(data["specials_used"]),
+            diving=data["diving"],
+            loot_bonus=data["loot_bonus"],
+        )
+
+
+class SalvoGridSpecialSchema(Schema):
+    """A special: the ship, and what its table entry says to aim it with."""
+
+    ship = _enum(t.SHIP_IDS, required=True)
+    square = SalvoGridSquare(
+        metadata={
+            "description": "carrier: centre of the 3x3; battleship: top-left of the 2x2; "
+            "destroyer: top or left end of the line of 3",
+            "example": "C5",
+        }
+    )
+    orientation = _enum(t.ORIENTATIONS, metadata={"description": "destroyer only"})
+    row = StrictInteger(
+        validate=validate.Range(min=1, max=t.ROWS), metadata={"description": "cruiser: a row"}
+    )
+    column = _enum(t.COLUMNS, metadata={"description": "cruiser: a column"})
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> steps.Special:
+        return steps.Special(**data)
+
+
+class SalvoGridSalvoSchema(Schema):
+    """One captain's salvo: its shots and the specials fired with them."""
+
+    shots = _squares(MAX_SHOTS, load_default=list)
+    specials = fields.List(
+        fields.Nested(SalvoGridSpecialSchema),
+        load_default=list,
+        validate=validate.Length(max=MAX_SPECIALS),
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> steps.Salvo:
+        return steps.Salvo(tuple(data["shots"]), tuple(data["specials"]))
+
+
+class SalvoGridSideSchema(Schema):
+    ocean = fields.Nested(SalvoGridOceanSchema, required=True)
+    salvo = fields.Nested(SalvoGridSalvoSchema, required=True)
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> steps.Side:
+        return steps.Side(data["ocean"], data["salvo"])
+
+
+class SalvoGridSunkShipSchema(Schema):
+    ship = _enum(t.SHIP_IDS, required=True)
+    squares = _squares(5, required=True)
+
+
+class SalvoGridViewSchema(Schema):
+    """What one captain knows of the enemy ocean, as the salvo step returns it."""
+
+    misses = _squares(SQUARES_ON_BOARD, load_default=list)
+    hits = _squares(t.FLEET_SQUARES, load_default=list)
+    contacts = _squares(t.FLEET_SQUARES, load_default=list)
+    sunk = fields.List(
+        fields.Nested(SalvoGridSunkShipSchema),
+        load_default=list,
+        validate=validate.Length(max=len(t.FLEET)),
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> steps.View:
+        return steps.View(
+            tuple(data["misses"]),
+            tuple(data["hits"]),
+            tuple(data["contacts"]),
+            tuple((s["ship"], tuple(s["squares"])) for s in data["sunk"]),
+        )
+
+
+class SalvoGridLayoutInputs(Schema):
+    fleet = _fleet(metadata={"description": "Leave out for a random fleet; send to check it"})
+
+
+class SalvoGridLootInputs(Schema):
+    fleet = _fleet(required=True)
+
+
+class SalvoGridSalvoInputs(Schema):
+    a = fields.Nested(SalvoGridSideSchema, required=True)
+    b = fields.Nested(SalvoGridSideSchema, required=True)
+
+
+class SalvoGridComputerInputs(Schema):
+    ocean = fields.Nested(SalvoGridOceanSchema, required=True)
+    view = fields.Nested(SalvoGridViewSchema, required=True)
+
+
+def _rating(**kwargs: Any) -> StrictInteger:
+    return StrictInteger(
+        validate=validate.Range(min=t.RATING_LOWEST, max=t.RATING_HIGHEST), **kwargs
+    )
+
+
+class SalvoGridRatingInputs(Schema):
+    a = _rating(required=True, metadata={"description": "Captain a's rating before the battle"})
+    b = _rating(required=True, metadata={"description": "Captain b's rating before the battle"})
+    result = _enum(steps.RESULT_SCORES, required=True)
+
+
+# --- results --------------------------------------------------------------------------------
+
+
+class SalvoGridFaultSchema(Schema):
+    fault = _enum(
+        (
+            "missing-ship",
+            "extra-ship",
+            "repeated-square",
+            "wrong-size",
+            "off-board",
+            "gap",
+            "diagonal",
+            "not-in-line",
+            "overlap",
+        ),
+        required=True,
+    )
+    detail = fields.String(required=True)
+    field = fields.String(required=True, metadata={"description": "The request member at fault"})
+    ship = fields.String(required=True, allow_none=True)
+    squares = fields.List(fields.String(validate=validate.Regexp(ANY_SQUARE)), required=True)
+
+
+class SalvoGridShipOut(Schema):
+    ship = _enum(t.SHIP_IDS, required=True)
+    squares = fields.List(fields.String(validate=validate.Regexp(BOARD_SQUARE)), required=True)
+
+
+class SalvoGridLayoutResult(Schema):
+    legal = fields.Boolean(required=True)
+    faults = fields.List(fields.Nested(SalvoGridFaultSchema), required=True)
+    fleet = fields.List(
+        fields.Nested(SalvoGridShipOut),
+        required=True,
+        allow_none=True,
+        metadata={"description": "Each ship's squares in reading order; null if not legal"},
+    )
+
+
+class SalvoGridLootResult(Schema):
+    loot = fields.List(fields.Nested(SalvoGridLootPieceSchema), required=True)
+
+
+Result = _enum(("miss", "hit", "sunk", "contact"), required=True)
+By = _enum(tuple(t.FIRE_BY.values()), required=True)
+Loot = _enum(t.LOOT_KINDS, required=True, allow_none=True)
+SquareOut = fields.String(required=True, validate=validate.Regexp(BOARD_SQUARE))
+
+
+class SalvoGridToldFireSchema(Schema):
+    square = SquareOut
+    by = By
+    result = Result
+    ship = fields.String(required=True, allow_none=True, metadata={"description": "Only if sunk"})
+    position = fields.List(
+        fields.String(), required=True, metadata={"description": "The sunk ship's squares"}
+    )
+    loot = Loot
+
+
+class SalvoGridSeenFireSchema(Schema):
+    square = SquareOut
+    by = By
+    result = Result
+    ship = fields.String(required=True, allow_none=True, metadata={"description": "Ship struck"})
+    loot = Loot
+
+
+class SalvoGridSpecialReportSchema(Schema):
+    ship = _enum(t.SHIP_IDS, required=True)
+    special = fields.String(required=True)
+    squares = fields.List(fields.String(), required=True)
+    count = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "Recon and sonar only"}
+    )
+
+
+class SalvoGridRadarSchema(Schema):
+    buoy = SquareOut
+    contact = fields.String(
+        required=True, allow_none=True, metadata={"description": "The revealed square"}
+    )
+
+
+class SalvoGridToldSchema(Schema):
+    """What the firing captain is told about its own salvo."""
+
+    fire = fields.List(fields.Nested(SalvoGridToldFireSchema), required=True)
+    specials = fields.List(fields.Nested(SalvoGridSpecialReportSchema), required=True)
+    radar = fields.List(fields.Nested(SalvoGridRadarSchema), required=True)
+    sunk = fields.List(fields.Nested(SalvoGridShipOut), required=True)
+    loot_bonus = fields.Integer(required=True)
+
+
+class SalvoGridSeenSchema(Schema):
+    """What a captain sees land on its own ocean; the rival learns none of the ship names."""
+
+    fire = fields.List(fields.Nested(SalvoGridSeenFireSchema), required=True)
+    radar = fields.List(fields.Nested(SalvoGridRadarSchema), required=True)
+    sunk = fields.List(fields.Nested(SalvoGridShipOut), required=True)
+
+
+class SalvoGridViewOut(Schema):
+    misses = fields.List(fields.String(), required=True)
+    hits = fields.List(fields.String(), required=True)
+    contacts = fields.List(fields.String(), required=True)
+    sunk = fields.List(fields.Nested(SalvoGridShipOut), required=True)
+
+
+class SalvoGridCaptainResult(Schema):
+    told = fields.Nested(SalvoGridToldSchema, required=True)
+    own_ocean = fields.Nested(SalvoGridSeenSchema, required=True)
+    afloat = fields.List(fields.String(), required=True)
+    salvo_size = fields.Integer(required=True, metadata={"description": "Next round's salvo"})
+    ocean = fields.Nested(
+        SalvoGridOceanSchema, required=True, metadata={"description": "Send back next round"}
+    )
+    view = fields.Nested(
+        SalvoGridViewOut, required=True, metadata={"description": "Of the enemy ocean"}
+    )
+
+
+class SalvoGridSalvoResult(Schema):
+    a = fields.Nested(SalvoGridCaptainResult, required=True)
+    b = fields.Nested(SalvoGridCaptainResult, required=True)
+    game_over = fields.Boolean(required=True)
+    winner = fields.String(required=True, allow_none=True, validate=validate.OneOf(["a", "b"]))
+    draw = fields.Boolean(required=True)
+
+
+class SalvoGridAimSchema(Schema):
+    square = SquareOut
+    reason = _enum(t.COMPUTER_AIMS, required=True)
+
+
+class SalvoGridComputerResult(Schema):
+    salvo = fields.Nested(SalvoGridSalvoSchema, required=True)
+    aims = fields.List(fields.Nested(SalvoGridAimSchema), required=True)
+    salvo_size = fields.Integer(required=True)
+
+
+class SalvoGridRatingSide(Schema):
+    rating = fields.Integer(required=True)
+    expected_score = fields.Float(required=True)
+    change = fields.Integer(required=True)
+    new_rating = fields.Integer(required=True)
+
+
+class SalvoGridRatingResult(Schema):
+    a = fields.Nested(SalvoGridRatingSide, required=True)
+    b = fields.Nested(SalvoGridRatingSide, required=True)
+    result = fields.String(required=True)
+
+
+# --- registration ---------------------------------------------------------------------------
+
+SEED = {"seed": "game-42", "nonce": 1}
+FLEET_A = [
+    {"ship": "carrier", "squares": ["A1", "B1", "C1", "D1", "E1"]},
+    {"ship": "battleship", "squares": ["A3", "A4", "A5", "A6"]},
+    {"ship": "cruiser", "squares": ["C3", "D3", "E3"]},
+    {"ship": "submarine", "squares": ["G5", "G6", "G7"]},
+    {"ship": "destroyer", "squares": ["I9", "J9"]},
+]
+FLEET_B = [
+    {"ship": "carrier", "squares": ["J1", "J2", "J3", "J4", "J5"]},
+    {"ship": "battleship", "squares": ["B8", "C8", "D8", "E8"]},
+    {"ship": "cruiser", "squares": ["E4", "E5", "E6"]},
+    {"ship": "submarine", "squares": ["G2", "H2", "I2"]},
+    {"ship": "destroyer", "squares": ["A10", "B10"]},
+]
+LOOT_A = [
+    {"square": "F1", "kind": "crate"},
+    {"square": "B5", "kind": "crate"},
+    {"square": "H8", "kind": "crate"},
+    {"square": "D6", "kind": "mine"},
+    {"square": "J3", "kind": "mine"},
+    {"square": "E9", "kind": "radar-buoy"},
+    {"square": "C10", "kind": "radar-buoy"},
+]
+LOOT_B = [
+    {"square": "A1", "kind": "crate"},
+    {"square": "F5", "kind": "crate"},
+    {"square": "C3", "kind": "crate"},
+    {"square": "H9", "kind": "mine"},
+    {"square": "D1", "kind": "mine"},
+    {"square": "G7", "kind": "radar-buoy"},
+    {"square": "B4", "kind": "radar-buoy"},
+]
+OCEAN_A = {"fleet": FLEET_A, "loot": LOOT_A, "shots_received": [], "contacts": []}
+OCEAN_B = {"fleet": FLEET_B, "loot": LOOT_B, "shots_received": [], "contacts": []}
+
+
+def _as(cls: Any) -> Any:
+    return lambda args: cls(**args)
+
+
+STEPS = [
+    StepHTTP(
+        "layout",
+        SalvoGridLayoutInputs,
+        SalvoGridLayoutResult,
+        lambda args: steps.LayoutInput(tuple(args["fleet"]) if "fleet" in args else None),
+        {"dice": SEED},
+    ),
+    StepHTTP(
+        "loot",
+        SalvoGridLootInputs,
+        SalvoGridLootResult,
+        lambda args: steps.LootInput(tuple(args["fleet"])),
+        {"fleet": FLEET_A, "dice": SEED},
+    ),
+    StepHTTP(
+        "salvo",
+        SalvoGridSalvoInputs,
+        SalvoGridSalvoResult,
+        _as(steps.SalvoInput),
+        {
+            "a": {
+                "ocean": OCEAN_A,
+                "salvo": {
+                    "shots": ["E5", "B8", "H2", "A1", "F6"],
+                    "specials": [{"ship": "cruiser", "column": "E"}],
+                },
+            },
+            "b": {
+                "ocean": OCEAN_B,
+                "salvo": {
+                    "shots": ["A1", "A2", "C5", "G5", "J10"],
+                    "specials": [{"ship": "battleship", "square": "C3"}],
+                },
+            },
+            "dice": SEED,
+        },
+    ),
+    StepHTTP(
+        "computer",
+        SalvoGridComputerInputs,
+        SalvoGridComputerResult,
+        _as(steps.ComputerInput),
+        {
+            "ocean": OCEAN_B,
+            "view": {"misses": ["A2", "C5"], "hits": ["A1"], "contacts": [], "sunk": []},
+            "dice": SEED,
+        },
+    ),
+    StepHTTP(
+        "rating",
+        SalvoGridRatingInputs,
+        SalvoGridRatingResult,
+        _as(steps.RatingInput),
+        {"a": 1000, "b": 1000, "result": "a-wins"},
+    ),
+]
+
+register_steps(blp, RULESET, STEPS)

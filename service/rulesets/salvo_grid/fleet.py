@@ -1,0 +1,356 @@
+"""Squares, fleets and oceans: what a captain hides, and what the rival has done to it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ...engine.errors import RuleError
+from . import tables as t
+
+Square = tuple[int, int]
+"""(column, row), both counted from 0: A1 is (0, 0), J10 is (9, 9)."""
+
+
+def parse(text: str) -> Square:
+    """``C5`` -> (2, 4). The letter and number may lie off the board (``K3``, ``A11``)."""
+    return ord(text[0]) - ord("A"), int(text[1:]) - 1
+
+
+def name(square: Square) -> str:
+    column, row = square
+    return f"{chr(ord('A') + column)}{row + 1}"
+
+
+def names(squares: Iterable[Square]) -> list[str]:
+    return [name(square) for square in squares]
+
+
+def on_board(square: Square) -> bool:
+    column, row = square
+    return 0 <= column < len(t.COLUMNS) and 0 <= row < t.ROWS
+
+
+def board_order(square: Square) -> tuple[int, int]:
+    """Reading order: row 1 from A to J, then row 2, ...; every candidate list uses it."""
+    column, row = square
+    return row, column
+
+
+BOARD: Final = tuple(
+    sorted(((c, r) for c in range(len(t.COLUMNS)) for r in range(t.ROWS)), key=board_order)
+)
+
+
+def shift(square: Square, offset: tuple[int, int]) -> Square:
+    return square[0] + offset[0], square[1] + offset[1]
+
+
+def line(start: Square, orientation: str, length: int) -> tuple[Square, ...]:
+    step = t.STEP[orientation]
+    return tuple(shift(start, (step[0] * i, step[1] * i)) for i in range(length))
+
+
+# --- a fleet and its faults ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One ship where its captain put it: its squares, in any order."""
+
+    ship: str
+    squares: tuple[Square, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ship": self.ship, "squares": names(sorted(self.squares, key=board_order))}
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One thing wrong with a layout, named so an app can point at it."""
+
+    fault: str
+    detail: str
+    field: str
+    ship: str | None = None
+    squares: tuple[Square, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "fault": self.fault,
+            "detail": self.detail,
+            "field": self.field,
+            "ship": self.ship,
+            "squares": names(self.squares),
+        }
+
+
+def _shape_fault(placement: Placement, where: str) -> Fault | None:
+    """Straight, end to end: diagonal, bent and gapped ships each get their own name."""
+    squares = sorted(set(placement.squares))
+    if len(squares) < 2:
+        return None
+    ship = t.SHIP_NAMES[placement.ship]
+    columns = {c for c, _ in squares}
+    rows = {r for _, r in squares}
+    if len(columns) == 1 or len(rows) == 1:
+        along = rows if len(columns) == 1 else columns
+        span = max(along) - min(along)
+        if span != len(squares) - 1:
+            return Fault(
+                "gap",
+                f"the {ship}'s squares {', '.join(names(squares))} are in one line but not "
+                "end to end: a ship has no gaps",
+                f"{where}.squares",
+                placement.ship,
+                tuple(squares),
+            )
+        return None
+    steps = {(b[0] - a[0], b[1] - a[1]) for a, b in zip(squares, squares[1:], strict=False)}
+    if len(steps) == 1 and next(iter(steps)) in ((1, 1), (1, -1)):
+        return Fault(
+            "diagonal",
+            f"the {ship} lies diagonally ({', '.join(names(squares))}): ships lie "
+            "horizontally or vertically, never diagonally",
+            f"{where}.squares",
+            placement.ship,
+            tuple(squares),
+        )
+    return Fault(
+        "not-in-line",
+        f"the {ship}'s squares {', '.join(names(squares))} are not in one row or column",
+        f"{where}.squares",
+        placement.ship,
+        tuple(squares),
+    )
+
+
+def fleet_faults(fleet: Sequence[Placement], where: str = "fleet") -> list[Fault]:
+    """Every fault of a fleet: wrong ships, wrong sizes, off the board, shape, overlaps."""
+    faults: list[Fault] = []
+    present = Counter(p.ship for p in fleet)
+    for ship in t.SHIP_IDS:
+        if present[ship] == 0:
+            faults.append(
+                Fault(
+                    "missing-ship",
+                    f"the fleet has no {t.SHIP_NAMES[ship]}: it is the Carrier, Battleship, "
+                    "Cruiser, Submarine and Destroyer, one of each",
+                    where,
+                    ship,
+                )
+            )
+    seen: set[str] = set()
+    claimed: dict[Square, int] = {}
+    for index, placement in enumerate(fleet):
+        at = f"{where}[{index}]"
+        ship = t.SHIP_NAMES[placement.ship]
+        if placement.ship in seen:
+            faults.append(
+                Fault(
+                    "extra-ship",
+                    f"a second {ship}: the fleet has one of each ship",
+                    f"{at}.ship",
+                    placement.ship,
+                    placement.squares,
+                )
+            )
+        seen.add(placement.ship)
+        repeated = [sq for sq, n in Counter(placement.squares).items() if n > 1]
+        if repeated:
+            faults.append(
+                Fault(
+                    "repeated-square",
+                    f"the {ship} names {', '.join(names(repeated))} more than once",
+                    f"{at}.squares",
+                    placement.ship,
+                    tuple(repeated),
+                )
+            )
+        size = len(set(placement.squares))
+        wanted = t.SHIP_SIZES[placement.ship]
+        if size != wanted:
+            faults.append(
+                Fault(
+                    "wrong-size",
+                    f"the {ship} covers {size} squares; it is {wanted} long",
+                    f"{at}.squares",
+                    placement.ship,
+                    placement.squares,
+                )
+            )
+        off = [sq for sq in dict.fromkeys(placement.squares) if not on_board(sq)]
+        if off:
+            faults.append(
+                Fault(
+                    "off-board",
+                    f"the {ship} runs off the board at {', '.join(names(off))}: the ocean is "
+                    f"columns A to J, rows 1 to {t.ROWS}",
+                    f"{at}.squares",
+                    placement.ship,
+                    tuple(off),
+                )
+            )
+        shape = _shape_fault(placement, at)
+        if shape is not None:
+            faults.append(shape)
+        for square in dict.fromkeys(placement.squares):
+            other = claimed.get(square)
+            if other is not None and other != index:
+                faults.append(
+                    Fault(
+                        "overlap",
+                        f"the {ship} and the {t.SHIP_NAMES[fleet[other].ship]} both lie on "
+                        f"{name(square)}: ships may touch but never overlap",
+                        f"{at}.squares",
+                        placement.ship,
+                        (square,),
+                    )
+                )
+            else:
+                claimed[square] = index
+    return faults
+
+
+def require_legal_fleet(fleet: Sequence[Placement], where: str, whose: str) -> None:
+    faults = fleet_faults(fleet, where)
+    if faults:
+        raise RuleError(
+            f"{whose} fleet is not a legal layout: " + "; ".join(f.detail for f in faults),
+            field=faults[0].field,
+        )
+
+
+# --- an ocean: a fleet, its loot, and what the rival has done to it ---------------------------
+
+
+@dataclass(frozen=True)
+class LootPiece:
+    square: Square
+    kind: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"square": name(self.square), "kind": self.kind}
+
+
+@dataclass(frozen=True)
+class Ocean:
+    """One captain's ocean and ships, as the game app holds it between rounds.
+
+    ``shots_received`` is every square the rival has fired on to effect (hit or miss), each
+    once. A shot that came back as contact is not in it: that square is in ``contacts``,
+    with the squares the rival's radar buoys revealed, and may be fired at again.
+    ``diving``: this captain's submarine dives during the rival's salvo this round.
+    ``loot_bonus``: what this captain's last salvo found, for this round's salvo only.
+    """
+
+    fleet: tuple[Placement, ...]
+    loot: tuple[LootPiece, ...]
+    shots_received: tuple[Square, ...] = ()
+    contacts: tuple[Square, ...] = ()
+    specials_used: tuple[str, ...] = ()
+    diving: bool = False
+    loot_bonus: int = 0
+    owners: dict[Square, str] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for placement in self.fleet:
+            for square in placement.squares:
+                self.owners.setdefault(square, placement.ship)
+
+    def squares_of(self, ship: str) -> tuple[Square, ...]:
+        for placement in self.fleet:
+            if placement.ship == ship:
+                return placement.squares
+        return ()
+
+    def sunk(self, ship: str, fired: set[Square] | None = None) -> bool:
+        fired = set(self.shots_received) if fired is None else fired
+        return all(square in fired for square in self.squares_of(ship))
+
+    def afloat(self) -> list[str]:
+        fired = set(self.shots_received)
+        return [p.ship for p in self.fleet if not self.sunk(p.ship, fired)]
+
+    def salvo_size(self) -> int:
+        """One shot per ship afloat plus the last salvo's loot, never below 1 while one floats."""
+        afloat = len(self.afloat())
+        if afloat == 0:
+            return 0
+        return max(t.MIN_SALVO, afloat * t.SHOTS_PER_SHIP_AFLOAT + self.loot_bonus)
+
+    def loot_at(self, square: Square) -> str | None:
+        for piece in self.loot:
+            if piece.square == square:
+                return piece.kind
+        return None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "fleet": [p.as_dict() for p in self.fleet],
+            "loot": [piece.as_dict() for piece in self.loot],
+            "shots_received": names(self.shots_received),
+            "contacts": names(self.contacts),
+            "specials_used": list(self.specials_used),
+            "diving": self.diving,
+            "loot_bonus": self.loot_bonus,
+        }
+
+
+def loot_faults(fleet: Sequence[Placement], loot: Sequence[LootPiece], where: str) -> list[str]:
+    problems = []
+    counts = Counter(piece.kind for piece in loot)
+    for kind in t.LOOT_KINDS:
+        if counts[kind] != t.LOOT_COUNTS[kind]:
+            problems.append(
+                f"{counts[kind]} {kind} pieces where an ocean has {t.LOOT_COUNTS[kind]}"
+            )
+    ship_squares = {sq for p in fleet for sq in p.squares}
+    seen: set[Square] = set()
+    for piece in loot:
+        if piece.square in ship_squares:
+            problems.append(f"loot on {name(piece.square)}, under a ship: loot lies on open water")
+        if piece.square in seen:
+            problems.append(f"two pieces of loot on {name(piece.square)}")
+        seen.add(piece.square)
+    return problems
+
+
+def require_legal_ocean(ocean: Ocean, where: str, whose: str) -> None:
+    """An ocean sent back by the app must be one the rules could have produced."""
+    require_legal_fleet(ocean.fleet, f"{where}.fleet", whose)
+    problems = loot_faults(ocean.fleet, ocean.loot, where)
+    if problems:
+        raise RuleError(f"{whose} loot is not legal: " + "; ".join(problems), f"{where}.loot")
+    repeated = [sq for sq, n in Counter(ocean.shots_received).items() if n > 1]
+    if repeated:
+        raise RuleError(
+            f"{whose} shots_received lists {', '.join(names(repeated))} more than once: a square "
+            "is fired on to effect only once",
+            f"{where}.shots_received",
+        )
+    for square in dict.fromkeys(ocean.contacts):
+        if square not in ocean.owners:
+            raise RuleError(
+                f"{whose} contacts include {name(square)}, which is open water: a contact is "
+                "always on a ship",
+                f"{where}.contacts",
+            )
+        if square in ocean.shots_received:
+            raise RuleError(
+                f"{whose} contacts include {name(square)}, which is already in shots_received",
+                f"{where}.contacts",
+            )
+    if len(set(ocean.contacts)) != len(ocean.contacts):
+        raise RuleError(f"{whose} contacts list a square twice", f"{where}.contacts")
+    if len(set(ocean.specials_used)) != len(ocean.specials_used):
+        raise RuleError(f"{whose} specials_used list a ship twice", f"{where}.specials_used")
+    if ocean.diving and "submarine" not in ocean.specials_used:
+        raise RuleError(
+            f"{whose} submarine is diving but its dive is not in specials_used",
+            f"{where}.diving",
+        )
+    if ocean.diving and ocean.sunk("submarine"):
+        raise RuleError(f"{whose} submarine is diving but it is sunk", f"{where}.diving")

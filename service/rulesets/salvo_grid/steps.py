@@ -1,0 +1,612 @@
+"""Every SALVO step, one function each: inputs in, result out, every die through ``res``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
+
+from ...engine.errors import RuleError
+from ...engine.resolution import Resolution
+from . import tables as t
+from .fleet import (
+    BOARD,
+    LootPiece,
+    Ocean,
+    Placement,
+    Square,
+    fleet_faults,
+    line,
+    name,
+    names,
+    on_board,
+    require_legal_fleet,
+    require_legal_ocean,
+    shift,
+)
+
+T = TypeVar("T")
+
+
+def choose(res: Resolution, label: str, candidates: Sequence[T], describe: Any = str) -> T:
+    """One of ``candidates``, by one die with exactly that many sides (no die for one).
+
+    Every face is equally likely (the dice source has no modulo bias), so every candidate
+    is; the trail shows which face picked which candidate.
+    """
+    if not candidates:
+        raise ValueError(f"{label}: nothing to choose from")
+    if len(candidates) == 1:
+        return candidates[0]
+    roll = res.roll(label, 1, len(candidates))
+    picked = candidates[roll.total - 1]
+    res.check(label, roll.total, [], f"{len(candidates)} candidates in order", describe(picked))
+    return picked
+
+
+def _span(squares: Sequence[Square]) -> str:
+    return "-".join(names([squares[0], squares[-1]])) if len(squares) > 1 else name(squares[0])
+
+
+# --- layout and loot ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LayoutInput:
+    fleet: tuple[Placement, ...] | None = None
+
+
+def placements(ship: str, occupied: set[Square]) -> list[tuple[Square, ...]]:
+    """Every legal place for ``ship``: horizontal ones by bow in reading order, then vertical."""
+    size = t.SHIP_SIZES[ship]
+    found = []
+    for orientation in t.ORIENTATIONS:
+        for start in BOARD:
+            squares = line(start, orientation, size)
+            if all(on_board(sq) and sq not in occupied for sq in squares):
+                found.append(squares)
+    return found
+
+
+def layout(inp: LayoutInput, res: Resolution) -> dict[str, Any]:
+    """A random legal fleet from the dice, or the check of the fleet given."""
+    if inp.fleet is not None:
+        faults = fleet_faults(inp.fleet)
+        return {
+            "legal": not faults,
+            "faults": [fault.as_dict() for fault in faults],
+            "fleet": [p.as_dict() for p in inp.fleet] if not faults else None,
+        }
+    occupied: set[Square] = set()
+    fleet = []
+    for ship in t.SHIP_IDS:
+        squares = choose(res, f"place the {t.SHIP_NAMES[ship]}", placements(ship, occupied), _span)
+        occupied.update(squares)
+        fleet.append(Placement(ship, squares))
+    return {"legal": True, "faults": [], "fleet": [p.as_dict() for p in fleet]}
+
+
+@dataclass(frozen=True)
+class LootInput:
+    fleet: tuple[Placement, ...]
+
+
+def loot(inp: LootInput, res: Resolution) -> dict[str, Any]:
+    """Seven pieces on the open water of a legal fleet: crates, then mines, then buoys."""
+    require_legal_fleet(inp.fleet, "fleet", "this")
+    ships = {sq for p in inp.fleet for sq in p.squares}
+    open_water = [sq for sq in BOARD if sq not in ships]
+    pieces = []
+    for kind, count, _, _ in t.LOOT:
+        for number in range(1, count + 1):
+            square = choose(res, f"hide {kind} {number}", open_water, name)
+            open_water.remove(square)
+            pieces.append(LootPiece(square, kind))
+    return {"loot": [piece.as_dict() for piece in pieces]}
+
+
+# --- one round: both salvos land together ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Special:
+    """A ship's once-a-game special, aimed as its table entry says."""
+
+    ship: str
+    square: Square | None = None
+    orientation: str | None = None
+    row: int | None = None
+    column: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"ship": self.ship}
+        if self.square is not None:
+            out["square"] = name(self.square)
+        for key in ("orientation", "row", "column"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        return out
+
+
+@dataclass(frozen=True)
+class Salvo:
+    shots: tuple[Square, ...] = ()
+    specials: tuple[Special, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"shots": names(self.shots), "specials": [s.as_dict() for s in self.specials]}
+
+
+@dataclass(frozen=True)
+class Side:
+    ocean: Ocean
+    salvo: Salvo
+
+
+@dataclass(frozen=True)
+class SalvoInput:
+    a: Side
+    b: Side
+
+
+def special_area(special: Special, where: str) -> tuple[Square, ...]:
+    """The squares a special covers, checking it is aimed the way its table entry says."""
+    spec = t.SPECIALS[special.ship]
+    what = f"the {t.SHIP_NAMES[special.ship]}'s {spec['special']}"
+    given = [key for key in ("square", "orientation", "row", "column") if getattr(special, key)]
+    wanted = spec["aim"]
+    if special.ship == "cruiser":
+        if len(given) != 1 or given[0] not in wanted:
+            raise RuleError(
+                f"{what} sweeps one whole line: give either row (1-{t.ROWS}) or column "
+                f"({t.COLUMNS[0]}-{t.COLUMNS[-1]}), nothing else",
+                where,
+            )
+        if special.row is not None:
+            return tuple((c, special.row - 1) for c in range(len(t.COLUMNS)))
+        column = t.COLUMNS.index(str(special.column))
+        return tuple((column, r) for r in range(t.ROWS))
+    extra = [key for key in given if key not in wanted]
+    missing = [key for key in wanted if key not in given]
+    if extra or missing:
+        needs = " and ".join(wanted) if wanted else "nothing but the ship"
+        raise RuleError(f"{what} is aimed with {needs}", f"{where}.{(missing or extra)[0]}")
+    if special.square is None:
+        return ()
+    offsets = spec["area"]
+    if special.orientation is not None:
+        offsets = offsets[special.orientation]
+    area = [shift(special.square, offset) for offset in offsets]
+    if spec["clipped_to_board"]:
+        return tuple(sq for sq in area if on_board(sq))
+    off = [sq for sq in area if not on_board(sq)]
+    if off:
+        raise RuleError(
+            f"{what} from {name(special.square)} would run off the board at "
+            f"{', '.join(names(off))}: {spec['square']}",
+            f"{where}.square",
+        )
+    return tuple(area)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One captain's checked salvo: the squares it fires on, in order, and its specials."""
+
+    fire: tuple[tuple[Square, str], ...]
+    specials: tuple[tuple[Special, tuple[Square, ...]], ...]
+
+
+def plan_salvo(captain: str, side: Side, rival: Ocean) -> Plan:
+    """Check a salvo against the rules and list the squares it fires on, each once."""
+    where = f"{captain}.salvo"
+    ocean, salvo = side.ocean, side.salvo
+    specials: list[tuple[Special, tuple[Square, ...]]] = []
+    for index, special in enumerate(salvo.specials):
+        at = f"{where}.specials[{index}]"
+        ship = t.SHIP_NAMES[special.ship]
+        what = f"the {ship}'s {t.SPECIAL_NAMES[special.ship]}"
+        if special.ship in ocean.specials_used:
+            raise RuleError(
+                f"captain {captain} already used {what} earlier in the battle: each special "
+                "is used once a game",
+                f"{at}.ship",
+            )
+        if any(done.ship == special.ship for done, _ in specials):
+            raise RuleError(
+                f"captain {captain} uses {what} twice in this salvo: each special is used "
+                "once a game",
+                f"{at}.ship",
+            )
+        if ocean.sunk(special.ship):
+            raise RuleError(
+                f"captain {captain}'s {ship} was sunk before this round, and {what} went "
+                "down with it",
+                f"{at}.ship",
+            )
+        specials.append((special, special_area(special, at)))
+
+    fired_before = set(rival.shots_received)
+    fire: dict[Square, str] = {}
+    for firing in t.FIRING_SPECIALS:  # depth charges first: ruling area-overlap
+        for special, area in specials:
+            if special.ship == firing:
+                for square in area:
+                    if square not in fired_before and square not in fire:
+                        fire[square] = t.FIRE_BY[firing]
+
+    size = ocean.salvo_size()
+    if len(salvo.shots) > size:
+        afloat = len(ocean.afloat())
+        loot = f", {ocean.loot_bonus:+d} from loot" if ocean.loot_bonus else ""
+        raise RuleError(
+            f"captain {captain} aims {len(salvo.shots)} shots but has a salvo of {size} "
+            f"({afloat} ship{'s' if afloat != 1 else ''} afloat{loot})",
+            f"{where}.shots",
+        )
+    for index, square in enumerate(salvo.shots):
+        at = f"{where}.shots[{index}]"
+        if square in fired_before:
+            raise RuleError(
+                f"captain {captain} fired at {name(square)} in an earlier round and it is not "
+                "a contact: each shot needs a square not fired at before",
+                at,
+            )
+        if square in fire:
+            if fire[square] == t.FIRE_BY[None]:
+                raise RuleError(
+                    f"captain {captain} aims at {name(square)} twice in this salvo: each shot "
+                    "needs its own square",
+                    at,
+                )
+            raise RuleError(
+                f"captain {captain}'s {fire[square]} already fall on {name(square)} this "
+                "salvo: each shot needs its own square",
+                at,
+            )
+        fire[square] = t.FIRE_BY[None]
+    return Plan(tuple(fire.items()), tuple(specials))
+
+
+@dataclass
+class Landing:
+    """One salvo landing on one ocean, and what it leaves there."""
+
+    entries: list[dict[str, Any]]
+    fired: list[Square]
+    contacts: list[Square]
+    sunk: list[str]
+    radar: list[dict[str, Any]]
+
+
+def land(plan: Plan, ocean: Ocean) -> Landing:
+    """Every square of the salvo resolves against the ocean as it stood before the round."""
+    fired = list(ocean.shots_received)
+    contacts = list(ocean.contacts)
+    entries = []
+    for square, by in plan.fire:
+        owner = ocean.owners.get(square)
+        if owner is None:
+            result = "miss"
+            fired.append(square)
+        elif owner == "submarine" and ocean.diving and by != t.FIRE_BY["destroyer"]:
+            result = "contact"
+            if square not in contacts:
+                contacts.append(square)
+        else:
+            result = "hit"
+            fired.append(square)
+            if square in contacts:
+                contacts.remove(square)
+        entries.append(
+            {
+                "square": square,
+                "by": by,
+                "result": result,
+                "ship": owner,
+                "loot": ocean.loot_at(square) if owner is None else None,
+            }
+        )
+    now = set(fired)
+    sunk = [p.ship for p in ocean.fleet if not ocean.sunk(p.ship) and ocean.sunk(p.ship, now)]
+    for ship in sunk:  # ruling sunk-report: the last square of it this salvo fired on
+        last = max(i for i, e in enumerate(entries) if e["ship"] == ship and e["result"] == "hit")
+        entries[last]["result"] = "sunk"
+    return Landing(entries, fired, contacts, sunk, [])
+
+
+def radar_buoys(captain: str, landing: Landing, ocean: Ocean, res: Resolution) -> None:
+    """Each buoy found gives a contact on a square of a ship still afloat, not yet known."""
+    fired = set(landing.fired)
+    for entry in landing.entries:
+        if entry["loot"] != "radar-buoy":
+            continue
+        candidates = [
+            sq
+            for sq in BOARD
+            if sq in ocean.owners
+            and not ocean.sunk(ocean.owners[sq], fired)
+            and sq not in fired
+            and sq not in landing.contacts
+        ]
+        contact = None
+        if candidates:
+            contact = choose(
+                res, f"radar buoy {name(entry['square'])} (captain {captain})", candidates, name
+            )
+            landing.contacts.append(contact)
+        landing.radar.append({"buoy": name(entry["square"]), "contact": contact and name(contact)})
+
+
+def _sunk_list(ocean: Ocean, ships: Sequence[str]) -> list[dict[str, Any]]:
+    return [{"ship": ship, "squares": names(ocean.squares_of(ship))} for ship in ships]
+
+
+def view_of(ocean: Ocean) -> dict[str, Any]:
+    """What the rival knows of this ocean: misses, hits on ships afloat, contacts, sunk ships."""
+    fired = set(ocean.shots_received)
+    afloat = set(ocean.afloat())
+    in_order = [sq for sq in BOARD if sq in fired]
+    return {
+        "misses": names(sq for sq in in_order if sq not in ocean.owners),
+        "hits": names(sq for sq in in_order if ocean.owners.get(sq) in afloat),
+        "contacts": names(ocean.contacts),
+        "sunk": _sunk_list(ocean, [p.ship for p in ocean.fleet if p.ship not in afloat]),
+    }
+
+
+def _told(captain_plan: Plan, landing: Landing, rival: Ocean, bonus: int) -> dict[str, Any]:
+    """What the firing captain is told: no ship is named until it sinks."""
+    fired = set(landing.fired)
+    fire = []
+    for entry in landing.entries:
+        sunk = entry["result"] == "sunk"
+        fire.append(
+            {
+                "square": name(entry["square"]),
+                "by": entry["by"],
+                "result": entry["result"],
+                "ship": entry["ship"] if sunk else None,
+                "position": names(rival.squares_of(entry["ship"])) if sunk else [],
+                "loot": entry["loot"],
+            }
+        )
+    specials = []
+    for special, area in captain_plan.specials:
+        count = None
+        if t.SPECIALS[special.ship]["effect"] == "count":
+            count = sum(1 for sq in area if sq in rival.owners and sq not in fired)
+        specials.append(
+            {
+                "ship": special.ship,
+                "special": t.SPECIAL_NAMES[special.ship],
+                "squares": names(area),
+                "count": count,
+            }
+        )
+    return {
+        "fire": fire,
+        "specials": specials,
+        "radar": landing.radar,
+        "sunk": _sunk_list(rival, landing.sunk),
+        "loot_bonus": bonus,
+    }
+
+
+def _seen(landing: Landing, own: Ocean) -> dict[str, Any]:
+    """What the owner sees land on its own ocean: every square, which ship, any loot."""
+    return {
+        "fire": [
+            {
+                "square": name(entry["square"]),
+                "by": entry["by"],
+                "result": entry["result"],
+                "ship": entry["ship"],
+                "loot": entry["loot"],
+            }
+            for entry in landing.entries
+        ],
+        "radar": landing.radar,
+        "sunk": _sunk_list(own, landing.sunk),
+    }
+
+
+def salvo(inp: SalvoInput, res: Resolution) -> dict[str, Any]:
+    """One round: both salvos are checked, then land together on the oceans as they stood."""
+    sides = {"a": inp.a, "b": inp.b}
+    rivals = {"a": "b", "b": "a"}
+    for captain, side in sides.items():
+        require_legal_ocean(side.ocean, f"{captain}.ocean", f"captain {captain}'s")
+    for captain, side in sides.items():
+        if not side.ocean.afloat():
+            raise RuleError(
+                f"captain {captain} has no ship afloat: the battle is over", f"{captain}.ocean"
+            )
+    plans = {c: plan_salvo(c, side, sides[rivals[c]].ocean) for c, side in sides.items()}
+    # landings[c]: captain c's salvo landing on the rival's ocean.
+    landings = {c: land(plans[c], sides[rivals[c]].ocean) for c in sides}
+    for captain in sides:
+        radar_buoys(captain, landings[captain], sides[rivals[captain]].ocean, res)
+
+    oceans = {}
+    bonus = {}
+    for captain, side in sides.items():
+        found = [e["loot"] for e in landings[captain].entries if e["loot"]]
+        bonus[captain] = sum(t.LOOT_SHOTS[kind] for kind in found)
+        incoming = landings[rivals[captain]]
+        used_now = tuple(special.ship for special, _ in plans[captain].specials)
+        dived = "submarine" in used_now
+        oceans[captain] = replace(
+            side.ocean,
+            shots_received=tuple(incoming.fired),
+            contacts=tuple(incoming.contacts),
+            specials_used=side.ocean.specials_used + used_now,
+            diving=False,
+            loot_bonus=bonus[captain],
+        )
+        if dived and not oceans[captain].sunk("submarine"):
+            oceans[captain] = replace(oceans[captain], diving=True)
+
+    out: dict[str, Any] = {}
+    for captain in sides:
+        rival = rivals[captain]
+        out[captain] = {
+            "told": _told(plans[captain], landings[captain], oceans[rival], bonus[captain]),
+            "own_ocean": _seen(landings[rival], oceans[captain]),
+            "afloat": oceans[captain].afloat(),
+            "salvo_size": oceans[captain].salvo_size(),
+            "ocean": oceans[captain].as_dict(),
+            "view": view_of(oceans[rival]),
+        }
+    beaten = {c for c in sides if not oceans[c].afloat()}
+    return {
+        **out,
+        "game_over": bool(beaten),
+        "winner": None if len(beaten) != 1 else rivals[beaten.pop()],
+        "draw": len(beaten) == 2,
+    }
+
+
+# --- the computer captain ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class View:
+    """What one captain knows of the enemy ocean, as the salvo step reports it."""
+
+    misses: tuple[Square, ...] = ()
+    hits: tuple[Square, ...] = ()
+    contacts: tuple[Square, ...] = ()
+    sunk: tuple[tuple[str, tuple[Square, ...]], ...] = ()
+
+
+@dataclass(frozen=True)
+class ComputerInput:
+    ocean: Ocean
+    view: View
+
+
+def _best(
+    res: Resolution, label: str, areas: list[tuple[Square, ...]], fresh: set[Square]
+) -> tuple[Square, ...] | None:
+    """The area with the most fresh squares (ties rolled), or None when none has any."""
+    scored = [(sum(1 for sq in area if sq in fresh), area) for area in areas]
+    top = max((score for score, _ in scored), default=0)
+    if top == 0:
+        return None
+    return choose(res, label, [area for score, area in scored if score == top], _span)
+
+
+def computer(inp: ComputerInput, res: Resolution) -> dict[str, Any]:
+    """The computer captain's salvo, from its own ocean and its view of the enemy's."""
+    ocean, view = inp.ocean, inp.view
+    require_legal_ocean(ocean, "ocean", "the computer's")
+    afloat = ocean.afloat()
+    if not afloat:
+        raise RuleError("the computer has no ship afloat: the battle is over", "ocean")
+    if len({ship for ship, _ in view.sunk}) == len(t.FLEET):
+        raise RuleError("every enemy ship is sunk: the battle is over", "view.sunk")
+    fired = set(view.misses) | set(view.hits) | {sq for _, sqs in view.sunk for sq in sqs}
+    fresh = {sq for sq in BOARD if sq not in fired}  # a contact may be fired at again
+    wounded = [sq for sq in BOARD if sq in set(view.hits)]
+
+    def ready(ship: str) -> bool:
+        return ship in afloat and ship not in ocean.specials_used
+
+    specials: list[Special] = []
+    if wounded and ready("destroyer"):
+        lines = [
+            (start, orientation)
+            for orientation in t.ORIENTATIONS
+            for start in BOARD
+            if all(on_board(sq) for sq in line(start, orientation, 3))
+            and any(sq in wounded for sq in line(start, orientation, 3))
+        ]
+        chosen = _best(res, "computer depth charges", [line(s, o, 3) for s, o in lines], fresh)
+        if chosen is not None:
+            orientation = "horizontal" if chosen[1][1] == chosen[0][1] else "vertical"
+            specials.append(Special("destroyer", chosen[0], orientation))
+            fresh -= set(chosen)
+    if wounded and ready("battleship"):
+        offsets = t.SPECIALS["battleship"]["area"]
+        blocks = [
+            tuple(shift(start, o) for o in offsets)
+            for start in BOARD
+            if all(on_board(shift(start, o)) for o in offsets)
+            and any(shift(start, o) in wounded for o in offsets)
+        ]
+        chosen = _best(res, "computer heavy shell", blocks, fresh)
+        if chosen is not None:
+            specials.append(Special("battleship", chosen[0]))
+            fresh -= set(chosen)
+    if ready("submarine") and any(
+        sq in ocean.shots_received for sq in ocean.squares_of("submarine")
+    ):
+        specials.append(Special("submarine"))
+
+    contacts = set(view.contacts)
+    near = {shift(sq, step) for sq in wounded for step in t.NEIGHBOURS}
+    tiers = {
+        "contact": [sq for sq in BOARD if sq in fresh and sq in contacts],
+        "next to a hit": [sq for sq in BOARD if sq in fresh and sq in near - contacts],
+        "at random": [sq for sq in BOARD if sq in fresh and sq not in near | contacts],
+    }
+    size = ocean.salvo_size()
+    picks: list[tuple[Square, str]] = []
+    for reason in t.COMPUTER_AIMS:
+        tier = tiers[reason]
+        while tier and len(picks) < size:
+            if len(tier) <= size - len(picks):
+                picked = tier.pop(0)
+            else:
+                picked = choose(res, f"computer aims {reason}", tier, name)
+                tier.remove(picked)
+            picks.append((picked, reason))
+    return {
+        "salvo": Salvo(tuple(shot for shot, _ in picks), tuple(specials)).as_dict(),
+        "aims": [{"square": name(shot), "reason": reason} for shot, reason in picks],
+        "salvo_size": size,
+    }
+
+
+# --- rating -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatingInput:
+    a: int
+    b: int
+    result: str
+
+
+RESULT_SCORES = {"a-wins": "win", "b-wins": "loss", "draw": "draw"}
+
+
+def _half_away_from_zero(value: float) -> int:
+    whole = int(abs(value) + 0.5)
+    return whole if value >= 0 else -whole
+
+
+def rating(inp: RatingInput, res: Resolution) -> dict[str, Any]:
+    """Elo for one finished battle: what the winner gains, the loser drops."""
+    expected_a = 1 / (1 + 10 ** ((inp.b - inp.a) / t.RATING_SCALE))
+    score_a = t.RATING_SCORES[RESULT_SCORES[inp.result]]
+    change = _half_away_from_zero(t.RATING_K * (score_a - expected_a))
+    # Ruling rating: both ratings stay in range, and both move by the same amount.
+    change = max(change, t.RATING_LOWEST - inp.a, inp.b - t.RATING_HIGHEST)
+    change = min(change, t.RATING_HIGHEST - inp.a, inp.b - t.RATING_LOWEST)
+    return {
+        "a": {
+            "rating": inp.a,
+            "expected_score": round(expected_a, 4),
+            "change": change,
+            "new_rating": inp.a + change,
+        },
+        "b": {
+            "rating": inp.b,
+            "expected_score": round(1 - expected_a, 4),
+            "change": -change,
+            "new_rating": inp.b - change,
+        },
+        "result": inp.result,
+    }
