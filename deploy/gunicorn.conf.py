@@ -1,11 +1,150 @@
-"""gunicorn settings: `gunicorn -c deploy/gunicorn.conf.py` serves service:create_app()."""
+"""Production gunicorn settings: `gunicorn -c deploy/gunicorn.conf.py` serves service:create_app().
 
+The container runs exactly this (see the Dockerfile), `make serve` too. Everything an
+operator tunes comes from the environment:
+
+- PORT (8080) and HOST (0.0.0.0): where to listen.
+- WEB_CONCURRENCY (2): worker processes; give one per CPU core the pod may use.
+- PROMETHEUS_MULTIPROC_DIR: the folder the workers share their metrics through. Unset, a
+  private temporary folder is made (and removed at exit).
+- GUNICORN_CMD_ARGS: any gunicorn flag, over this file (the tests use it).
+
+Why sync workers: every request is short CPU work (validation, a few dice, JSON), with no
+I/O to wait on, so one process per core doing one request at a time uses the cores fully
+and gave the steadiest throughput and latency here. A sync worker is held for as long as
+its client takes to send the request and read the answer, so a slow or stalled client
+could tie up a worker: in the deployment an nginx sidecar buffers whole requests and
+responses in front of it (deploy/k8s/base/nginx.conf), and only nginx talks to the world.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
 import os
+import shutil
+import sys
+import tempfile
+from typing import Any
+
+from gunicorn.glogging import Logger
 
 wsgi_app = "service:create_app()"
-bind = f"0.0.0.0:{os.environ.get('PORT', '8080')}"
+bind = [f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8080')}"]
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = "sync"
+
+# A request takes milliseconds; a worker silent for 30 s is stuck and gets replaced.
 timeout = 30
+# On SIGTERM the workers finish the request in hand; the pod's terminationGracePeriodSeconds
+# (30) leaves room for this plus the preStop pause.
 graceful_timeout = 20
+# Recycle each worker now and then, at different moments, as a guard against slow leaks.
+# Forking from the preloaded master makes a recycle cost a few milliseconds.
+max_requests = 50_000
+max_requests_jitter = 5_000
+# Import the app once in the master: a broken build fails at start instead of workers
+# crash-looping, workers share its memory, and a replaced worker serves at once.
+preload_app = True
+
+# gunicorn 25.1+ opens a control socket under $HOME by default; a read-only root
+# filesystem has no room for it, and nothing here uses it.
 control_socket_disable = True
+# The worker heartbeat file: tmpfs, never a slow or read-only disk.
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+
+# Headers and request line stay within gunicorn's defaults; bodies are capped by the app
+# (64 KB, 413) and by nginx in front.
+limit_request_line = 4094
+limit_request_fields = 100
+
+# Access log: one JSON object per line on stdout; gunicorn's own messages go to stderr.
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("LOG_LEVEL", "info")
+
+
+class JsonAccessLogger(Logger):
+    """One JSON line per request, with the request id the app returned in X-Request-Id."""
+
+    def access(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> None:
+        if not self.access_log_enabled:
+            return
+        request_id = None
+        for name, value in resp.headers:
+            if name.lower() == "x-request-id":
+                request_id = value
+                break
+        status = resp.status_code if isinstance(resp.status_code, int) else None
+        line = {
+            "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"),
+            "type": "access",
+            "request_id": request_id,
+            "method": environ.get("REQUEST_METHOD"),
+            "path": environ.get("PATH_INFO"),
+            "query": environ.get("QUERY_STRING") or None,
+            "status": status,
+            "bytes": getattr(resp, "sent", None),
+            "duration_ms": round(request_time.total_seconds() * 1000, 3),
+            "remote": environ.get("REMOTE_ADDR"),
+            "forwarded_for": environ.get("HTTP_X_FORWARDED_FOR"),
+            "user_agent": environ.get("HTTP_USER_AGENT"),
+            "pid": os.getpid(),
+        }
+        try:
+            self.access_log.info(json.dumps(line, ensure_ascii=True))
+        except Exception:  # a log line must never fail a request
+            self.exception("could not write the access log line")
+
+
+logger_class = JsonAccessLogger
+
+
+# --- Prometheus multiprocess mode ---------------------------------------------------------
+# The folder must be in the environment before prometheus_client is imported, which with
+# preload_app happens in the master right after this file is read, before on_starting: so
+# it is set, and wiped, here. The marker keeps a configuration reload (HUP) in the same
+# master, or a re-exec (USR2), from wiping the files of workers that are still counting.
+
+_METRICS_ENV = "PROMETHEUS_MULTIPROC_DIR"
+_OWNER_ENV = "FIRE_CONTROL_METRICS_OWNER"
+_TEMP_ENV = "FIRE_CONTROL_METRICS_TEMPORARY"
+
+
+def _prepare_metrics_folder() -> None:
+    if os.environ.get(_OWNER_ENV) == str(os.getpid()) or "GUNICORN_PID" in os.environ:
+        return
+    path = os.environ.get(_METRICS_ENV)
+    if not path:
+        path = tempfile.mkdtemp(prefix="fire-control-metrics-")
+        os.environ[_METRICS_ENV] = path
+        os.environ[_TEMP_ENV] = path
+    os.makedirs(path, exist_ok=True)
+    # Wipe: files left by an earlier run would be added to this run's counts.
+    for entry in os.scandir(path):
+        if entry.is_file() and entry.name.endswith(".db"):
+            os.remove(entry.path)
+    os.environ[_OWNER_ENV] = str(os.getpid())
+
+
+_prepare_metrics_folder()
+
+
+def post_worker_init(worker: Any) -> None:
+    # Only when the app served is this service (the benchmark serves a bare app too).
+    metrics = sys.modules.get("service.http.metrics")
+    if metrics is not None:
+        metrics.worker_started()
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    # Drops the dead worker's live gauges; its counters stay, so totals never go back.
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server: Any) -> None:
+    temporary = os.environ.get(_TEMP_ENV)
+    if temporary and os.environ.get(_OWNER_ENV) == str(os.getpid()):
+        shutil.rmtree(temporary, ignore_errors=True)

@@ -1,0 +1,200 @@
+"""Start the real server (gunicorn with deploy/gunicorn.conf.py) on loopback, and stop it.
+
+Every server gets a free port, its own metrics folder and a bounded start; `running()`
+always stops it, killing the whole process group if a graceful stop takes too long.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+CONFIG = "deploy/gunicorn.conf.py"
+START_TIMEOUT = 30.0
+STOP_TIMEOUT = 30.0
+
+ROLL = {"notation": "3d6", "dice": {"seed": "serving", "nonce": 1}}
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def children(pid: int) -> set[int]:
+    """Processes whose parent is ``pid`` (gunicorn's workers), read from /proc."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        # The command name is in parentheses and may hold spaces: split after it.
+        fields_after_name = stat.rsplit(")", 1)[1].split()
+        if fields_after_name[0] != "Z" and int(fields_after_name[1]) == pid:
+            found.add(int(entry))
+    return found
+
+
+@dataclass
+class Response:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[bytes]
+    port: int
+    metrics_dir: Path
+    stdout: Path
+    stderr: Path
+    workers_wanted: int
+    env: dict[str, str] = field(default_factory=dict)
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
+        raw: bytes | None = None,
+        timeout: float = 10.0,
+    ) -> Response:
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        sent = dict(headers or {})
+        if body is not None and raw is None:
+            sent.setdefault("Content-Type", "application/json")
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            conn.request(method, path, body=data, headers=sent)
+            answer = conn.getresponse()
+            return Response(
+                answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
+            )
+        finally:
+            conn.close()
+
+    def workers(self) -> set[int]:
+        return children(self.process.pid)
+
+    def wait_for_workers(self, count: int, timeout: float = START_TIMEOUT) -> set[int]:
+        """Wait until ``count`` workers run and each answers (every one has booted)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, self.logs()
+            pids = self.workers()
+            if len(pids) == count and self.metric("firecontrol_workers") == count:
+                return pids
+            time.sleep(0.1)
+        raise AssertionError(f"{count} workers did not come up in {timeout} s\n{self.logs()}")
+
+    def metric(self, sample: str) -> float | None:
+        """One sample's value from /metrics (None if absent or the server does not answer)."""
+        try:
+            text = self.request("GET", "/metrics", timeout=5).body.decode()
+        except OSError:
+            return None
+        return sample_value(text, sample)
+
+    def logs(self) -> str:
+        return (
+            f"--- stdout ---\n{self.stdout.read_text()[-4000:]}\n"
+            f"--- stderr ---\n{self.stderr.read_text()[-4000:]}"
+        )
+
+
+def sample_value(text: str, sample: str) -> float | None:
+    for line in text.splitlines():
+        if line.startswith(sample + " ") or line == sample:
+            return float(line.rsplit(" ", 1)[1])
+    return None
+
+
+def server_env(tmp_path: Path, port: int, workers: int, cmd_args: str = "") -> dict[str, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("FIRE_CONTROL_METRICS_", "GUNICORN_", "PROMETHEUS_"))
+    }
+    env.update(
+        PORT=str(port),
+        HOST="127.0.0.1",
+        WEB_CONCURRENCY=str(workers),
+        PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"),
+        PATH=f"{BIN}{os.pathsep}{env.get('PATH', '')}",
+    )
+    if cmd_args:
+        env["GUNICORN_CMD_ARGS"] = cmd_args
+    return env
+
+
+def start(
+    tmp_path: Path,
+    workers: int = 2,
+    cmd_args: str = "",
+    command: Sequence[str] | None = None,
+    env: dict[str, str] | None = None,
+) -> Server:
+    port = free_port()
+    full_env = server_env(tmp_path, port, workers, cmd_args)
+    full_env.update(env or {})
+    stdout, stderr = tmp_path / "server.out", tmp_path / "server.err"
+    argv = list(command) if command else [str(BIN / "gunicorn"), "-c", CONFIG]
+    with stdout.open("wb") as out, stderr.open("wb") as err:
+        process = subprocess.Popen(
+            argv, cwd=ROOT, env=full_env, stdout=out, stderr=err, start_new_session=True
+        )
+    server = Server(
+        process, port, Path(full_env["PROMETHEUS_MULTIPROC_DIR"]), stdout, stderr, workers, env
+    )
+    try:
+        server.wait_for_workers(workers)
+    except BaseException:
+        stop(server)
+        raise
+    return server
+
+
+def stop(server: Server) -> int | None:
+    """SIGTERM the master; past STOP_TIMEOUT kill its whole process group."""
+    if server.process.poll() is None:
+        server.process.send_signal(signal.SIGTERM)
+        try:
+            server.process.wait(timeout=STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.process.pid, signal.SIGKILL)
+            server.process.wait(timeout=10)
+    # Workers orphaned by a killed master are in the same group: never leave them behind.
+    with suppress(ProcessLookupError):
+        os.killpg(server.process.pid, signal.SIGKILL)
+    return server.process.returncode
+
+
+@contextmanager
+def running(tmp_path: Path, **kwargs: Any) -> Iterator[Server]:
+    server = start(tmp_path, **kwargs)
+    try:
+        yield server
+    finally:
+        stop(server)

@@ -1,0 +1,133 @@
+"""The real server: metrics add up across workers, the request id travels, logs are JSON.
+
+Each test starts gunicorn with deploy/gunicorn.conf.py on a free loopback port with its own
+metrics folder, and stops it whatever happens.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests.serving_helpers import ROLL, Server, running, stop
+
+
+def samples(server: Server) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
+    text = server.request("GET", "/metrics").body.decode()
+    return {
+        (sample.name, frozenset(sample.labels.items())): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
+def labels(**pairs: str) -> frozenset[tuple[str, str]]:
+    return frozenset(pairs.items())
+
+
+def stale_metrics(folder: Path, count: int) -> None:
+    """What a previous run would leave: the same counters, already high, from a dead pid."""
+    folder.mkdir(parents=True, exist_ok=True)
+    code = (
+        "from service.http import metrics\n"
+        f"metrics.REQUESTS.labels('POST', '/v1/dice/roll', '200').inc({count})\n"
+        f"metrics.count_rolls(None, 'roll', {count})\n"
+    )
+    subprocess.run(
+        [sys.executable, "-c", code],
+        check=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parent.parent,
+        env={"PROMETHEUS_MULTIPROC_DIR": str(folder), "PATH": ""},
+    )
+    assert list(folder.glob("counter_*.db")), "the stale file was not written"
+
+
+def test_every_request_is_counted_once_across_workers_and_recycled_workers(
+    tmp_path: Path,
+) -> None:
+    stale_metrics(tmp_path / "metrics", 1000)
+    rolls, listings = 150, 30
+    # Three workers, each recycled after 25 requests: the counts of the dead ones must stay.
+    with running(tmp_path, workers=3, cmd_args="--max-requests 25 --max-requests-jitter 0") as srv:
+        first_workers = srv.workers()
+
+        def roll(_: int) -> int:
+            return srv.request("POST", "/v1/dice/roll", ROLL).status
+
+        def listing(_: int) -> int:
+            return srv.request("GET", "/v1/rulesets").status
+
+        with ThreadPoolExecutor(max_workers=6) as pool:
+            statuses = list(pool.map(roll, range(rolls))) + list(pool.map(listing, range(listings)))
+        assert statuses == [200] * (rolls + listings)
+
+        srv.wait_for_workers(3)
+        assert not first_workers & srv.workers(), "no worker was recycled"
+        assert len(list(srv.metrics_dir.glob("counter_*.db"))) > 3
+
+        found = samples(srv)
+        key = labels(method="POST", endpoint="/v1/dice/roll", status="200")
+        assert found[("firecontrol_http_requests_total", key)] == rolls
+        assert found[("firecontrol_rolls_total", labels(ruleset="dice", step="roll"))] == rolls
+        latency = labels(endpoint="/v1/dice/roll")
+        assert found[("firecontrol_http_request_duration_seconds_count", latency)] == rolls
+        get = labels(method="GET", endpoint="/v1/rulesets", status="200")
+        assert found[("firecontrol_http_requests_total", get)] == listings
+        # Dead workers are marked: the live gauge counts the three serving now, not all
+        # the workers that ever ran.
+        assert found[("firecontrol_workers", frozenset())] == 3
+
+
+def test_a_strange_method_is_one_label_value(tmp_path: Path) -> None:
+    with running(tmp_path, workers=1) as srv:
+        for word in ("BREW", "WHEN", "XYZZY"):
+            assert srv.request(word, "/healthz").status == 405
+        found = samples(srv)
+        methods = {
+            dict(key)["method"]
+            for name, key in found
+            if name == "firecontrol_http_requests_total" and dict(key)["status"] == "405"
+        }
+        assert methods == {"other"}
+        assert (
+            found[
+                (
+                    "firecontrol_http_requests_total",
+                    labels(method="other", endpoint="unmatched", status="405"),
+                )
+            ]
+            == 3
+        )
+
+
+def test_request_id_is_returned_and_logged_as_json(tmp_path: Path) -> None:
+    with running(tmp_path, workers=2) as srv:
+        given = srv.request("POST", "/v1/dice/roll", ROLL, {"X-Request-Id": "table-7.turn-3"})
+        assert given.status == 200 and given.headers["x-request-id"] == "table-7.turn-3"
+        made = srv.request("GET", "/healthz")
+        assert len(made.headers["x-request-id"]) == 32
+        int(made.headers["x-request-id"], 16)
+        # An id that could forge a log line is replaced, not echoed.
+        forged = srv.request("GET", "/nowhere", headers={"X-Request-Id": 'x" injected="1'})
+        assert forged.status == 404 and forged.headers["x-request-id"] != 'x" injected="1'
+        bad = {"X-Request-Id": "bad-1", "Content-Type": "application/json"}
+        refused = srv.request("POST", "/v1/dice/roll", raw=b"{", headers=bad)
+        assert refused.status == 400 and refused.headers["x-request-id"] == "bad-1"
+        process = srv
+    assert stop(process) == 0
+    lines = [json.loads(line) for line in process.stdout.read_text().splitlines()]
+    by_id = {line["request_id"]: line for line in lines}
+    assert by_id["table-7.turn-3"]["method"] == "POST"
+    assert by_id["table-7.turn-3"]["path"] == "/v1/dice/roll"
+    assert by_id["table-7.turn-3"]["status"] == 200
+    assert by_id["table-7.turn-3"]["bytes"] == len(given.body)
+    assert by_id[made.headers["x-request-id"]]["path"] == "/healthz"
+    assert by_id[forged.headers["x-request-id"]]["status"] == 404
+    assert by_id["bad-1"]["status"] == 400
+    assert all(line["type"] == "access" and line["duration_ms"] >= 0 for line in lines)
