@@ -8,6 +8,7 @@ from typing import Any
 import flask_smorest
 from flask import Response
 from flask_smorest.utils import prepare_response
+from webargs.flaskparser import abort as webargs_abort
 from werkzeug.exceptions import HTTPException
 
 from .problems import PROBLEM_MIMETYPE, ProblemSchema, flatten, problem
@@ -20,6 +21,24 @@ _KINDS = {
     415: "unsupported-media-type",
     422: "validation",
 }
+
+
+_PARSER = flask_smorest.Blueprint.ARGUMENTS_PARSER
+
+
+@_PARSER.location_loader("json")
+def _load_json(request: Any, schema: Any) -> Any:
+    """webargs' JSON loading, with every undecodable body a 400: besides malformed JSON,
+    json.loads raises RecursionError on deep nesting and ValueError on an integer of more
+    than 4300 digits, which would otherwise surface as a 500."""
+    try:
+        return _PARSER.load_json(request, schema)
+    except (RecursionError, ValueError) as exc:
+        webargs_abort(
+            400,
+            exc=exc,
+            messages={"json": ["Invalid JSON body: nested too deep or a number too long."]},
+        )
 
 
 class Api(flask_smorest.Api):

@@ -58,7 +58,23 @@ def problem(
         "detail": detail,
         "errors": errors or [],
     }
-    response = Response(orjson.dumps(body), status=status, mimetype=PROBLEM_MIMETYPE)
+    try:
+        payload = orjson.dumps(body)
+    except TypeError:
+        # A lone surrogate escape ("\ud800") is valid JSON but no Unicode text, and a field
+        # name can echo it: answer with U+FFFD in its place rather than fail.
+        payload = orjson.dumps(_scrub(body))
+    response = Response(payload, status=status, mimetype=PROBLEM_MIMETYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
+
+
+def _scrub(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, dict):
+        return {_scrub(k): _scrub(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub(v) for v in value]
+    return value

@@ -1,0 +1,269 @@
+"""Faults on the real server, loopback only, each bounded in time.
+
+- a worker killed with SIGKILL under load is replaced, and requests keep succeeding;
+- SIGTERM lets the requests a worker has in hand finish;
+- a flood of bad bodies never gets a 5xx (nor a traceback in the server's log).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import socket
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.serving_helpers import ROLL, Server, running, stop
+
+DEADLINE = 30.0  # seconds, for anything a test waits on
+
+
+def wait_until(what: str, condition: Callable[[], bool], timeout: float = DEADLINE) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@dataclass
+class Load:
+    """Threads sending POST /v1/dice/roll back to back until stopped."""
+
+    server: Server
+    threads: int = 4
+    ok: int = 0
+    failures: list[str] = field(default_factory=list)
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _pool: list[threading.Thread] = field(default_factory=list)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                status = self.server.request("POST", "/v1/dice/roll", ROLL, timeout=10).status
+                outcome = None if status == 200 else f"status {status}"
+            except OSError as exc:  # reset, refused, timed out
+                outcome = repr(exc)
+            with self._lock:
+                if outcome is None:
+                    self.ok += 1
+                else:
+                    self.failures.append(outcome)
+
+    def __enter__(self) -> Load:
+        self._pool = [threading.Thread(target=self._run, daemon=True) for _ in range(self.threads)]
+        for thread in self._pool:
+            thread.start()
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        self._stop.set()
+        for thread in self._pool:
+            thread.join(timeout=15)
+
+    def wait_for(self, successes: int) -> None:
+        target = self.ok + successes
+        wait_until(f"{successes} more successful requests", lambda: self.ok >= target)
+
+
+def test_a_worker_killed_under_load_is_replaced_and_requests_keep_succeeding(
+    tmp_path: Path,
+) -> None:
+    with running(tmp_path, workers=2) as srv, Load(srv) as load:
+        load.wait_for(100)
+        victim = min(srv.workers())
+        os.kill(victim, signal.SIGKILL)
+        wait_until(
+            "a replacement worker",
+            lambda: victim not in srv.workers() and len(srv.workers()) == 2,
+        )
+        load.wait_for(300)
+        # A sync worker holds one request at a time: at most that one is lost.
+        lost = list(load.failures)
+        assert len(lost) <= 1, lost
+        srv.wait_for_workers(2)  # and the live-worker gauge is back to 2, not 3
+    assert "Booting worker" in srv.stderr.read_text()
+
+
+def _listen_queue(port: int) -> int:
+    """Connections waiting in the listening socket's accept queue (from /proc/net/tcp)."""
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        parts = line.split()
+        local, state, queues = parts[1], parts[3], parts[4]
+        if state == "0A" and int(local.split(":")[1], 16) == port:
+            return int(queues.split(":")[1], 16)
+    return 0
+
+
+def test_sigterm_lets_the_requests_in_hand_finish(tmp_path: Path) -> None:
+    with running(tmp_path, workers=2) as srv:
+        body = json.dumps(ROLL).encode()
+        head = (
+            "POST /v1/dice/roll HTTP/1.1\r\nHost: localhost\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        ).encode()
+        # One slow client per worker: each worker is now inside a request, reading its body.
+        clients = []
+        for _ in range(2):
+            client = socket.create_connection(("127.0.0.1", srv.port), timeout=DEADLINE)
+            client.sendall(head + body[:7])
+            clients.append(client)
+        wait_until("both workers to take a request", lambda: _listen_queue(srv.port) == 0)
+        workers = srv.workers()
+
+        srv.process.send_signal(signal.SIGTERM)
+        wait_until("the master to start its shutdown", lambda: "term" in srv.stderr.read_text())
+        time.sleep(0.3)  # let the workers receive their SIGTERM too
+        assert srv.workers() == workers, "a worker left with a request in hand"
+
+        answers = []
+        for client in clients:
+            client.sendall(body[7:])
+            answer = b""
+            while chunk := client.recv(65536):
+                answer += chunk
+            client.close()
+            answers.append(answer)
+        for answer in answers:
+            head_part, _, payload = answer.partition(b"\r\n\r\n")
+            assert head_part.startswith(b"HTTP/1.1 200"), answer[:200]
+            assert json.loads(payload)["result"]["terms"][0]["notation"] == "3d6"
+        srv.process.wait(timeout=DEADLINE)
+        assert srv.process.returncode == 0
+    log = srv.stderr.read_text()
+    assert "SIGKILL" not in log and "WORKER TIMEOUT" not in log
+
+
+# --- a flood of bad bodies -------------------------------------------------------------------
+
+NASTY_VALUES: list[Any] = [
+    None,
+    True,
+    -1,
+    0,
+    2**63,
+    -(2**64),
+    10**30,
+    1.5,
+    -0.0,
+    1e308,
+    "",
+    " ",
+    "\u0000",
+    "\u202e",
+    "x" * 5000,
+    [],
+    [None],
+    {},
+    {"": None},
+    [[[[[]]]]],
+    {"values": []},
+    {"seed": "", "nonce": -1},
+    {"values": [0, 7, 1000000]},
+]
+
+NASTY_BODIES: list[bytes] = [
+    b"",
+    b"{",
+    b"}",
+    b"[",
+    b"null",
+    b"[]",
+    b"0",
+    b'"text"',
+    b"\xff\xfe\x00",
+    b'{"a":1,"a":2}',
+    b'{"notation": NaN}',
+    b'{"notation": Infinity}',
+    b'{"notation": 1e99999}',
+    b'{"notation": "3d6", "dice": {"seed": "s", "nonce": 1e999}}',
+    b'{"notation": "\\ud800"}',
+    b'{"\\ud800": 1}',
+    b'{"notation": "\\udfff\\ud800", "dice": {"seed": "\\ud83d"}}',
+    b'{"notation": ' + b"1" * 5000 + b"}",
+    b"[" * 30000 + b"]" * 30000,
+    b'{"notation": ' + b"[" * 20000 + b"]" * 20000 + b"}",
+    b'{"dice": ' + b'{"values": ' * 3000 + b"1" + b"}" * 3000 + b"}",
+    b'{"notation": "' + b"a" * 70000 + b'"}',
+    b"\x00" * 1000,
+]
+
+
+def _mutations(example: Any, rng: random.Random) -> Any:
+    """The example with one member replaced, removed or added, somewhere in its tree."""
+    if isinstance(example, dict) and example and rng.random() < 0.8:
+        body = dict(example)
+        key = rng.choice(list(body))
+        choice = rng.random()
+        if choice < 0.3:
+            del body[key]
+        elif choice < 0.5:
+            body[rng.choice(["extra", "\u00e9", "", key.upper()])] = rng.choice(NASTY_VALUES)
+        elif choice < 0.75:
+            body[key] = rng.choice(NASTY_VALUES)
+        else:
+            body[key] = _mutations(body[key], rng)
+        return body
+    if isinstance(example, list) and example and rng.random() < 0.5:
+        items = list(example)
+        items[rng.randrange(len(items))] = rng.choice(NASTY_VALUES)
+        return items
+    return rng.choice(NASTY_VALUES)
+
+
+def _bad_requests(examples: dict[str, Any], count: int) -> list[tuple[str, bytes, str]]:
+    rng = random.Random(20261130)
+    paths = sorted(examples)
+    out: list[tuple[str, bytes, str]] = []
+    for path in paths:
+        for body in NASTY_BODIES:
+            out.append((path, body, "application/json"))
+    for _ in range(count):
+        path = rng.choice(paths)
+        body = json.dumps(_mutations(examples[path], rng)).encode()
+        if rng.random() < 0.1:
+            body = body[: rng.randrange(len(body) + 1)]  # cut short
+        kind = rng.choices(
+            ["application/json", "text/plain", "application/json; charset=latin-1"],
+            [0.9, 0.05, 0.05],
+        )[0]
+        out.append((path, body, kind))
+    return out
+
+
+def test_a_flood_of_bad_bodies_never_gets_a_5xx(tmp_path: Path) -> None:
+    with running(tmp_path, workers=2) as srv:
+        document = srv.request("GET", "/openapi.json").json()
+        examples = {}
+        for path, item in document["paths"].items():
+            post = item.get("post")
+            if post and "{" not in path:
+                media = post["requestBody"]["content"]["application/json"]
+                examples[path] = media.get("example", {})
+        assert len(examples) >= 10, sorted(examples)
+        flood = _bad_requests(examples, count=1500)
+
+        def send(item: tuple[str, bytes, str]) -> tuple[str, bytes, int, str]:
+            path, body, kind = item
+            answer = srv.request("POST", path, raw=body, headers={"Content-Type": kind})
+            return path, body, answer.status, answer.headers.get("content-type", "")
+
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            answers = list(pool.map(send, flood))
+    server_errors = [(p, b[:120], s) for p, b, s, _ in answers if s >= 500]
+    assert not server_errors, server_errors[:10]
+    refusals = [a for a in answers if a[2] >= 400]
+    assert len(refusals) > len(flood) // 2
+    assert all(kind == "application/problem+json" for *_, kind in refusals)
+    log = srv.stderr.read_text()
+    assert "Traceback" not in log and "ERROR" not in log, log[-3000:]
+    assert stop(srv) == 0
