@@ -1,0 +1,341 @@
+"""HTTP face of Dreadnought: request and result schemas, one line per step to register it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, post_load, validate
+
+from ...http.common import StepHTTP, register_steps
+from ...http.fields import OneOf, StrictBoolean, StrictInteger
+from . import RULESET, steps, tables
+from .ships import ALIASES, CATALOG, RUDDER_STATES, Battery, Ship, ShipCard, ShipState
+
+blp = Blueprint(
+    "dreadnought",
+    __name__,
+    url_prefix="/v1/rulesets/dreadnought",
+    description="Dreadnought: WWI fleet miniatures, three-dice gunnery (2D8 + gunner die).",
+)
+
+
+class DreadnoughtInches(fields.Float):
+    """A number of inches: a JSON number, never a string or a boolean."""
+
+    default_error_messages = {"invalid": "Not a valid number."}
+
+    def _validated(self, value: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid", input=value)
+        return super()._validated(value)
+
+
+def _inches(low: float, high: float, **kwargs: Any) -> DreadnoughtInches:
+    return DreadnoughtInches(validate=validate.Range(min=low, max=high), **kwargs)
+
+
+def _count(low: int, high: int, **kwargs: Any) -> StrictInteger:
+    return StrictInteger(validate=validate.Range(min=low, max=high), **kwargs)
+
+
+def _enum(values: Any, **kwargs: Any) -> fields.String:
+    return fields.String(validate=validate.OneOf(list(values)), **kwargs)
+
+
+CLASS_CHOICES = [*tables.CLASS_NAMES, *tables.CLASS_ALIASES]
+
+
+def _class_name(name: str) -> str:
+    return tables.CLASS_ALIASES.get(name, name)
+
+
+# --- ships in ---------------------------------------------------------------------------
+
+
+class DreadnoughtBatterySchema(Schema):
+    """All guns of one calibre: they fire as one battery."""
+
+    calibre = _inches(1, 20, required=True, metadata={"description": "Bore, inches"})
+    barrels = _count(1, 40, required=True)
+    turrets = _count(
+        1, 40, metadata={"description": "Left out: twin turrets (barrels / 2, rounded up)"}
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> Battery:
+        return Battery(**data)
+
+
+class DreadnoughtShipCardSchema(Schema):
+    """A ship record card: the class's figures unless the card gives its own."""
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=60))
+    ship_class = _enum(CLASS_CHOICES, required=True, data_key="class")
+    nationality = _enum(tables.NATIONALITIES, required=True)
+    crew = _enum(
+        tables.CREWS,
+        required=True,
+        metadata={"description": "good British crews roll a D10 gunner die (Germans always)"},
+    )
+    batteries = fields.List(
+        fields.Nested(DreadnoughtBatterySchema),
+        required=True,
+        validate=validate.Length(min=1, max=10),
+    )
+    speed = _count(0, 30, metadata={"description": "Inches; left out: the class's higher figure"})
+    to_hit = _count(2, 40)
+    damage_reduction = _count(0, 20)
+    damage_boxes = _count(1, 500)
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> ShipCard:
+        data["ship_class"] = _class_name(data["ship_class"])
+        data["batteries"] = tuple(data["batteries"])
+        return ShipCard(**data)
+
+
+class DreadnoughtShipStateSchema(Schema):
+    """What has happened to the ship so far."""
+
+    damage_taken = _count(0, 10_000, load_default=0)
+    turrets_lost = _count(0, 40, load_default=0)
+    director_destroyed = StrictBoolean(load_default=False)
+    no_orders_turns = _count(0, tables.BRIDGE_NO_ORDERS_TURNS, load_default=0)
+    rudder_jammed = _enum(RUDDER_STATES, load_default=None, allow_none=True)
+    destroyed = StrictBoolean(load_default=False)
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> ShipState:
+        return ShipState(**data)
+
+
+class DreadnoughtNamedShipSchema(Schema):
+    """An example record card by name, with its state."""
+
+    ship = _enum([*CATALOG, *ALIASES], required=True)
+    state = fields.Nested(DreadnoughtShipStateSchema, load_default=ShipState)
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> Ship:
+        return Ship(CATALOG[ALIASES.get(data["ship"], data["ship"])], data["state"])
+
+
+class DreadnoughtInlineShipSchema(Schema):
+    """A record card sent inline, with its state."""
+
+    card = fields.Nested(DreadnoughtShipCardSchema, required=True)
+    state = fields.Nested(DreadnoughtShipStateSchema, load_default=ShipState)
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> Ship:
+        return Ship(data["card"], data["state"])
+
+
+def ship_field(**kwargs: Any) -> OneOf:
+    return OneOf([DreadnoughtNamedShipSchema, DreadnoughtInlineShipSchema], **kwargs)
+
+
+Distance = _inches(0, 1000, required=True, metadata={"description": "Inches on the table"})
+
+# --- requests -----------------------------------------------------------------------------
+
+
+class DreadnoughtRangeInputs(Schema):
+    calibre = _inches(1, 20, required=True, metadata={"description": "Bore, inches"})
+    target_class = _enum(CLASS_CHOICES, required=True)
+    distance = Distance
+
+
+class DreadnoughtFireInputs(Schema):
+    firer = ship_field(required=True)
+    battery = _inches(
+        1, 20, required=True, metadata={"description": "Calibre of the firing battery, inches"}
+    )
+    target = ship_field(required=True)
+    distance = Distance
+    firer_turned = StrictBoolean(load_default=False)
+    target_turned = StrictBoolean(load_default=False)
+    first_time_at_target = StrictBoolean(load_default=False)
+    more_than_one_ship_firing = StrictBoolean(load_default=False)
+    not_under_fire = StrictBoolean(load_default=False)
+
+
+class DreadnoughtCriticalInputs(Schema):
+    target = ship_field(required=True)
+    throw = _enum(
+        tables.THROWS, required=True, metadata={"description": "triples or a double, e.g. double 8"}
+    )
+
+
+class DreadnoughtTorpedoInputs(Schema):
+    firer = ship_field(required=True)
+    target = ship_field(required=True)
+    distance = _inches(
+        0,
+        1000,
+        required=True,
+        metadata={"description": "From the torpedoes' firing point to the target now, inches"},
+    )
+    torpedoes = _count(1, 20, load_default=1)
+
+
+class DreadnoughtDamageInputs(Schema):
+    ship = ship_field(required=True)
+    points = _count(0, 10_000, required=True, metadata={"description": "After damage reduction"})
+    critical_effect = _enum(tables.CRITICAL_EFFECTS, load_default="no effect")
+
+
+class DreadnoughtRudderInputs(Schema):
+    ship = ship_field(required=True)
+
+
+# --- results ------------------------------------------------------------------------------
+
+
+class DreadnoughtRangeResult(Schema):
+    weapon = fields.String(required=True)
+    targets = fields.String(required=True, metadata={"description": "light or heavy"})
+    may_fire = fields.Boolean(required=True)
+    band = fields.String(required=True, allow_none=True)
+    score_needed_change = fields.Integer(required=True, allow_none=True)
+    damage = fields.String(required=True)
+    reason = fields.String(required=True, allow_none=True)
+
+
+class DreadnoughtCriticalResult(Schema):
+    throw = fields.String(required=True)
+    name = fields.String(required=True)
+    effect = fields.String(required=True, validate=validate.OneOf(tables.CRITICAL_EFFECTS))
+
+
+class DreadnoughtFireResult(Schema):
+    weapon = fields.String(required=True)
+    band = fields.String(required=True)
+    gunner_die = fields.String(required=True)
+    score_needed = fields.Integer(required=True)
+    hit = fields.Boolean(required=True)
+    damage = fields.Integer(required=True, metadata={"description": "Points marked off"})
+    critical = fields.Nested(DreadnoughtCriticalResult, required=True, allow_none=True)
+
+
+class DreadnoughtTorpedoResult(Schema):
+    in_range = fields.Boolean(required=True)
+    hit = fields.Boolean(required=True)
+    score_needed = fields.Integer(required=True)
+    damage = fields.Integer(required=True)
+    critical = fields.Nested(DreadnoughtCriticalResult, required=True, allow_none=True)
+
+
+class DreadnoughtShipStateOut(Schema):
+    damage_taken = fields.Integer(required=True)
+    turrets_lost = fields.Integer(required=True)
+    director_destroyed = fields.Boolean(required=True)
+    no_orders_turns = fields.Integer(required=True)
+    rudder_jammed = fields.String(required=True, allow_none=True)
+    destroyed = fields.Boolean(required=True)
+
+
+class DreadnoughtBatteryStatus(Schema):
+    calibre = fields.Float(required=True)
+    barrels = fields.Integer(required=True)
+    primary = fields.Boolean(required=True)
+
+
+class DreadnoughtShipStatus(Schema):
+    name = fields.String(required=True)
+    ship_class = fields.String(required=True, data_key="class")
+    state = fields.Nested(DreadnoughtShipStateOut, required=True)
+    damage_boxes = fields.Integer(required=True)
+    boxes_left = fields.Integer(required=True)
+    damage_reduction = fields.Integer(required=True)
+    speed = fields.Integer(required=True)
+    turn_cost = fields.Integer(required=True)
+    to_hit = fields.Integer(required=True)
+    gunner_die = fields.String(required=True)
+    batteries = fields.List(fields.Nested(DreadnoughtBatteryStatus), required=True)
+    sunk = fields.Boolean(required=True)
+
+
+class DreadnoughtDamageResult(Schema):
+    ship = fields.Nested(DreadnoughtShipStatus, required=True)
+    newly_sunk = fields.Boolean(required=True)
+
+
+class DreadnoughtRudderResult(Schema):
+    repaired = fields.Boolean(required=True)
+    ship = fields.Nested(DreadnoughtShipStatus, required=True)
+
+
+# --- registration ---------------------------------------------------------------------------
+
+QE = {"ship": "Queen Elizabeth"}
+DERFFLINGER = {"ship": "Derfflinger"}
+SEED = {"seed": "jutland", "nonce": 1}
+
+
+def _as(cls: Any) -> Any:
+    return lambda args: cls(**args)
+
+
+STEPS = [
+    StepHTTP(
+        "range",
+        DreadnoughtRangeInputs,
+        DreadnoughtRangeResult,
+        lambda args: steps.RangeInput(
+            args["calibre"], _class_name(args["target_class"]), args["distance"]
+        ),
+        {"calibre": 8, "target_class": "Armoured Cruiser", "distance": 12},
+    ),
+    StepHTTP(
+        "fire",
+        DreadnoughtFireInputs,
+        DreadnoughtFireResult,
+        _as(steps.FireInput),
+        {
+            "firer": QE,
+            "battery": 15,
+            "target": DERFFLINGER,
+            "distance": 20,
+            "first_time_at_target": True,
+            "dice": {"values": [7, 5, 6]},
+        },
+    ),
+    StepHTTP(
+        "critical",
+        DreadnoughtCriticalInputs,
+        DreadnoughtCriticalResult,
+        _as(steps.CriticalInput),
+        {"target": {"ship": "Lion"}, "throw": "double 8", "dice": {"values": [5]}},
+    ),
+    StepHTTP(
+        "torpedo",
+        DreadnoughtTorpedoInputs,
+        DreadnoughtTorpedoResult,
+        _as(steps.TorpedoInput),
+        {
+            "firer": {"ship": "V-class torpedo boat"},
+            "target": QE,
+            "distance": 8,
+            "torpedoes": 4,
+            "dice": SEED,
+        },
+    ),
+    StepHTTP(
+        "damage",
+        DreadnoughtDamageInputs,
+        DreadnoughtDamageResult,
+        _as(steps.DamageInput),
+        {"ship": {"ship": "Lion", "state": {"damage_taken": 12}}, "points": 9},
+    ),
+    StepHTTP(
+        "rudder",
+        DreadnoughtRudderInputs,
+        DreadnoughtRudderResult,
+        _as(steps.RudderInput),
+        {"ship": {"ship": "Seydlitz", "state": {"rudder_jammed": "left"}}, "dice": SEED},
+    ),
+]
+
+register_steps(blp, RULESET, STEPS)
