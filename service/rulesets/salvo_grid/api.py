@@ -43,7 +43,7 @@ class SalvoGridSquare(fields.String):
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         text = super()._deserialize(value, attr, data, **kwargs)
-        if not self.pattern.match(text):
+        if not self.pattern.fullmatch(text):
             raise self.make_error("invalid")
         return parse(text)
 

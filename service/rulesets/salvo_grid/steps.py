@@ -260,7 +260,7 @@ def plan_salvo(captain: str, side: Side, rival: Ocean) -> Plan:
                     at,
                 )
             raise RuleError(
-                f"captain {captain}'s {fire[square]} already fall on {name(square)} this "
+                f"{name(square)} is already under captain {captain}'s {fire[square]} this "
                 "salvo: each shot needs its own square",
                 at,
             )

@@ -1,0 +1,243 @@
+"""The computer captain (captain b here), the rating, and the ruleset as data."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.salvo_grid_helpers import (
+    ALL_B,
+    BASE,
+    ocean_a,
+    ocean_b,
+    refused,
+    resolve,
+    round_,
+)
+
+
+def aim(
+    client: FlaskClient,
+    view: dict[str, Any],
+    values: list[int] | None = None,
+    **own: Any,
+) -> dict[str, Any]:
+    body = {"ocean": ocean_b(**own), "view": view, "dice": {"seed": "cpu", "nonce": 1}}
+    return resolve(client, "computer", body, values)
+
+
+def reasons(result: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(a["square"], a["reason"]) for a in result["aims"]]
+
+
+# --- the computer captain ---------------------------------------------------------------------
+
+
+def test_it_fires_at_random_until_it_hits(client: FlaskClient) -> None:
+    """ruling computer-captain: one die per shot among the squares left, in reading order."""
+    data = aim(client, {}, [1, 1, 1, 1, 1])
+    assert [r["notation"] for r in data["rolls"]] == ["1d100", "1d99", "1d98", "1d97", "1d96"]
+    assert reasons(data["result"]) == [(sq, "at random") for sq in ("A1", "B1", "C1", "D1", "E1")]
+    assert data["result"]["salvo"] == {"shots": ["A1", "B1", "C1", "D1", "E1"], "specials": []}
+    assert data["result"]["salvo_size"] == 5
+
+
+def test_the_same_seed_gives_the_same_salvo(client: FlaskClient) -> None:
+    first = aim(client, {"misses": ["A1"]})["result"]
+    assert aim(client, {"misses": ["A1"]})["result"] == first
+    assert "A1" not in first["salvo"]["shots"]
+    assert len(set(first["salvo"]["shots"])) == 5
+
+
+def test_contacts_first_then_the_squares_next_to_each_hit(client: FlaskClient) -> None:
+    view = {"hits": ["E5"], "misses": ["E4"], "contacts": ["H8"]}
+    data = aim(client, view, [1], specials_used=["destroyer", "battleship"])
+    assert reasons(data["result"]) == [
+        ("H8", "contact"),
+        ("D5", "next to a hit"),
+        ("F5", "next to a hit"),
+        ("E6", "next to a hit"),
+        ("A1", "at random"),
+    ]
+    assert [r["notation"] for r in data["rolls"]] == ["1d94"]
+
+
+def test_more_squares_next_to_hits_than_shots_are_rolled_for(client: FlaskClient) -> None:
+    view = {"hits": ["B2", "H8"]}
+    data = aim(client, view, [8, 1, 1, 1, 1], specials_used=["destroyer", "battleship"])
+    assert [r["notation"] for r in data["rolls"]] == ["1d8", "1d7", "1d6", "1d5", "1d4"]
+    assert reasons(data["result"]) == [
+        ("H9", "next to a hit"),
+        ("B1", "next to a hit"),
+        ("A2", "next to a hit"),
+        ("C2", "next to a hit"),
+        ("B3", "next to a hit"),
+    ]
+
+
+def test_heavy_shell_and_depth_charges_come_down_on_a_wounded_ship(client: FlaskClient) -> None:
+    data = aim(client, {"hits": ["A1"], "misses": ["A2"]}, [1, 1, 1, 1, 1])
+    salvo = data["result"]["salvo"]
+    assert salvo["specials"] == [
+        {"ship": "destroyer", "square": "A1", "orientation": "horizontal"},
+        {"ship": "battleship", "square": "A1"},
+    ]
+    # B1 and C1 are under the charges, B2 under the shell: no shot goes there.
+    assert salvo["shots"] == ["D1", "E1", "F1", "G1", "H1"]
+    assert [r["notation"] for r in data["rolls"]] == ["1d95", "1d94", "1d93", "1d92", "1d91"]
+    # The salvo it aims is legal: the salvo step takes it as it is.
+    round_result = round_(client, b_shots=salvo["shots"], b_specials=salvo["specials"],
+                          a=ocean_a(shots_received=["A1", "A2"]))  # fmt: skip
+    fired = [(e["square"], e["by"]) for e in round_result["b"]["told"]["fire"]]
+    assert fired[:3] == [("B1", "depth charges"), ("C1", "depth charges"), ("B2", "heavy shell")]
+
+
+def test_areas_with_the_most_new_squares_ties_rolled(client: FlaskClient) -> None:
+    """ruling computer-captain: six lines of 3 through E5 tie, then two 2x2 blocks."""
+    data = aim(client, {"hits": ["E5"]}, [1, 2, 1, 1, 1, 1])
+    assert [(r["label"], r["notation"]) for r in data["rolls"][:2]] == [
+        ("computer depth charges", "1d6"),
+        ("computer heavy shell", "1d2"),
+    ]
+    assert data["result"]["salvo"]["specials"] == [
+        {"ship": "destroyer", "square": "C5", "orientation": "horizontal"},
+        {"ship": "battleship", "square": "E5"},
+    ]
+    assert reasons(data["result"])[0] == ("E4", "next to a hit")
+
+
+def test_it_dives_once_its_submarine_has_been_hit(client: FlaskClient) -> None:
+    hit = aim(client, {}, shots_received=["H2"])["result"]["salvo"]["specials"]
+    assert hit == [{"ship": "submarine"}]
+    assert aim(client, {}, shots_received=["J1"])["result"]["salvo"]["specials"] == []
+    used = aim(client, {}, shots_received=["H2"], specials_used=["submarine"])
+    assert used["result"]["salvo"]["specials"] == []
+
+
+def test_a_sunk_ship_brings_no_special_and_no_shot(client: FlaskClient) -> None:
+    own = {"shots_received": ["A10", "B10", "H2"]}  # destroyer sunk, submarine hit
+    data = aim(client, {"hits": ["A1"]}, **own)
+    ships = [s["ship"] for s in data["result"]["salvo"]["specials"]]
+    assert ships == ["battleship", "submarine"]
+    assert data["result"]["salvo_size"] == 4
+
+
+def test_no_salvo_once_the_battle_is_over(client: FlaskClient) -> None:
+    body = {"ocean": ocean_b(shots_received=ALL_B), "view": {}}
+    assert "no ship afloat" in refused(client, "computer", body)["detail"]
+    sunk = [
+        {"ship": s, "squares": sq}
+        for s, sq in (
+            ("carrier", ["A1", "B1", "C1", "D1", "E1"]),
+            ("battleship", ["A3", "A4", "A5", "A6"]),
+            ("cruiser", ["C3", "D3", "E3"]),
+            ("submarine", ["G5", "G6", "G7"]),
+            ("destroyer", ["I9", "J9"]),
+        )
+    ]
+    problem = refused(client, "computer", {"ocean": ocean_b(), "view": {"sunk": sunk}})
+    assert problem["errors"][0]["field"] == "view.sunk"
+
+
+# --- rating --------------------------------------------------------------------------------------
+
+
+def rate(client: FlaskClient, a: int, b: int, result: str) -> tuple[int, int]:
+    data = resolve(client, "rating", {"a": a, "b": b, "result": result})
+    assert data["rolls"] == []
+    out = data["result"]
+    assert out["a"]["change"] == -out["b"]["change"]  # the loser drops what the winner gains
+    return out["a"]["new_rating"], out["b"]["new_rating"]
+
+
+def test_16_between_equal_ratings(client: FlaskClient) -> None:
+    assert rate(client, 1000, 1000, "a-wins") == (1016, 984)
+    assert rate(client, 1000, 1000, "b-wins") == (984, 1016)
+
+
+def test_less_for_beating_a_weaker_captain_more_for_a_stronger(client: FlaskClient) -> None:
+    # 1200 against 1000: expected 0.7597, so 32 x 0.2403 = 7.69 -> 8; the upset 24.31 -> 24.
+    assert rate(client, 1200, 1000, "a-wins") == (1208, 992)
+    assert rate(client, 1000, 1200, "a-wins") == (1024, 1176)
+
+
+def test_a_draw_is_half_a_win(client: FlaskClient) -> None:
+    assert rate(client, 1000, 1000, "draw") == (1000, 1000)
+    assert rate(client, 1000, 1200, "draw") == (1008, 1192)  # lifts the lower-rated a little
+
+
+def test_a_battle_moves_a_rating_by_at_most_32(client: FlaskClient) -> None:
+    assert rate(client, 0, 3000, "a-wins") == (32, 2968)
+    assert rate(client, 3000, 0, "a-wins") == (3000, 0)
+
+
+def test_ratings_stay_in_range_moving_both_alike(client: FlaskClient) -> None:
+    """ruling rating: a change that would leave 0..10000 is cut for both captains."""
+    assert rate(client, 9990, 9990, "a-wins") == (10000, 9980)
+    assert rate(client, 5, 5, "a-wins") == (10, 0)
+
+
+def test_swapping_the_captains_mirrors_the_result(client: FlaskClient) -> None:
+    for a, b in ((1000, 1337), (1500, 900), (1234, 1234)):
+        forward = rate(client, a, b, "a-wins")
+        assert rate(client, b, a, "b-wins") == forward[::-1]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"a": 1000, "b": 1000, "result": "a"},
+        {"a": 1000.5, "b": 1000, "result": "draw"},
+        {"a": -1, "b": 1000, "result": "draw"},
+        {"a": 1000, "result": "draw"},
+    ],
+)
+def test_a_rating_request_out_of_shape_is_refused(
+    client: FlaskClient, body: dict[str, Any]
+) -> None:
+    assert refused(client, "rating", body)["type"].endswith("#validation")
+
+
+# --- the ruleset as data ----------------------------------------------------------------------
+
+
+def test_ships_and_tables_are_data(client: FlaskClient) -> None:
+    """ruling fleet: Carrier 5, Battleship 4, Cruiser 3, Submarine 3, Destroyer 2."""
+    ships = client.get(f"{BASE}/ships").get_json()["ships"]
+    assert [(s["ship"], s["size"], s["special"]) for s in ships] == [
+        ("carrier", 5, "recon flight"),
+        ("battleship", 4, "heavy shell"),
+        ("cruiser", 3, "sonar sweep"),
+        ("submarine", 3, "dive"),
+        ("destroyer", 2, "depth charges"),
+    ]
+    tables = client.get(f"{BASE}/tables").get_json()["tables"]
+    assert tables["fleet_squares"] == 17 and tables["loot_per_ocean"] == 7
+    assert [(x["kind"], x["pieces"], x["shots"]) for x in tables["loot"]] == [
+        ("crate", 3, 1),
+        ("mine", 2, -1),
+        ("radar-buoy", 2, 0),
+    ]
+    assert (tables["rating"]["k"], tables["rating"]["start"]) == (32, 1000)
+    assert tables["specials"]["battleship"]["area"] == [[0, 0], [1, 0], [0, 1], [1, 1]]
+
+
+def test_no_step_offers_odds(client: FlaskClient) -> None:
+    """ruling no-odds."""
+    detail = client.get(BASE).get_json()
+    assert [s["name"] for s in detail["steps"]] == ["layout", "loot", "salvo", "computer", "rating"]
+    assert all(s["odds_path"] is None for s in detail["steps"])
+    assert client.post(f"{BASE}/salvo/odds", json={}).status_code == 404
+
+
+def test_every_ruling_is_served_and_tested_by_name(client: FlaskClient) -> None:
+    """Each ruling id appears as 'ruling <id>' in a SALVO test."""
+    rulings = {r["id"] for r in client.get(BASE).get_json()["rulings"]}
+    assert len(rulings) >= 15
+    text = "".join(p.read_text() for p in Path(__file__).parent.glob("test_salvo_grid_*.py"))
+    named = set(re.findall(r"ruling ([a-z-]+)", text))
+    assert rulings - named == set()

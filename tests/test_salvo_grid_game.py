@@ -1,0 +1,88 @@
+"""Whole seeded battles, the computer against itself, through the HTTP steps alone.
+
+Checks what must hold in every battle: 17 squares a fleet, seven pieces of loot on open
+water, no square fired on twice except contacts, salvo sizes, and that the battle ends.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.salvo_grid_helpers import resolve
+
+MOST_ROUNDS = 110  # each round fires on at least one new square, bar one dive's worth
+
+
+def step(client: FlaskClient, name: str, body: dict[str, Any], seed: str, nonce: int) -> Any:
+    return resolve(client, name, {**body, "dice": {"seed": seed, "nonce": nonce}})["result"]
+
+
+def ship_squares(ocean: dict[str, Any]) -> set[str]:
+    return {sq for ship in ocean["fleet"] for sq in ship["squares"]}
+
+
+def play(client: FlaskClient, seed: str) -> dict[str, Any]:
+    nonce = iter(range(1, 10_000))
+    oceans = {}
+    for captain in ("a", "b"):
+        fleet = step(client, "layout", {}, seed, next(nonce))["fleet"]
+        assert len({sq for ship in fleet for sq in ship["squares"]}) == 17
+        loot = step(client, "loot", {"fleet": fleet}, seed, next(nonce))["loot"]
+        assert len({p["square"] for p in loot}) == 7
+        assert not {p["square"] for p in loot} & {sq for s in fleet for sq in s["squares"]}
+        oceans[captain] = {"fleet": fleet, "loot": loot}
+    views: dict[str, dict[str, Any]] = {"a": {}, "b": {}}
+    sizes = {"a": 5, "b": 5}
+    rival = {"a": "b", "b": "a"}
+    for _ in range(MOST_ROUNDS):
+        salvos = {}
+        for captain in ("a", "b"):
+            body = {"ocean": oceans[captain], "view": views[captain]}
+            aimed = step(client, "computer", body, seed, next(nonce))
+            assert aimed["salvo_size"] == sizes[captain]
+            shots = aimed["salvo"]["shots"]
+            assert len(shots) <= sizes[captain]
+            assert not set(shots) & set(oceans[rival[captain]].get("shots_received", []))
+            ships = {s["ship"] for s in aimed["salvo"]["specials"]}
+            assert not ships & {"carrier", "cruiser"}  # never recon or sonar
+            salvos[captain] = aimed["salvo"]
+        body = {c: {"ocean": oceans[c], "salvo": salvos[c]} for c in ("a", "b")}
+        result = step(client, "salvo", body, seed, next(nonce))
+        for captain in ("a", "b"):
+            before, after = oceans[rival[captain]], result[rival[captain]]["ocean"]
+            fired = after["shots_received"]
+            assert len(fired) == len(set(fired))  # no square fired on twice...
+            assert not set(after["contacts"]) & set(fired)  # ...a contact is not yet fired on
+            told = result[captain]["told"]["fire"]
+            landed = [e["square"] for e in told if e["result"] != "contact"]
+            assert fired == before.get("shots_received", []) + landed
+            assert set(after["contacts"]) <= ship_squares(after)
+            bonus = sum({"crate": 1, "mine": -1}.get(e["loot"] or "", 0) for e in told)
+            afloat = len(result[captain]["afloat"])
+            assert result[captain]["salvo_size"] == (max(1, afloat + bonus) if afloat else 0)
+            sizes[captain] = result[captain]["salvo_size"]
+            views[captain] = result[captain]["view"]
+        oceans = {c: result[c]["ocean"] for c in ("a", "b")}
+        if result["game_over"]:
+            out = {c: not result[c]["afloat"] for c in ("a", "b")}
+            assert result["draw"] == (out["a"] and out["b"])
+            if not result["draw"]:
+                assert out[rival[result["winner"]]] and not out[result["winner"]]
+            return result
+    raise AssertionError(f"seed {seed!r}: no end after {MOST_ROUNDS} rounds")
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(seed=st.text(min_size=1, max_size=12))
+def test_a_whole_battle_ends_and_keeps_the_rules(client: FlaskClient, seed: str) -> None:
+    play(client, seed)
+
+
+def test_a_replayed_battle_is_the_same_battle(client: FlaskClient) -> None:
+    assert play(client, "replay") == play(client, "replay")

@@ -1,0 +1,452 @@
+"""SALVO rounds: both salvos land together, sinking, loot, contacts, specials, the end.
+
+Captain a's ocean and captain b's are the two known oceans of tests/salvo_grid_helpers.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.salvo_grid_helpers import (
+    ALL_B,
+    FLEET_A,
+    FLEET_B,
+    ocean_a,
+    ocean_b,
+    refused,
+    resolve,
+    results,
+    round_,
+    salvo_body,
+)
+
+SUNK_BUT_DESTROYER_A = [sq for s in FLEET_A[:4] for sq in s["squares"]]
+SUNK_BUT_DESTROYER_B = [sq for s in FLEET_B[:4] for sq in s["squares"]]
+
+
+# --- both salvos land together ----------------------------------------------------------------
+
+
+def test_a_ship_sunk_this_round_has_already_fired_its_shot_and_special(
+    client: FlaskClient,
+) -> None:
+    """b's destroyer sinks this round, yet its depth charges and all five shots still land."""
+    result = round_(
+        client,
+        ["B10"],
+        ["F10", "G10", "H10", "I10", "J10"],
+        b_specials=[{"ship": "destroyer", "square": "A3", "orientation": "vertical"}],
+        b=ocean_b(shots_received=["A10"]),
+    )
+    assert results(result["a"]["told"])["B10"] == "sunk"
+    b_fire = results(result["b"]["told"])
+    assert [b_fire[sq] for sq in ("A3", "A4", "A5")] == ["hit", "hit", "hit"]
+    assert len(b_fire) == 8
+    assert result["b"]["afloat"] == ["carrier", "battleship", "cruiser", "submarine"]
+    assert result["b"]["salvo_size"] == 4
+    # From the next round on, the lost ship's shot is gone.
+    problem = refused(
+        client, "salvo", salvo_body([], ["F9", "G9", "H9", "I9", "J9"], b=result["b"]["ocean"])
+    )
+    assert "aims 5 shots but has a salvo of 4 (4 ships afloat)" in problem["detail"]
+
+
+def test_both_salvos_resolve_against_the_oceans_as_they_stood(client: FlaskClient) -> None:
+    result = round_(client, ["J1", "A1"], ["A1", "F1"])
+    assert results(result["a"]["told"]) == {"J1": "hit", "A1": "miss"}
+    assert results(result["b"]["told"]) == {"A1": "hit", "F1": "miss"}
+    assert result["a"]["ocean"]["shots_received"] == ["A1", "F1"]
+    assert result["b"]["ocean"]["shots_received"] == ["J1", "A1"]
+    assert (result["game_over"], result["winner"], result["draw"]) == (False, None, False)
+
+
+def test_a_hit_never_names_the_ship_until_it_sinks(client: FlaskClient) -> None:
+    """ruling told-versus-seen: the firer learns the ship on sinking; the owner always."""
+    result = round_(client, ["J1", "E4", "F4"])
+    told = result["a"]["told"]["fire"]
+    assert [(e["square"], e["result"], e["ship"], e["position"]) for e in told] == [
+        ("J1", "hit", None, []),
+        ("E4", "hit", None, []),
+        ("F4", "miss", None, []),
+    ]
+    seen = result["b"]["own_ocean"]["fire"]
+    assert [(e["square"], e["ship"]) for e in seen] == [
+        ("J1", "carrier"),
+        ("E4", "cruiser"),
+        ("F4", None),
+    ]
+    assert result["a"]["view"] == {
+        "misses": ["F4"],
+        "hits": ["J1", "E4"],
+        "contacts": [],
+        "sunk": [],
+    }
+
+
+def test_sunk_reveals_the_ship_and_its_whole_position(client: FlaskClient) -> None:
+    """ruling sunk-report: the last square of the ship in the salvo's order says sunk."""
+    result = round_(client, ["J3", "J1", "J5", "J2", "J4"])
+    fire = result["a"]["told"]["fire"]
+    assert [e["result"] for e in fire] == ["hit", "hit", "hit", "hit", "sunk"]
+    assert fire[-1]["ship"] == "carrier"
+    assert fire[-1]["position"] == ["J1", "J2", "J3", "J4", "J5"]
+    assert result["a"]["told"]["sunk"] == [
+        {"ship": "carrier", "squares": ["J1", "J2", "J3", "J4", "J5"]}
+    ]
+    assert result["b"]["own_ocean"]["sunk"] == result["a"]["told"]["sunk"]
+    assert result["a"]["view"]["sunk"] == result["a"]["told"]["sunk"]
+    assert result["a"]["view"]["hits"] == []
+
+
+# --- salvo size and loot --------------------------------------------------------------------
+
+
+def test_loot_adds_up_two_crates_make_plus_two(client: FlaskClient) -> None:
+    result = round_(client, ["A1", "F5"])
+    told = result["a"]["told"]
+    assert [e["loot"] for e in told["fire"]] == ["crate", "crate"]
+    assert told["loot_bonus"] == 2
+    assert result["a"]["salvo_size"] == 7
+    assert result["a"]["ocean"]["loot_bonus"] == 2
+    seen = result["b"]["own_ocean"]["fire"]  # the owner is told what the rival found
+    assert [e["loot"] for e in seen] == ["crate", "crate"]
+
+
+def test_a_crate_and_a_mine_cancel_out(client: FlaskClient) -> None:
+    result = round_(client, ["A1", "D1"])
+    assert result["a"]["told"]["loot_bonus"] == 0
+    assert result["a"]["salvo_size"] == 5
+
+
+def test_loot_lasts_one_salvo(client: FlaskClient) -> None:
+    """ruling loot: found loot counts for the next salvo only."""
+    first = round_(client, ["A1", "F5"])
+    seven = ["A2", "A3", "A4", "A5", "A6", "A7", "A8"]
+    second = resolve(
+        client, "salvo", salvo_body(seven, a=first["a"]["ocean"], b=first["b"]["ocean"])
+    )["result"]
+    assert second["a"]["ocean"]["loot_bonus"] == 0
+    assert second["a"]["salvo_size"] == 5
+    problem = refused(
+        client,
+        "salvo",
+        salvo_body([*seven, "A9"], a=first["a"]["ocean"], b=first["b"]["ocean"]),
+    )
+    assert "has a salvo of 7 (5 ships afloat, +2 from loot)" in problem["detail"]
+
+
+def test_a_salvo_never_drops_below_one_shot_while_a_ship_floats(client: FlaskClient) -> None:
+    last_ship = ocean_a(shots_received=SUNK_BUT_DESTROYER_A, loot_bonus=-2)
+    result = round_(client, ["H9"], a=last_ship)
+    assert result["a"]["told"]["loot_bonus"] == -1
+    assert result["a"]["salvo_size"] == 1
+    problem = refused(client, "salvo", salvo_body(["H9", "H8"], a=last_ship))
+    assert "has a salvo of 1 (1 ship afloat, -2 from loot)" in problem["detail"]
+
+
+def test_a_special_needs_no_shot_of_its_own(client: FlaskClient) -> None:
+    """ruling special-needs-its-ship-afloat: a salvo of no shots may still carry specials."""
+    result = round_(client, [], a_specials=[{"ship": "cruiser", "row": 8}, {"ship": "submarine"}])
+    assert [s["count"] for s in result["a"]["told"]["specials"]] == [4, None]
+    assert result["a"]["ocean"]["specials_used"] == ["cruiser", "submarine"]
+
+
+def test_a_salvo_may_have_fewer_shots_even_none(client: FlaskClient) -> None:
+    """ruling fewer-shots."""
+    result = round_(client, [], ["A1"])
+    assert result["a"]["told"]["fire"] == []
+    assert result["a"]["salvo_size"] == 5
+
+
+# --- the submarine's dive and contacts ---------------------------------------------------------
+
+
+def test_a_dive_protects_against_the_next_rounds_salvo_and_contacts_are_refired(
+    client: FlaskClient,
+) -> None:
+    """ruling dive-timing; contacts may be fired at again."""
+    first = round_(client, ["G2"], b_specials=[{"ship": "submarine"}])
+    assert results(first["a"]["told"]) == {"G2": "hit"}  # the same round: not yet
+    assert first["a"]["told"]["specials"] == []  # the dive is hidden
+    assert first["b"]["told"]["specials"] == [
+        {"ship": "submarine", "special": "dive", "squares": [], "count": None}
+    ]
+    assert first["b"]["ocean"]["diving"] is True
+    assert first["b"]["ocean"]["specials_used"] == ["submarine"]
+
+    second = resolve(
+        client, "salvo", salvo_body(["H2", "I2"], a=first["a"]["ocean"], b=first["b"]["ocean"])
+    )["result"]
+    assert results(second["a"]["told"]) == {"H2": "contact", "I2": "contact"}
+    assert second["a"]["told"]["sunk"] == []
+    assert second["b"]["ocean"]["contacts"] == ["H2", "I2"]
+    assert second["b"]["ocean"]["shots_received"] == ["G2"]
+    assert second["b"]["ocean"]["diving"] is False
+    assert second["a"]["view"]["contacts"] == ["H2", "I2"]
+    seen = second["b"]["own_ocean"]["fire"]
+    assert [(e["result"], e["ship"]) for e in seen] == [("contact", "submarine")] * 2
+
+    third = resolve(
+        client, "salvo", salvo_body(["H2", "I2"], a=second["a"]["ocean"], b=second["b"]["ocean"])
+    )["result"]
+    assert results(third["a"]["told"]) == {"H2": "hit", "I2": "sunk"}
+    assert third["b"]["ocean"]["contacts"] == []
+    assert third["b"]["afloat"] == ["carrier", "battleship", "cruiser", "destroyer"]
+
+
+def test_a_square_fired_before_that_is_not_a_contact_is_refused(client: FlaskClient) -> None:
+    problem = refused(client, "salvo", salvo_body(["A2", "E5"], b=ocean_b(shots_received=["E5"])))
+    assert problem["errors"] == [
+        {
+            "field": "a.salvo.shots[1]",
+            "message": "captain a fired at E5 in an earlier round and it is not a contact: "
+            "each shot needs a square not fired at before",
+        }
+    ]
+
+
+def test_depth_charges_hit_a_diving_submarine(client: FlaskClient) -> None:
+    diving = ocean_b(specials_used=["submarine"], diving=True)
+    result = round_(
+        client,
+        ["A2"],
+        a_specials=[{"ship": "destroyer", "square": "G2", "orientation": "horizontal"}],
+        b=diving,
+    )
+    fire = result["a"]["told"]["fire"]
+    assert [(e["square"], e["by"], e["result"]) for e in fire] == [
+        ("G2", "depth charges", "hit"),
+        ("H2", "depth charges", "hit"),
+        ("I2", "depth charges", "sunk"),
+        ("A2", "shot", "miss"),
+    ]
+    assert result["b"]["ocean"]["diving"] is False
+
+
+def test_a_heavy_shell_on_a_diving_submarine_comes_back_as_contact(client: FlaskClient) -> None:
+    """ruling dive-timing: only depth charges hit a diving submarine."""
+    diving = ocean_b(specials_used=["submarine"], diving=True)
+    result = round_(client, a_specials=[{"ship": "battleship", "square": "G2"}], b=diving)
+    assert results(result["a"]["told"]) == {
+        "G2": "contact",
+        "H2": "contact",
+        "G3": "miss",
+        "H3": "miss",
+    }
+
+
+def test_a_submarine_sunk_while_diving_stops_diving(client: FlaskClient) -> None:
+    result = round_(
+        client,
+        b_specials=[{"ship": "submarine"}],
+        b=ocean_b(shots_received=["G2", "H2"]),
+        a_shots=["I2"],
+    )
+    assert result["b"]["ocean"]["diving"] is False
+    assert result["b"]["ocean"]["specials_used"] == ["submarine"]
+
+
+# --- the specials -----------------------------------------------------------------------------
+
+
+def test_heavy_shell_and_depth_charge_squares_pick_up_loot(client: FlaskClient) -> None:
+    result = round_(
+        client,
+        a_specials=[
+            {"ship": "battleship", "square": "C3"},
+            {"ship": "destroyer", "square": "F5", "orientation": "horizontal"},
+        ],
+    )
+    fire = result["a"]["told"]["fire"]
+    assert [(e["square"], e["by"], e["loot"]) for e in fire] == [
+        ("F5", "depth charges", "crate"),
+        ("G5", "depth charges", None),
+        ("H5", "depth charges", None),
+        ("C3", "heavy shell", "crate"),
+        ("D3", "heavy shell", None),
+        ("C4", "heavy shell", None),
+        ("D4", "heavy shell", None),
+    ]
+    assert result["a"]["told"]["loot_bonus"] == 2
+    assert result["a"]["salvo_size"] == 7
+
+
+def test_recon_counts_ship_squares_not_yet_hit_after_the_salvo_lands(client: FlaskClient) -> None:
+    """ruling counts-after-landing: E5 is hit by the same salvo, so 2 of the cruiser's 3."""
+    result = round_(client, ["E5"], a_specials=[{"ship": "carrier", "square": "E5"}])
+    (recon,) = result["a"]["told"]["specials"]
+    assert recon["special"] == "recon flight" and recon["count"] == 2
+    assert recon["squares"] == ["D4", "E4", "F4", "D5", "E5", "F5", "D6", "E6", "F6"]
+    assert result["b"]["own_ocean"]["fire"] == [
+        {"square": "E5", "by": "shot", "result": "hit", "ship": "cruiser", "loot": None}
+    ]  # the owner does not see where the recon flew
+
+
+def test_recon_on_the_edge_counts_the_part_on_the_board(client: FlaskClient) -> None:
+    """ruling specials: a corner centre covers 4 squares."""
+    result = round_(client, a_specials=[{"ship": "carrier", "square": "J1"}])
+    (recon,) = result["a"]["told"]["specials"]
+    assert recon["squares"] == ["I1", "J1", "I2", "J2"]
+    assert recon["count"] == 3  # J1, J2 of the carrier and I2 of the submarine
+
+
+def test_sonar_sweeps_a_row_or_a_column(client: FlaskClient) -> None:
+    row = round_(client, a_specials=[{"ship": "cruiser", "row": 2}])["a"]["told"]["specials"]
+    assert (row[0]["special"], row[0]["count"]) == ("sonar sweep", 4)  # G2 H2 I2 J2
+    contact = ocean_b(contacts=["E4"])  # a contact has not been hit: it counts
+    column = round_(client, a_specials=[{"ship": "cruiser", "column": "E"}], b=contact)
+    assert column["a"]["told"]["specials"][0]["count"] == 4  # E4 E5 E6 E8
+
+
+def test_area_squares_fired_before_are_left_alone(client: FlaskClient) -> None:
+    """ruling area-overlap."""
+    result = round_(
+        client,
+        a_specials=[{"ship": "battleship", "square": "C3"}],
+        b=ocean_b(shots_received=["C4"]),
+    )
+    assert list(results(result["a"]["told"])) == ["C3", "D3", "D4"]
+    special = result["a"]["told"]["specials"][0]
+    assert special["squares"] == ["C3", "D3", "C4", "D4"]
+
+
+def test_charges_and_shell_overlapping_fire_each_square_once_by_the_charges(
+    client: FlaskClient,
+) -> None:
+    """ruling area-overlap: the depth charges go first."""
+    result = round_(
+        client,
+        a_specials=[
+            {"ship": "battleship", "square": "F2"},
+            {"ship": "destroyer", "square": "G2", "orientation": "horizontal"},
+        ],
+        b=ocean_b(specials_used=["submarine"], diving=True),
+    )
+    fire = result["a"]["told"]["fire"]
+    assert [(e["square"], e["by"], e["result"]) for e in fire] == [
+        ("G2", "depth charges", "hit"),
+        ("H2", "depth charges", "hit"),
+        ("I2", "depth charges", "sunk"),
+        ("F2", "heavy shell", "miss"),
+        ("F3", "heavy shell", "miss"),
+        ("G3", "heavy shell", "miss"),
+    ]
+
+
+def test_a_radar_buoy_gives_a_contact_chosen_by_the_dice(client: FlaskClient) -> None:
+    """ruling radar-buoy: candidates are b's unhit ship squares in reading order."""
+    data = resolve(client, "salvo", {**salvo_body(["G7", "J1"]), "dice": {"values": [1]}})
+    assert data["rolls"] == [
+        {"label": "radar buoy G7 (captain a)", "notation": "1d16", "values": [1], "total": 1}
+    ]
+    result = data["result"]
+    assert result["a"]["told"]["radar"] == [{"buoy": "G7", "contact": "G2"}]
+    assert result["b"]["own_ocean"]["radar"] == [{"buoy": "G7", "contact": "G2"}]
+    assert result["b"]["ocean"]["contacts"] == ["G2"]
+    assert result["a"]["view"]["contacts"] == ["G2"]
+    assert result["a"]["told"]["loot_bonus"] == 0
+    seeded = salvo_body(["G7", "J1"])
+    assert resolve(client, "salvo", seeded)["result"] == resolve(client, "salvo", seeded)["result"]
+
+
+def test_a_radar_buoy_with_nothing_left_to_reveal(client: FlaskClient) -> None:
+    b = ocean_b(shots_received=[*SUNK_BUT_DESTROYER_B, "A10"], contacts=["B10"])
+    data = resolve(client, "salvo", salvo_body(["G7"], b=b))
+    assert data["rolls"] == []
+    assert data["result"]["a"]["told"]["radar"] == [{"buoy": "G7", "contact": None}]
+
+
+# --- the end of the battle ------------------------------------------------------------------------
+
+
+def test_both_fleets_gone_in_the_same_round_is_a_draw(client: FlaskClient) -> None:
+    a = ocean_a(shots_received=[*SUNK_BUT_DESTROYER_A, "I9"])
+    b = ocean_b(shots_received=[*SUNK_BUT_DESTROYER_B, "A10"])
+    result = round_(client, ["B10"], ["J9"], a=a, b=b)
+    assert (result["game_over"], result["winner"], result["draw"]) == (True, None, True)
+    assert result["a"]["afloat"] == [] and result["b"]["afloat"] == []
+    assert result["a"]["salvo_size"] == 0
+
+
+def test_sinking_the_last_enemy_ship_wins(client: FlaskClient) -> None:
+    b = ocean_b(shots_received=[*SUNK_BUT_DESTROYER_B, "A10"])
+    result = round_(client, ["B10"], ["J9"], b=b)
+    assert (result["game_over"], result["winner"], result["draw"]) == (True, "a", False)
+
+
+def test_no_salvo_after_the_battle(client: FlaskClient) -> None:
+    """ruling battle-over."""
+    b = ocean_b(shots_received=ALL_B)
+    problem = refused(client, "salvo", salvo_body(["A2"], b=b))
+    assert problem["detail"] == "captain b has no ship afloat: the battle is over"
+
+
+# --- illegal salvos, each fault named -----------------------------------------------------------
+
+SHELL = {"ship": "battleship", "square": "C3"}
+
+
+@pytest.mark.parametrize(
+    ("a_shots", "a_specials", "a", "field", "words"),
+    [
+        (["A2", "A3", "A4", "A5", "A6", "A7"], [], None, "a.salvo.shots", "aims 6 shots"),
+        (["A2", "A2"], [], None, "a.salvo.shots[1]", "aims at A2 twice in this salvo"),
+        (["C4"], [SHELL], None, "a.salvo.shots[0]", "C4 is already under captain a's heavy shell"),
+        ([], [SHELL], ocean_a(specials_used=["battleship"]), "a.salvo.specials[0].ship",
+         "already used the Battleship's heavy shell earlier in the battle"),
+        ([], [SHELL, SHELL], None, "a.salvo.specials[1].ship", "twice in this salvo"),
+        ([], [{"ship": "destroyer", "square": "A2", "orientation": "vertical"}],
+         ocean_a(shots_received=["I9", "J9"]), "a.salvo.specials[0].ship",
+         "Destroyer was sunk before this round"),
+        ([], [{"ship": "battleship"}], None, "a.salvo.specials[0].square", "aimed with square"),
+        ([], [{"ship": "battleship", "square": "J10"}], None, "a.salvo.specials[0].square",
+         "run off the board at K10, J11, K11"),
+        ([], [{"ship": "destroyer", "square": "I1", "orientation": "horizontal"}], None,
+         "a.salvo.specials[0].square", "run off the board at K1"),
+        ([], [{"ship": "destroyer", "square": "I1"}], None, "a.salvo.specials[0].orientation",
+         "aimed with square and orientation"),
+        ([], [{"ship": "cruiser", "row": 2, "column": "B"}], None, "a.salvo.specials[0]",
+         "either row"),
+        ([], [{"ship": "submarine", "square": "B2"}], None, "a.salvo.specials[0].square",
+         "nothing but the ship"),
+    ],
+)  # fmt: skip
+def test_an_illegal_salvo_is_refused_naming_its_fault(
+    client: FlaskClient,
+    a_shots: list[str],
+    a_specials: list[dict[str, Any]],
+    a: dict[str, Any] | None,
+    field: str,
+    words: str,
+) -> None:
+    problem = refused(client, "salvo", salvo_body(a_shots, a_specials=a_specials, a=a))
+    assert problem["type"].endswith("#rule-violation")
+    assert problem["errors"][0]["field"] == field
+    assert words in problem["detail"]
+
+
+@pytest.mark.parametrize(
+    ("ocean", "field", "words"),
+    [
+        (ocean_a(contacts=["F2"]), "a.ocean.contacts", "F2, which is open water"),
+        (ocean_a(contacts=["A1"], shots_received=["A1"]), "a.ocean.contacts", "already in"),
+        (ocean_a(shots_received=["A1", "A1"]), "a.ocean.shots_received", "more than once"),
+        (ocean_a(diving=True), "a.ocean.diving", "not in specials_used"),
+        ({"fleet": FLEET_A, "loot": [{**p, "kind": "crate"} for p in ocean_a()["loot"]]},
+         "a.ocean.loot", "7 crate pieces where an ocean has 3"),
+        ({"fleet": FLEET_A, "loot": [{**p, "square": "A1"} if p["kind"] == "mine" else p
+                                     for p in ocean_a()["loot"]]},
+         "a.ocean.loot", "loot on A1, under a ship"),
+        ({"fleet": FLEET_A[:4] * 1 + [FLEET_A[0]], "loot": ocean_a()["loot"]},
+         "a.ocean.fleet", "not a legal layout"),
+    ],
+)  # fmt: skip
+def test_an_ocean_the_rules_could_not_produce_is_refused(
+    client: FlaskClient, ocean: dict[str, Any], field: str, words: str
+) -> None:
+    problem = refused(client, "salvo", salvo_body(["A2"], a=ocean))
+    assert problem["errors"][0]["field"].startswith(field)
+    assert words in problem["detail"]
