@@ -14,7 +14,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,6 +71,10 @@ class Server:
     stderr: Path
     workers_wanted: int
     env: dict[str, str] = field(default_factory=dict)
+    # Every worker has booted: by default, the live-worker gauge says so.
+    ready: Callable[[Server, int], bool] = lambda server, count: (
+        server.metric("firecontrol_workers") == count
+    )
 
     def request(
         self,
@@ -104,7 +108,7 @@ class Server:
         while time.monotonic() < deadline:
             assert self.process.poll() is None, self.logs()
             pids = self.workers()
-            if len(pids) == count and self.metric("firecontrol_workers") == count:
+            if len(pids) == count and self.ready(self, count):
                 return pids
             time.sleep(0.1)
         raise AssertionError(f"{count} workers did not come up in {timeout} s\n{self.logs()}")
@@ -155,6 +159,7 @@ def start(
     cmd_args: str = "",
     command: Sequence[str] | None = None,
     env: dict[str, str] | None = None,
+    ready: Callable[[Server, int], bool] | None = None,
 ) -> Server:
     port = free_port()
     full_env = server_env(tmp_path, port, workers, cmd_args)
@@ -168,6 +173,8 @@ def start(
     server = Server(
         process, port, Path(full_env["PROMETHEUS_MULTIPROC_DIR"]), stdout, stderr, workers, env
     )
+    if ready is not None:
+        server.ready = ready
     try:
         server.wait_for_workers(workers)
     except BaseException:
