@@ -10,6 +10,15 @@ Algorithm ``fc-dice-v1`` (documented in docs/dice.md, checked by tools/verify_di
   b mod S + 1 (rejection sampling: every face equally likely, no modulo bias);
 * a die of 257 to 65536 sides reads two bytes as a big-endian number, limit 65536;
 * dice are read in the order the step rolls them, which is the order of ``rolls``.
+
+Algorithm ``fc-dice-sealed-v1`` (commit, then reveal; documented in docs/verifiable-rolls.md):
+
+* the service picks a secret server seed (43 base64url characters, never a ``:``) and
+  publishes its commitment ``hex(SHA-256(UTF-8(server_seed)))`` before any roll;
+* a roll names a client seed and a nonce; its dice are exactly the fc-dice-v1 dice of the
+  seed ``<server_seed>:<client_seed>`` and that nonce;
+* once the server seed is revealed, anyone checks it against the commitment and re-derives
+  every die with fc-dice-v1.
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ from typing import Any
 from .errors import DiceError, LimitError
 
 ALGORITHM = "fc-dice-v1"
+SEALED_ALGORITHM = "fc-dice-sealed-v1"
 MAX_SIDES = 1000
 MAX_DICE_PER_REQUEST = 1000
 MAX_NOTATION_DICE = 100
@@ -131,6 +141,48 @@ class SeededDice(DiceSource):
             "nonce": self.nonce,
             "seed_source": "server" if self.generated else "client",
         }
+
+
+def commitment(server_seed: str) -> str:
+    """The published commitment to a sealed server seed: hex SHA-256 of its UTF-8 bytes."""
+    return hashlib.sha256(server_seed.encode("utf-8")).hexdigest()
+
+
+def sealed_seed(server_seed: str, client_seed: str) -> str:
+    """The fc-dice-v1 seed a sealed roll uses: both seeds, joined by a colon."""
+    return f"{server_seed}:{client_seed}"
+
+
+class SealedDice(DiceSource):
+    """Dice from a committed, still secret server seed and a client seed (``fc-dice-sealed-v1``).
+
+    The response names the commitment, never the server seed: the player learns the seed
+    only when it is revealed, and can then re-derive every die with fc-dice-v1.
+    """
+
+    def __init__(
+        self, server_seed: str, client_seed: str, nonce: int = 0, *, reveal_after: str = ""
+    ) -> None:
+        self.commitment = commitment(server_seed)
+        self.client_seed = client_seed
+        self.nonce = nonce
+        self.reveal_after = reveal_after
+        self._stream = byte_stream(sealed_seed(server_seed, client_seed), nonce)
+
+    def die(self, sides: int, label: str, count: int, index: int) -> int:
+        return die_from_stream(self._stream, sides)
+
+    def describe(self) -> dict[str, Any]:
+        described: dict[str, Any] = {
+            "mode": "sealed",
+            "algorithm": SEALED_ALGORITHM,
+            "commitment": self.commitment,
+            "client_seed": self.client_seed,
+            "nonce": self.nonce,
+        }
+        if self.reveal_after:
+            described["reveal_after"] = self.reveal_after
+        return described
 
 
 class SuppliedDice(DiceSource):

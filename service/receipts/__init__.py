@@ -1,0 +1,5 @@
+"""Verifiable rolls: canonical JSON, signing keys, signed receipts, sealed seeds, log checks.
+
+Nothing here knows HTTP; ``service/http/receipts.py`` and ``service/http/seeds.py`` are
+the doors. docs/verifiable-rolls.md explains what a receipt and a commitment prove.
+"""

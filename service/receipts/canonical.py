@@ -1,0 +1,52 @@
+"""RFC 8785 (JSON Canonicalization Scheme) bytes of a JSON value: what a receipt signs.
+
+``rfc8785`` is the reference; for values made only of strings, integers within the
+IEEE 754 safe range, booleans, null, lists and objects with ASCII keys, ``json.dumps``
+with sorted keys and no spaces writes the very same bytes about five times faster. Any
+other value (a float, a non-ASCII key, a huge integer) goes to ``rfc8785``.
+tests/test_receipts_canonical.py proves the two agree byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import rfc8785
+
+SAFE_INTEGER = 2**53 - 1
+
+_dumps = json.JSONEncoder(
+    ensure_ascii=False, check_circular=False, sort_keys=True, separators=(",", ":")
+).encode
+
+
+class CanonicalizationError(ValueError):
+    """The value has no RFC 8785 form (NaN, an integer past 2^53, text that is not Unicode)."""
+
+
+def _plain(value: Any) -> bool:
+    """True when json.dumps's output is already canonical for this value."""
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return bool(-SAFE_INTEGER <= value <= SAFE_INTEGER)
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str or not key.isascii() or not _plain(item):
+                return False
+        return True
+    if kind is list:
+        return all(_plain(item) for item in value)
+    return False
+
+
+def canonical_json(value: Any, *, fast: bool = True) -> bytes:
+    """The RFC 8785 bytes of ``value``; ``fast=False`` always asks ``rfc8785``."""
+    try:
+        if fast and _plain(value):
+            return _dumps(value).encode("utf-8")
+        return rfc8785.dumps(value)
+    except (rfc8785.CanonicalizationError, UnicodeEncodeError, TypeError) as error:
+        raise CanonicalizationError(str(error)) from error

@@ -1,0 +1,105 @@
+"""Receipts: a detached JWS (RFC 7515, alg Ed25519 per RFC 9864) over a response.
+
+The signed content is the RFC 8785 canonical JSON of the whole response without its
+``receipt`` member. That response carries ``provenance``: the service, the key id, the
+issue time and the request that produced it (its path and its whole body, ``prev``
+included), so a receipt cannot be moved onto another question or out of its game.
+
+A receipt is ``BASE64URL(header) + ".." + BASE64URL(signature)``; the header is
+``{"alg": "Ed25519", "kid": <key id>}``. To check one, put the canonical JSON back in the
+empty middle (RFC 7515 appendix F) and verify with the key of that ``kid`` from
+``/.well-known/jwks.json``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from joserfc import jws
+from joserfc.errors import JoseError
+
+from .canonical import canonical_json
+from .keys import SigningKeys
+
+ALGORITHMS = ["Ed25519"]
+_DETACHED = re.compile(r"[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+")
+
+
+def rfc3339(epoch: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(epoch))
+
+
+def receipt_hash(receipt: str) -> str:
+    """What the next request of the same game sends as ``prev``: hex SHA-256 of the receipt."""
+    return hashlib.sha256(receipt.encode("utf-8")).hexdigest()
+
+
+def unsigned(document: dict[str, Any]) -> dict[str, Any]:
+    return {name: value for name, value in document.items() if name != "receipt"}
+
+
+@dataclass(frozen=True)
+class Signer:
+    keys: SigningKeys
+    issuer: str
+
+    def provenance(self, path: str, body: Any, now: int | None = None) -> dict[str, Any]:
+        return {
+            "service": self.issuer,
+            "kid": self.keys.kid,
+            "issued_at": rfc3339(int(time.time()) if now is None else now),
+            "request": {"path": path, "body": body},
+        }
+
+    def sign(self, document: dict[str, Any]) -> dict[str, Any]:
+        """``document`` (which has its provenance) with its ``receipt`` added."""
+        payload = canonical_json(document)
+        header = {"alg": "Ed25519", "kid": self.keys.kid}
+        token = jws.serialize_compact(header, payload, self.keys.current, algorithms=ALGORITHMS)
+        head, _, signature = token.split(".")
+        return {**document, "receipt": f"{head}..{signature}"}
+
+
+@dataclass(frozen=True)
+class Checked:
+    valid: bool
+    kid: str | None
+    problem: str | None
+
+
+def _header(receipt: str) -> dict[str, Any] | None:
+    head = receipt.split(".", 1)[0]
+    try:
+        decoded = json.loads(base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)))
+    except (ValueError, TypeError):
+        return None
+    return decoded if isinstance(decoded, dict) else None
+
+
+def check_signature(keys: SigningKeys, document: dict[str, Any]) -> Checked:
+    """Whether ``document``'s receipt is a valid signature of the rest by one of our keys."""
+    receipt = document.get("receipt")
+    if not isinstance(receipt, str) or not _DETACHED.fullmatch(receipt):
+        return Checked(False, None, "no receipt: `receipt` must be a detached JWS (header..sig)")
+    header = _header(receipt)
+    if header is None or header.get("alg") != "Ed25519":
+        return Checked(False, None, "the receipt's header is not an Ed25519 JWS header")
+    kid = header.get("kid")
+    key = keys.public.get(kid) if isinstance(kid, str) else None
+    if key is None:
+        return Checked(False, None, f"the receipt names a key this service does not know: {kid!r}")
+    try:
+        payload = canonical_json(unsigned(document))
+        jws.deserialize_compact(receipt, key, algorithms=ALGORITHMS, payload=payload)
+    except (JoseError, ValueError, TypeError):
+        return Checked(False, kid, "the signature does not match the document: it was altered")
+    provenance = document.get("provenance")
+    if not isinstance(provenance, dict) or provenance.get("kid") != kid:
+        return Checked(False, kid, "the provenance names another key than the receipt")
+    return Checked(True, kid, None)

@@ -1,0 +1,117 @@
+"""The canonical JSON a receipt signs is RFC 8785, byte for byte, fast path or not."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import rfc8785
+from flask import Flask
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from service.receipts.canonical import CanonicalizationError, _plain, canonical_json
+
+
+def fast_bytes(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def both(value: Any) -> None:
+    try:
+        expected = rfc8785.dumps(value)
+    except (rfc8785.CanonicalizationError, UnicodeEncodeError):
+        with pytest.raises(CanonicalizationError):
+            canonical_json(value)
+        return
+    assert canonical_json(value) == expected
+    assert canonical_json(value, fast=False) == expected
+
+
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**60), max_value=2**60)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text()
+    | st.sampled_from(["Nürnburg", "\x7f", "\x1f", "\u2028", '"\\', "\U0001f600", "\ue000"])
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(values)
+def test_any_json_value_gives_the_rfc8785_bytes(value: Any) -> None:
+    both(value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        1.0,
+        {"p": 0.1},
+        1e21,
+        {"é": 1, "e": 2},
+        {"\ue000": 1, "\U0001f600": 2},
+        2**53,
+        -(2**53),
+    ],
+    ids=["integral-float", "float", "big-float", "accented-key", "astral-key", "2^53", "-2^53"],
+)
+def test_values_where_plain_json_differs_take_the_slow_path(value: Any) -> None:
+    assert not _plain(value)
+    both(value)
+
+
+def test_plain_json_would_be_wrong_for_those_values() -> None:
+    """Why the fast path must step aside: sorted-key json.dumps is not RFC 8785 here."""
+    assert fast_bytes(1.0) != rfc8785.dumps(1.0)
+    astral = {"\ue000": 1, "\U0001f600": 2}
+    assert fast_bytes(astral) != rfc8785.dumps(astral)  # UTF-16 order, not code points
+
+
+def every_example(app: Flask) -> list[tuple[str, dict[str, Any]]]:
+    client = app.test_client()
+    document = client.get("/openapi.json").get_json()
+    answers = []
+    for path, item in document["paths"].items():
+        post = item.get("post")
+        if post:
+            example = post["requestBody"]["content"]["application/json"]["example"]
+            response = client.post(path, json=example)
+            assert response.status_code == 200, (path, response.get_json())
+            answers.append((path, response.get_json()))
+    return answers
+
+
+def test_every_real_response_gives_the_rfc8785_bytes(app: Flask) -> None:
+    answers = every_example(app)
+    signed = [body for _, body in answers if "receipt" in body]
+    assert len(signed) >= 10
+    for path, body in answers:
+        content = {name: value for name, value in body.items() if name != "receipt"}
+        assert canonical_json(content) == rfc8785.dumps(content), path
+    # Most resolutions are only integers, strings and booleans: they take the fast path.
+    # Some carry floats (a 13.5-inch calibre, an Elo expectation): those took rfc8785 above.
+    solo = [body for path, body in answers if "/salvo-solo/" in path and "receipt" in body]
+    assert solo and all(_plain(body) for body in solo)
+    assert sum(map(_plain, signed)) >= len(signed) // 2
+    # Odds carry floats (p): they would not, and are not signed anyway.
+    odds = [body for path, body in answers if path.endswith("/odds")]
+    assert odds and not any(_plain(body) for body in odds)
+
+
+def test_a_response_with_text_beyond_ascii_and_a_float_in_its_request(app: Flask) -> None:
+    body = {"notation": "2d8+1d10", "dice": {"seed": "Nürnburg ⚓ 🚢", "nonce": 3.0}}
+    saved = app.test_client().post("/v1/dice/roll", json=body).get_json()
+    content = {name: value for name, value in saved.items() if name != "receipt"}
+    assert not _plain(content)
+    assert canonical_json(content) == rfc8785.dumps(content)
+    del content["provenance"]["request"]["body"]["dice"]["nonce"]
+    assert _plain(content)
+    assert canonical_json(content) == rfc8785.dumps(content) == fast_bytes(content)
