@@ -13,7 +13,7 @@ from flask import Flask, Response, request
 from flask_cors import CORS
 
 from .engine.errors import RuleError
-from .http import dice_api, meta, metrics, request_id
+from .http import dice_api, meta, metrics, receipts, request_id, seeds
 from .http.api import Api
 from .http.fields import StrictBoolean, StrictInteger, one_of_to_property
 from .http.problems import problem
@@ -80,6 +80,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(meta.ops)
     api.register_blueprint(meta.blp)
     api.register_blueprint(dice_api.blp)
+    receipts.init_app(app)
+    api.register_blueprint(receipts.blp)
+    api.register_blueprint(seeds.blp)
     for name in REGISTERED:
         module = importlib.import_module(f".rulesets.{name}.api", __name__)
         meta.register_ruleset(module.RULESET)

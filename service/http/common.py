@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -9,12 +10,15 @@ from typing import Any
 import orjson
 from flask import Response
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields, post_load, validate
+from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from ..engine import dice as engine_dice
 from ..engine.ruleset import Ruleset, run_step, step_odds
+from ..receipts import sealing
+from ..receipts.signing import rfc3339
 from .fields import OneOf, StrictInteger
 from .metrics import count_rolls
+from .receipts import ProvenanceSchema, current_keys, prev_field, receipt_field, signed
 
 
 def json_response(body: Any, status: int = 200) -> Response:
@@ -24,12 +28,20 @@ def json_response(body: Any, status: int = 200) -> Response:
 # --- dice in ------------------------------------------------------------------------
 
 
+def _unicode(text: str) -> None:
+    """A seed is hashed as UTF-8: a lone surrogate escape ("\\ud800") has no UTF-8 form."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValidationError("Not valid Unicode text (a lone surrogate escape).") from None
+
+
 class SeededDiceSchema(Schema):
     """The service rolls, deterministically, from a seed and a nonce."""
 
     seed = fields.String(
         required=True,
-        validate=validate.Length(min=1, max=256),
+        validate=[validate.Length(min=1, max=256), _unicode],
         metadata={"description": "Any text; a game keeps one seed", "example": "game-42"},
     )
     nonce = StrictInteger(
@@ -57,20 +69,60 @@ class SuppliedDiceSchema(Schema):
         return engine_dice.SuppliedDice(data["values"])
 
 
-DICE_VARIANTS = [SeededDiceSchema, SuppliedDiceSchema]
+class SealedDiceSchema(Schema):
+    """The service rolls from a sealed server seed (POST /v1/seeds) and the client's seed."""
+
+    sealed = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=sealing.MAX_TOKEN),
+        metadata={"description": "The token POST /v1/seeds returned"},
+    )
+    client_seed = fields.String(
+        required=True,
+        validate=[validate.Length(min=1, max=256), _unicode],
+        metadata={"description": "Any text, chosen after the commitment", "example": "ajax"},
+    )
+    nonce = StrictInteger(
+        load_default=0,
+        validate=validate.Range(min=0, max=engine_dice.MAX_NONCE),
+        metadata={"description": "Counts up through a game (turn or roll number)"},
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> engine_dice.DiceSource:
+        opened = sealing.open_token(current_keys().seals, data["sealed"])
+        if opened.is_example:
+            raise sealing.SealError("the documentation's example token only shows a reveal")
+        if time.time() >= opened.reveal_after:
+            raise sealing.SealError(
+                f"this sealed seed may be revealed since {rfc3339(opened.reveal_after)}, so its "
+                "rolls are no longer secret: seal a new one with POST /v1/seeds"
+            )
+        return engine_dice.SealedDice(
+            opened.seed,
+            data["client_seed"],
+            data["nonce"],
+            reveal_after=rfc3339(opened.reveal_after),
+        )
+
+
+DICE_VARIANTS = [SeededDiceSchema, SuppliedDiceSchema, SealedDiceSchema]
 
 
 def dice_field() -> OneOf:
     return OneOf(
         DICE_VARIANTS,
         metadata={
-            "description": "Seeded ({seed, nonce}) or supplied ({values}) dice; leave out for "
-            "fresh dice from the server's randomness (the seed is returned)."
+            "description": "Seeded ({seed, nonce}), supplied ({values}) or sealed ({sealed, "
+            "client_seed, nonce}) dice; leave out for fresh dice from the server's randomness "
+            "(the seed is returned)."
         },
     )
 
 
 def dice_from(args: dict[str, Any]) -> engine_dice.DiceSource:
+    """The dice source of a request; also takes ``prev`` out, as it is no step input."""
+    args.pop("prev", None)
     source: engine_dice.DiceSource | None = args.pop("dice", None)
     return source if source is not None else engine_dice.SeededDice.fresh()
 
@@ -100,12 +152,15 @@ class CheckSchema(Schema):
 
 
 class DiceUsedSchema(Schema):
-    mode = fields.String(required=True, validate=validate.OneOf(["seeded", "supplied"]))
+    mode = fields.String(required=True, validate=validate.OneOf(["seeded", "supplied", "sealed"]))
     algorithm = fields.String()
     seed = fields.String()
     nonce = fields.Integer()
     seed_source = fields.String(validate=validate.OneOf(["client", "server"]))
     values = fields.List(fields.Integer())
+    commitment = fields.String(metadata={"description": "Sealed: SHA-256 of the server seed"})
+    client_seed = fields.String()
+    reveal_after = fields.String(metadata={"description": "Sealed: when the seed is revealed"})
 
 
 def _named(name: str, base: type[Schema], members: Mapping[str, Any]) -> type[Schema]:
@@ -118,6 +173,8 @@ class EnvelopeBase(Schema):
     rolls = fields.List(fields.Nested(RollSchema), required=True)
     modifiers = fields.List(fields.Nested(CheckSchema), required=True)
     dice = fields.Nested(DiceUsedSchema, required=True)
+    provenance = fields.Nested(ProvenanceSchema, required=True)
+    receipt = receipt_field()
 
 
 class OddsOutcomeBase(Schema):
@@ -157,7 +214,7 @@ def register_steps(blp: Blueprint, ruleset: Ruleset, steps: list[StepHTTP]) -> N
 def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
     step = ruleset.step(spec.name)
     base = _camel(ruleset.id) + _camel(step.name)
-    request = _named(f"{base}Request", spec.inputs, {"dice": dice_field()})
+    request = _named(f"{base}Request", spec.inputs, {"dice": dice_field(), "prev": prev_field()})
     response = _named(
         f"{base}Response", EnvelopeBase, {"result": fields.Nested(spec.result, required=True)}
     )
@@ -166,7 +223,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         dice = dice_from(args)
         envelope = run_step(ruleset.id, step, spec.build(args), dice)
         count_rolls(ruleset.id, step.name, len(envelope["rolls"]))
-        return json_response(envelope)
+        return signed(envelope)
 
     resolve.__name__ = f"{step.name.replace('-', '_')}"
     view = blp.doc(summary=step.summary, description=f"{step.description} Dice: {step.dice}.")(

@@ -12,8 +12,9 @@ from marshmallow import Schema, fields, validate
 from ..engine.dice import Notation
 from ..engine.resolution import Resolution
 from ..engine.ruleset import Step, run_step
-from .common import EnvelopeBase, dice_field, dice_from, json_response
+from .common import EnvelopeBase, dice_field, dice_from
 from .metrics import count_rolls
+from .receipts import prev_field, signed
 
 blp = Blueprint("dice", __name__, url_prefix="/v1/dice", description="Plain dice rolls.")
 
@@ -51,6 +52,7 @@ class RollRequestSchema(Schema):
         },
     )
     dice = dice_field()
+    prev = prev_field()
 
 
 class TermSchema(Schema):
@@ -85,4 +87,4 @@ def roll(args: dict[str, Any]) -> Response:
     dice = dice_from(args)
     envelope = run_step(None, ROLL, RollInput(Notation.parse(args["notation"])), dice)
     count_rolls(None, "roll", len(envelope["rolls"]))
-    return json_response(envelope)
+    return signed(envelope)

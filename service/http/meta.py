@@ -151,7 +151,10 @@ PROBLEMS_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 names each bad member.</dd>
 <dt id="rule-violation">rule-violation (422)</dt><dd>The rules do not allow this (a torpedo
 from a battleship, a ship that cannot fire).</dd>
-<dt id="dice">dice (422)</dt><dd>Supplied dice do not fit: too few, too many, or off the die.</dd>
+<dt id="dice">dice (422)</dt><dd>Supplied dice do not fit: too few, too many, or off the die;
+or a sealed seed token that was altered, comes from another service, or is past its reveal.</dd>
+<dt id="too-early">too-early (409)</dt><dd>A sealed seed is revealed only after its
+<code>reveal_after</code> time.</dd>
 <dt id="limit">limit (422)</dt><dd>The request would cross a documented limit.</dd>
 <dt id="malformed-request">malformed-request (400)</dt><dd>The body is not JSON.</dd>
 <dt id="not-found">not-found (404)</dt><dd>No such path or ruleset.</dd>

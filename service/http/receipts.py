@@ -1,0 +1,249 @@
+"""Signed receipts over HTTP: the public key set, signing a response, checking a game log.
+
+``init_app`` loads the signing and seal keys once per process (see service/receipts/keys.py
+for where they come from); every resolution response goes through ``signed``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from flask import Flask, Response, current_app, request
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from ..engine.errors import RuleError
+from ..receipts import checking, keys
+from ..receipts.canonical import CanonicalizationError
+from ..receipts.signing import Signer
+from .problems import problem
+
+EXTENSION = "fire-control.receipts"
+DEFAULT_ISSUER = "fire-control"
+HASH = r"^[0-9a-f]{64}$"
+
+blp = Blueprint(
+    "receipts",
+    __name__,
+    description="Signed receipts: the public keys, and checks of a response or a game log.",
+)
+
+
+@dataclass(frozen=True)
+class Keys:
+    signer: Signer
+    seals: keys.SealKeys
+
+
+def init_app(app: Flask) -> None:
+    """Load the keys (made on first start when none are configured)."""
+    signing = keys.signing_keys(keys.key_document(app.config, keys.SIGNING))
+    seals = keys.seal_keys(keys.key_document(app.config, keys.SEAL))
+    issuer = keys.setting(app.config, "FIRECONTROL_ISSUER") or DEFAULT_ISSUER
+    app.extensions[EXTENSION] = Keys(Signer(signing, issuer), seals)
+
+
+def current_keys() -> Keys:
+    found: Keys = current_app.extensions[EXTENSION]
+    return found
+
+
+# --- every resolution: prev in, provenance and receipt out --------------------------------
+
+
+def prev_field() -> fields.String:
+    return fields.String(
+        validate=validate.Regexp(HASH),
+        metadata={
+            "description": "Hex SHA-256 of the receipt of the game's previous response "
+            '(printf %s "$receipt" | sha256sum); signed into this response\'s receipt, '
+            "so a game's receipts form a chain.",
+        },
+    )
+
+
+class ReceiptRequestSchema(Schema):
+    path = fields.String(required=True, metadata={"example": "/v1/rulesets/salvo-solo/fire"})
+    body = fields.Dict(required=True, metadata={"description": "The request body, whole"})
+
+
+class ProvenanceSchema(Schema):
+    service = fields.String(required=True, metadata={"example": DEFAULT_ISSUER})
+    kid = fields.String(required=True, metadata={"description": "The key that signed"})
+    issued_at = fields.String(required=True, metadata={"example": "2026-11-30T09:30:00Z"})
+    request = fields.Nested(ReceiptRequestSchema, required=True)
+
+
+def receipt_field() -> fields.String:
+    return fields.String(
+        required=True,
+        metadata={
+            "description": "Detached JWS (RFC 7515 appendix F, alg Ed25519) over the RFC 8785 "
+            "canonical JSON of this response without `receipt`; keys at "
+            "/.well-known/jwks.json. See docs/verifiable-rolls.md.",
+        },
+    )
+
+
+class ReceiptCanonicalError(RuleError):
+    kind = "validation"
+    title = "This request cannot be signed"
+
+
+def signed(document: dict[str, Any]) -> Response:
+    """The response with its provenance and receipt, as JSON."""
+    signer = current_keys().signer
+    body = request.get_json(silent=True)
+    document = {**document, "provenance": signer.provenance(request.path, body)}
+    try:
+        document = signer.sign(document)
+    except CanonicalizationError:
+        raise ReceiptCanonicalError(
+            "the request holds text that is not valid Unicode (a lone surrogate escape) or a "
+            "number JSON cannot carry exactly, so its receipt cannot be signed",
+            field="(body)",
+        ) from None
+    return Response(orjson.dumps(document), mimetype="application/json")
+
+
+# --- GET /.well-known/jwks.json -------------------------------------------------------------
+
+
+class JwkSchema(Schema):
+    kty = fields.String(required=True, metadata={"example": "OKP"})
+    crv = fields.String(required=True, metadata={"example": "Ed25519"})
+    x = fields.String(required=True, metadata={"description": "The public key, base64url"})
+    kid = fields.String(required=True)
+    alg = fields.String(required=True, metadata={"example": "Ed25519"})
+    use = fields.String(required=True, metadata={"example": "sig"})
+
+
+class JwksSchema(Schema):
+    keys = fields.List(fields.Nested(JwkSchema), required=True)
+
+
+@blp.get("/.well-known/jwks.json")
+@blp.response(200, JwksSchema)
+def jwks() -> Response:
+    """The public keys that sign receipts
+
+    A JSON Web Key Set (RFC 7517): the key that signs now comes first; retired keys stay
+    listed so the receipts they signed still verify. A receipt's header names its `kid`.
+    """
+    body = orjson.dumps(current_keys().signer.keys.jwks())
+    response = Response(body, mimetype="application/json")
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response
+
+
+# --- POST /v1/receipts/verify ---------------------------------------------------------------
+
+
+class VerifiedEntrySchema(Schema):
+    index = fields.Integer(required=True)
+    ruleset = fields.String(required=True, allow_none=True)
+    step = fields.String(required=True, allow_none=True)
+    signature_valid = fields.Boolean(required=True)
+    dice_valid = fields.Boolean(
+        required=True,
+        allow_none=True,
+        metadata={"description": "null: dice the player supplied, or a seed still sealed"},
+    )
+    receipt_hash = fields.String(
+        required=True, allow_none=True, metadata={"description": "What the next entry's prev is"}
+    )
+    problems = fields.List(fields.String(), required=True)
+
+
+class VerifiedLogSchema(Schema):
+    entries = fields.Integer(required=True)
+    chain_unbroken = fields.Boolean(required=True)
+    nonces_consecutive = fields.Boolean(required=True)
+    one_seed = fields.Boolean(required=True)
+    problems = fields.List(fields.String(), required=True)
+
+
+class VerifyResponseSchema(Schema):
+    valid = fields.Boolean(required=True)
+    entries = fields.List(fields.Nested(VerifiedEntrySchema), required=True)
+    log = fields.Nested(VerifiedLogSchema, required=True, allow_none=True)
+
+
+VERIFY_EXAMPLE = {
+    "ruleset": "salvo-solo",
+    "step": "fire",
+    "result": {"straddle": False, "shots_per_turn": 1},
+    "rolls": [{"label": "fire", "notation": "1d6", "values": [2], "total": 2}],
+    "modifiers": [],
+    "dice": {
+        "mode": "seeded",
+        "algorithm": "fc-dice-v1",
+        "seed": "game-42",
+        "nonce": 1,
+        "seed_source": "client",
+    },
+    "provenance": {
+        "service": DEFAULT_ISSUER,
+        "kid": "example",
+        "issued_at": "2026-11-30T09:30:00Z",
+        "request": {"path": "/v1/rulesets/salvo-solo/fire", "body": {}},
+    },
+    "receipt": "eyJhbGciOiJFZDI1NTE5Iiwia2lkIjoiZXhhbXBsZSJ9..c2lnbmF0dXJl",
+}
+
+VERIFY_BODY = {
+    "required": True,
+    "description": "One saved response document, or a game log: the list of a game's "
+    "responses in the order they were made (at least one; the body size limit bounds it).",
+    "content": {
+        "application/json": {
+            "schema": {
+                "oneOf": [
+                    {"type": "object", "description": "One response"},
+                    {
+                        "type": "array",
+                        "items": {"type": "object"},
+                        "minItems": 1,
+                        "description": "A game log, oldest first",
+                    },
+                ]
+            },
+            "example": VERIFY_EXAMPLE,
+        }
+    },
+}
+
+
+@blp.route("/v1/receipts/verify", methods=["POST"])
+@blp.doc(requestBody=VERIFY_BODY)
+@blp.response(200, VerifyResponseSchema)
+def verify() -> Response:
+    """Check a response or a whole game log
+
+    For each entry: is the receipt a valid signature by one of this service's keys (old
+    keys included), and do the dice re-derive from the seed and nonce (a sealed seed once
+    revealed)? For a log: does each entry's `prev` hash the receipt before it (nothing
+    removed, inserted, reordered or replayed), do the nonces count up by one with no gap or
+    repeat, and does every roll come from the one seed or sealed seed of the game, so that
+    a roll made and thrown away shows. Answers 200 with `valid: false` and the problems
+    found; a body that is neither an object nor a list of objects is a 422.
+    """
+    document = request.get_json(silent=True)
+    if isinstance(document, dict):
+        documents, log = [document], False
+    elif isinstance(document, list) and document and all(isinstance(i, dict) for i in document):
+        documents, log = document, True
+    else:
+        return problem(
+            422,
+            "validation",
+            "Unprocessable Content",
+            "send one response document (a JSON object) or a game log (a list of them)",
+            [{"field": "(body)", "message": "Must be an object or a list of objects."}],
+        )
+    found = current_keys()
+    report = checking.check(documents, found.signer.keys, found.seals, int(time.time()), log=log)
+    return Response(orjson.dumps(report), mimetype="application/json")

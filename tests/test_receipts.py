@@ -1,0 +1,325 @@
+"""Signed receipts: a game's log checked as a third party would, and every way to cheat it.
+
+A third party needs nothing of ours: joserfc (JWS, Ed25519) and rfc8785 (canonical JSON)
+verify a receipt with the keys from /.well-known/jwks.json.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from joserfc.errors import BadSignatureError
+
+from service import create_app
+from service.receipts import keys
+from tests.receipts_helpers import (
+    GAME_SEED,
+    SOLO,
+    TURN,
+    play,
+    receipt_hash,
+    third_party_check,
+    verify,
+)
+
+
+@pytest.fixture()
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "data"
+
+
+@pytest.fixture()
+def game_app(data_dir: Path) -> Flask:
+    return create_app({"TESTING": True, "FIRECONTROL_DATA_DIR": str(data_dir)})
+
+
+@pytest.fixture()
+def game_client(game_app: Flask) -> FlaskClient:
+    return game_app.test_client()
+
+
+# --- a game, checked as a referee would ---------------------------------------------------
+
+
+def test_a_seeded_game_verifies_with_third_party_libraries(game_client: FlaskClient) -> None:
+    log = play(game_client)
+    jwks = game_client.get("/.well-known/jwks.json").get_json()
+    for before, entry in zip([None, *log], log, strict=False):
+        header = third_party_check(jwks, entry)
+        assert header == {"alg": "Ed25519", "kid": jwks["keys"][0]["kid"]}
+        provenance = entry["provenance"]
+        assert provenance["service"] == "fire-control"
+        assert provenance["kid"] == header["kid"]
+        assert provenance["request"]["path"] == f"{SOLO}/{entry['step']}"
+        assert provenance["request"]["body"]["dice"]["seed"] == GAME_SEED
+        if before is not None:
+            assert provenance["request"]["body"]["prev"] == receipt_hash(before)
+    report = verify(game_client, log)
+    assert report["valid"] is True, report
+    assert report["log"] == {
+        "entries": len(TURN),
+        "chain_unbroken": True,
+        "nonces_consecutive": True,
+        "one_seed": True,
+        "problems": [],
+    }
+    assert all(e["signature_valid"] and e["dice_valid"] for e in report["entries"])
+    assert [e["receipt_hash"] for e in report["entries"]] == [receipt_hash(e) for e in log]
+
+
+def test_a_receipt_cannot_be_moved_onto_another_question(game_client: FlaskClient) -> None:
+    log = play(game_client)
+    jwks = game_client.get("/.well-known/jwks.json").get_json()
+    moved = copy.deepcopy(log[3])
+    moved["provenance"]["request"]["body"]["range"] = "Short"
+    with pytest.raises(BadSignatureError):
+        third_party_check(jwks, moved)
+    also_moved = copy.deepcopy(log[3])
+    also_moved["provenance"]["request"]["path"] = f"{SOLO}/torpedo"
+    with pytest.raises(BadSignatureError):
+        third_party_check(jwks, also_moved)
+    report = verify(game_client, moved)
+    assert report["valid"] is False and report["log"] is None
+    assert report["entries"][0]["signature_valid"] is False
+
+
+def test_a_removed_entry_is_reported(game_client: FlaskClient) -> None:
+    log = play(game_client)
+    report = verify(game_client, log[:2] + log[3:])
+    assert report["valid"] is False
+    assert all(e["signature_valid"] for e in report["entries"])
+    assert report["log"]["chain_unbroken"] is False
+    assert report["log"]["nonces_consecutive"] is False
+    assert report["log"]["problems"] == [
+        "entry 2's prev is not the hash of entry 1's receipt: "
+        "an entry was removed, inserted, reordered or replayed",
+        "entry 2: nonce 3 is missing before it",
+    ]
+
+
+def test_an_altered_entry_is_reported(game_client: FlaskClient) -> None:
+    log = play(game_client)
+    altered = copy.deepcopy(log)
+    roll = altered[3]["rolls"][0]
+    roll["values"] = [6] * len(roll["values"])
+    roll["total"] = sum(roll["values"])
+    report = verify(game_client, altered)
+    assert report["valid"] is False
+    entry = report["entries"][3]
+    assert entry["signature_valid"] is False
+    assert entry["dice_valid"] is False
+    assert "the signature does not match the document: it was altered" in entry["problems"]
+    # The receipt is the original one, so the chain itself still links.
+    assert report["log"]["chain_unbroken"] is True
+    assert [e["signature_valid"] for e in report["entries"]] == [
+        True,
+        True,
+        True,
+        False,
+        True,
+        True,
+    ]
+
+
+def test_an_altered_result_with_honest_dice_is_still_caught(game_client: FlaskClient) -> None:
+    log = play(game_client)
+    altered = copy.deepcopy(log[3])
+    altered["result"]["straddle"] = not altered["result"]["straddle"]
+    entry = verify(game_client, altered)["entries"][0]
+    assert entry["signature_valid"] is False and entry["dice_valid"] is True
+
+
+def test_a_replayed_entry_is_reported(game_client: FlaskClient) -> None:
+    log = play(game_client)
+    report = verify(game_client, log[:3] + [log[2]] + log[3:])
+    assert report["valid"] is False
+    assert all(e["signature_valid"] for e in report["entries"])
+    assert "entry 3 repeats nonce 3" in report["log"]["problems"]
+    assert report["log"]["chain_unbroken"] is False
+
+
+def test_a_discarded_reroll_shows_as_a_gap(game_client: FlaskClient) -> None:
+    """Fire at nonce 4, dislike it, fire again at nonce 5 chained to the same entry."""
+    log = play(game_client)[:3]
+    body = {**TURN[3][1], "prev": receipt_hash(log[-1])}
+    game_client.post(f"{SOLO}/fire", json={**body, "dice": {"seed": GAME_SEED, "nonce": 4}})
+    reroll = game_client.post(
+        f"{SOLO}/fire", json={**body, "dice": {"seed": GAME_SEED, "nonce": 5}}
+    ).get_json()
+    report = verify(game_client, [*log, reroll])
+    assert report["log"]["chain_unbroken"] is True
+    assert report["log"]["nonces_consecutive"] is False
+    assert report["log"]["problems"] == ["entry 3: nonce 4 is missing before it"]
+    assert report["valid"] is False
+
+
+def test_a_reroll_from_another_seed_shows(game_client: FlaskClient) -> None:
+    log = play(game_client)[:3]
+    body = {**TURN[3][1], "prev": receipt_hash(log[-1]), "dice": {"seed": "lucky", "nonce": 4}}
+    other = game_client.post(f"{SOLO}/fire", json=body).get_json()
+    report = verify(game_client, [*log, other])
+    assert report["log"]["one_seed"] is False
+    assert report["valid"] is False
+
+
+def test_fresh_dice_in_a_log_show_as_another_seed(game_client: FlaskClient) -> None:
+    first, second = (game_client.post(f"{SOLO}/weather", json={}).get_json() for _ in range(2))
+    assert first["dice"]["seed_source"] == "server"
+    report = verify(game_client, [first, second])
+    assert report["log"]["one_seed"] is False
+
+
+def test_supplied_dice_are_signed_but_not_rederivable(game_client: FlaskClient) -> None:
+    body = {**TURN[4][1], "dice": {"values": [6, 4, 2]}}
+    saved = game_client.post(f"{SOLO}/straddle", json=body).get_json()
+    report = verify(game_client, saved)
+    assert report["valid"] is True
+    entry = report["entries"][0]
+    assert entry["signature_valid"] is True and entry["dice_valid"] is None
+    assert entry["problems"] == ["the player supplied these dice: they cannot be re-derived"]
+
+
+def test_the_plain_roll_is_signed_and_chains(game_client: FlaskClient) -> None:
+    log = play(game_client)[:2]
+    body = {"notation": "2d8+1d10", "dice": {"seed": GAME_SEED, "nonce": 3}}
+    roll = game_client.post(
+        "/v1/dice/roll", json={**body, "prev": receipt_hash(log[-1])}
+    ).get_json()
+    third_party_check(game_client.get("/.well-known/jwks.json").get_json(), roll)
+    assert verify(game_client, [*log, roll])["valid"] is True
+
+
+def test_odds_are_not_signed(game_client: FlaskClient) -> None:
+    """Odds roll no dice: there is nothing a player could dispute, so no receipt."""
+    odds = game_client.post(f"{SOLO}/fire/odds", json=TURN[3][1]).get_json()
+    assert "receipt" not in odds and "provenance" not in odds
+
+
+def test_a_foreign_receipt_is_refused(game_client: FlaskClient, tmp_path: Path) -> None:
+    other = create_app({"TESTING": True, "FIRECONTROL_DATA_DIR": str(tmp_path / "elsewhere")})
+    foreign = play(other.test_client())[0]
+    entry = verify(game_client, foreign)["entries"][0]
+    assert entry["signature_valid"] is False
+    assert entry["problems"][0].startswith("the receipt names a key this service does not know")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [[], [1, 2], "a string", 7, None, [{}, 3]],
+    ids=["empty", "numbers", "string", "number", "null", "mixed"],
+)
+def test_verify_takes_an_object_or_a_list_of_objects(game_client: FlaskClient, body: Any) -> None:
+    response = game_client.post(
+        "/v1/receipts/verify", data=json.dumps(body), content_type="application/json"
+    )
+    assert response.status_code == 422
+    assert response.get_json()["type"].endswith("#validation")
+
+
+def test_verify_explains_what_is_not_a_response(game_client: FlaskClient) -> None:
+    report = verify(game_client, [{"hello": "world"}, {"receipt": 7}])
+    assert report["valid"] is False
+    assert report["entries"][0]["problems"][0].startswith("no receipt")
+
+
+# --- keys ----------------------------------------------------------------------------------
+
+
+def test_two_apps_on_one_data_folder_share_one_key(data_dir: Path) -> None:
+    first = create_app({"TESTING": True, "FIRECONTROL_DATA_DIR": str(data_dir)})
+    second = create_app({"TESTING": True, "FIRECONTROL_DATA_DIR": str(data_dir)})
+    first_keys = first.test_client().get("/.well-known/jwks.json").get_json()
+    assert second.test_client().get("/.well-known/jwks.json").get_json() == first_keys
+    signed_by_first = play(first.test_client())
+    assert verify(second.test_client(), signed_by_first)["valid"] is True
+
+
+def test_rotation_keeps_old_receipts_verifiable(data_dir: Path) -> None:
+    before = create_app({"TESTING": True, "FIRECONTROL_DATA_DIR": str(data_dir)})
+    old_log = play(before.test_client())
+    old_kid = old_log[0]["provenance"]["kid"]
+
+    new_kid = keys.rotate(data_dir / "signing-keys.json", keys.SIGNING)
+    after = create_app({"TESTING": True, "FIRECONTROL_DATA_DIR": str(data_dir)}).test_client()
+    jwks = after.get("/.well-known/jwks.json").get_json()
+    assert [key["kid"] for key in jwks["keys"]] == [new_kid, old_kid]
+
+    new_log = play(after, first_nonce=len(TURN) + 1)
+    assert {entry["provenance"]["kid"] for entry in new_log} == {new_kid}
+    for entry in old_log + new_log:
+        third_party_check(jwks, entry)
+    # One game, signed across a rotation, chained by hand at the seam.
+    seam = after.post(
+        f"{SOLO}/weather",
+        json={"dice": {"seed": GAME_SEED, "nonce": 7}, "prev": receipt_hash(old_log[-1])},
+    ).get_json()
+    assert verify(after, [*old_log, seam])["valid"] is True
+
+    retired = json.loads((data_dir / "signing-keys.json").read_text())["keys"][1]
+    assert "d" not in retired, "a retired signing key keeps only its public part"
+
+
+def private_material(data_dir: Path) -> list[str]:
+    signing = json.loads((data_dir / "signing-keys.json").read_text())["keys"]
+    seal = json.loads((data_dir / "seal-keys.json").read_text())["keys"]
+    return [key["d"] for key in signing if "d" in key] + [key["k"] for key in seal]
+
+
+def test_private_keys_never_appear_in_any_response(
+    game_client: FlaskClient, data_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    log = play(game_client)
+    sealed = game_client.post("/v1/seeds", json={"reveal_in": 3600}).get_json()
+    bodies = [json.dumps(log), json.dumps(sealed)]
+    for method, path, body in [
+        ("get", "/.well-known/jwks.json", None),
+        ("get", "/openapi.json", None),
+        ("get", "/metrics", None),
+        ("get", "/v1/rulesets", None),
+        ("post", "/v1/receipts/verify", log),
+        ("post", "/v1/seeds/reveal", {"sealed": sealed["sealed"]}),
+        ("post", "/v1/seeds/reveal", {"sealed": sealed["sealed"][:-4] + "AAAA"}),
+        ("post", f"{SOLO}/fire", {"range": "Nowhere"}),
+    ]:
+        response = getattr(game_client, method)(path, json=body)
+        bodies.append(response.get_data(as_text=True))
+    secrets = private_material(data_dir)
+    assert len(secrets) == 2
+    everything = "\n".join(bodies) + caplog.text
+    assert all(secret not in everything for secret in secrets)
+    assert '"d"' not in game_client.get("/.well-known/jwks.json").get_data(as_text=True)
+
+
+def test_a_request_that_cannot_be_signed_is_refused_plainly(game_client: FlaskClient) -> None:
+    card = {
+        "name": "\\ud800",
+        "type": "CA",
+        "guns": 8,
+        "broadside": 1,
+        "stern": 1,
+        "bow": 1,
+        "flotation": 5,
+        "turret": 5,
+        "speed": 10,
+        "armor": 3,
+        "nation": "UK",
+    }
+    text = json.dumps({"ship": {"card": card}, "hits": "F"}).replace("\\\\ud800", "\\ud800")
+    response = game_client.post(f"{SOLO}/damage", data=text, content_type="application/json")
+    assert response.status_code == 422
+    assert response.get_json()["title"] == "This request cannot be signed"
+
+
+def test_an_integral_float_in_the_request_is_signed_canonically(game_client: FlaskClient) -> None:
+    """StrictInteger takes 1.0 as 1; the body is signed as RFC 8785 writes it (1)."""
+    body = {"notation": "1d6", "dice": {"seed": GAME_SEED, "nonce": 1.0}}
+    saved = game_client.post("/v1/dice/roll", json=body).get_json()
+    assert saved["provenance"]["request"]["body"]["dice"]["nonce"] == 1.0
+    third_party_check(game_client.get("/.well-known/jwks.json").get_json(), saved)
+    assert verify(game_client, saved)["valid"] is True
