@@ -10,8 +10,9 @@ STEPS = (
     Step(
         "initiative",
         "Roll for initiative",
-        "Both players roll 1d6 (player A's die first); a tie rolls again. The winner goes "
-        "second: the loser picks and moves the first ship.",
+        "Both players roll 1d6; a tie rolls again. The winner goes second: the loser picks and "
+        "moves the first ship. Supplied dice are read in pairs, player A's die then player "
+        "B's, one pair per round; at most 20 rounds are rolled (ruling initiative-ties).",
         "1d6 each, again on a tie",
         steps.initiative,
     ),
@@ -22,7 +23,9 @@ STEPS = (
         "worse than 6+), then the target rolls one armour save per hit. Each hit that gets "
         "through knocks off one Hull point; an unmodified 6 whose save fails sinks the target "
         "outright. The client gives the range in inches and says whether the target is in line "
-        "of sight; the class's gun range is checked.",
+        "of sight; the class's gun range is checked. Supplied dice are read as every attack "
+        "die in order, then one save die per hit, in the order of the hits (ruling "
+        "save-order).",
         "Attack x 1d6, then 1d6 per hit",
         steps.fire,
         odds=True,
@@ -33,7 +36,7 @@ STEPS = (
         "Fire a ship's torpedoes at one target",
         'Destroyers and Cruisers only, instead of guns, up to 16": three dice against To Hit. '
         "Torpedo hits ignore armour and each knocks off one Hull point; an unmodified 6 sinks "
-        "the target outright.",
+        "the target outright. Visibility counts as for guns (ruling visibility-torpedoes).",
         "3d6",
         steps.torpedo,
         odds=True,
