@@ -4,8 +4,8 @@
     rotate signing|seal [FILE]  put a new key first in FILE (default: the data folder's);
                                 a retired signing key keeps only its public part
 
-Rotation prints the new key id, never key material. Restart or reload the workers
-(gunicorn: HUP) so they load the new set.
+Rotation prints the new key id, never key material. Restart the service so that it
+loads the new set (the app is preloaded, so a worker reload alone keeps the old one).
 """
 
 from __future__ import annotations
