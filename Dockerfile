@@ -27,7 +27,9 @@ RUN groupadd --system --gid 10001 firecontrol \
     && useradd --system --uid 10001 --gid firecontrol --no-create-home \
        --home-dir /nonexistent --shell /usr/sbin/nologin firecontrol
 # Code and dependencies belong to root and are read-only to the service's user; the only
-# writable place it needs is /tmp (the metrics folder), an in-memory volume in Kubernetes.
+# writable place it needs is /tmp: the metrics folder, and the signing and sealing keys it
+# makes on first start when none are given (a single container; in Kubernetes they come
+# from a Secret, see deploy/README.md).
 COPY --from=build /opt/venv /opt/venv
 COPY --from=build /app /app
 WORKDIR /app
@@ -36,7 +38,8 @@ ENV PATH="/opt/venv/bin:${PATH}" \
     PYTHONUNBUFFERED=1 \
     PORT=8080 \
     WEB_CONCURRENCY=2 \
-    PROMETHEUS_MULTIPROC_DIR=/tmp/metrics
+    PROMETHEUS_MULTIPROC_DIR=/tmp/metrics \
+    FIRECONTROL_DATA_DIR=/tmp/fire-control
 USER 10001:10001
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \

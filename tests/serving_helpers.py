@@ -139,13 +139,14 @@ def server_env(tmp_path: Path, port: int, workers: int, cmd_args: str = "") -> d
     env = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(("FIRE_CONTROL_METRICS_", "GUNICORN_", "PROMETHEUS_"))
+        if not k.startswith(("FIRE_CONTROL_", "FIRECONTROL_", "GUNICORN_", "PROMETHEUS_"))
     }
     env.update(
         PORT=str(port),
         HOST="127.0.0.1",
         WEB_CONCURRENCY=str(workers),
         PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"),
+        FIRECONTROL_DATA_DIR=str(tmp_path / "data"),  # keys made on first start
         PATH=f"{BIN}{os.pathsep}{env.get('PATH', '')}",
     )
     if cmd_args:

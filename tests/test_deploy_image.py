@@ -148,10 +148,11 @@ def test_the_image_entry_command_serves_from_the_same_config(tmp_path: Path) -> 
     assert entry[0] == "gunicorn" and "deploy/gunicorn.conf.py" in entry
     workdir = [rest for word, rest in final_stage() if word == "WORKDIR"][-1]
     assert workdir == "/app"  # the image copies service/ and deploy/ there, as in the repo
-    # The image's environment, but a free port, a private metrics folder and this venv.
+    # The image's environment, but a free port, private folders and this venv.
     env.pop("PATH")
     env.pop("PROMETHEUS_MULTIPROC_DIR")
     env.pop("PORT")
+    env["FIRECONTROL_DATA_DIR"] = str(tmp_path / "data")
     env["WEB_CONCURRENCY"] = str(workers)
     command = [str(BIN / entry[0]), *entry[1:]]
     with running(tmp_path, workers=workers, command=command, env=env) as srv:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import time
+from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -21,6 +22,8 @@ from prometheus_client import (
     generate_latest,
     multiprocess,
 )
+
+from .request_id import STARTED
 
 REQUESTS = Counter(
     "firecontrol_http_requests_total",
@@ -52,24 +55,41 @@ def worker_started() -> None:
     WORKERS.set(1)
 
 
+# Label children looked up once: prometheus_client's labels() costs a few microseconds
+# a call, on every request. The keys are bounded (rules, METHODS, status codes, steps).
+_REQUEST_SERIES: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+_ROLL_SERIES: dict[tuple[str, str], Any] = {}
+
+
 def count_rolls(ruleset: str | None, step: str, rolls: int) -> None:
-    ROLLS.labels(ruleset or "dice", step).inc(rolls)
+    key = (ruleset or "dice", step)
+    series = _ROLL_SERIES.get(key)
+    if series is None:
+        series = _ROLL_SERIES[key] = ROLLS.labels(*key)
+    series.inc(rolls)
+
+
+def _request_series(method: str, endpoint: str, status: str) -> tuple[Any, Any]:
+    key = (method, endpoint, status)
+    series = _REQUEST_SERIES.get(key)
+    if series is None:
+        series = _REQUEST_SERIES[key] = (REQUESTS.labels(*key), LATENCY.labels(endpoint))
+    return series
 
 
 def init_app(app: Flask) -> None:
-    @app.before_request
-    def _start() -> None:
-        g.started = time.perf_counter()
-
     @app.after_request
     def _observe(response: Response) -> Response:
         # request.url_rule is None on 404/405: one label, never the raw path.
         endpoint = request.url_rule.rule if request.url_rule else "unmatched"
         method = request.method if request.method in METHODS else "other"
-        REQUESTS.labels(method, endpoint, str(response.status_code)).inc()
-        started = g.get("started")
+        requests, latency = _request_series(method, endpoint, str(response.status_code))
+        requests.inc()
+        # Timed from the outermost layer (the request-id middleware), so the time Flask
+        # takes to set the request up is counted too.
+        started = request.environ.get(STARTED)
         if started is not None:
-            LATENCY.labels(endpoint).observe(time.perf_counter() - started)
+            latency.observe(time.perf_counter() - started)
         return response
 
     @app.get("/metrics")

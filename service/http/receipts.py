@@ -231,7 +231,10 @@ def verify() -> Response:
     a roll made and thrown away shows. Answers 200 with `valid: false` and the problems
     found; a body that is neither an object nor a list of objects is a 422.
     """
-    document = request.get_json(silent=True)
+    try:
+        document = request.get_json(silent=True)
+    except RecursionError:  # nested deeper than the JSON decoder goes: not a document
+        document = None
     if isinstance(document, dict):
         documents, log = [document], False
     elif isinstance(document, list) and document and all(isinstance(i, dict) for i in document):
