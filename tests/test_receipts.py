@@ -18,6 +18,7 @@ from joserfc.errors import BadSignatureError
 
 from service import create_app
 from service.receipts import keys
+from service.receipts.signing import check_signature
 from tests.receipts_helpers import (
     GAME_SEED,
     SOLO,
@@ -323,3 +324,22 @@ def test_an_integral_float_in_the_request_is_signed_canonically(game_client: Fla
     assert saved["provenance"]["request"]["body"]["dice"]["nonce"] == 1.0
     third_party_check(game_client.get("/.well-known/jwks.json").get_json(), saved)
     assert verify(game_client, saved)["valid"] is True
+
+
+def test_a_document_nested_too_deep_to_sign_is_reported_not_a_500(
+    game_client: FlaskClient,
+) -> None:
+    receipt = play(game_client)[0]["receipt"]
+    for depth in range(850, 1000, 10):  # around where canonicalisation runs out of stack
+        deep = '{"a":' * depth + "1" + "}" * depth
+        text = f'{{"receipt": "{receipt}", "result": {deep}}}'
+        response = game_client.post(
+            "/v1/receipts/verify", data=text, content_type="application/json"
+        )
+        assert response.status_code in (200, 422), depth
+    nested: dict[str, Any] = {}
+    for _ in range(5000):
+        nested = {"a": nested}
+    keys_now = game_client.application.extensions["fire-control.receipts"].signer.keys
+    checked = check_signature(keys_now, {"receipt": receipt, "result": nested})
+    assert checked.problem == "the document has no RFC 8785 form (nested too deep)"

@@ -101,7 +101,7 @@ EXAMPLE_TOKEN = sealing.seal_example("example-seed-public-by-design", 1767225600
     "its receipt hash as the first roll's `prev` to put the commitment at the head of the "
     "game's log.",
 )
-@blp.arguments(SealRequestSchema, example={"reveal_in": 86400})
+@blp.arguments(SealRequestSchema(), example={"reveal_in": 86400})
 @blp.response(200, SealResponseSchema)
 def seal(args: dict[str, Any]) -> Response:
     now = int(time.time())
@@ -118,7 +118,7 @@ def seal(args: dict[str, Any]) -> Response:
     "(tools/verify_dice.py). Before that time: 409. A token this service did not make, or "
     "one that was altered: 422.",
 )
-@blp.arguments(RevealRequestSchema, example={"sealed": EXAMPLE_TOKEN})
+@blp.arguments(RevealRequestSchema(), example={"sealed": EXAMPLE_TOKEN})
 @blp.response(200, RevealResponseSchema)
 @blp.alt_response(409, response="CONFLICT")
 def reveal(args: dict[str, Any]) -> Response:

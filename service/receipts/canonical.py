@@ -50,3 +50,5 @@ def canonical_json(value: Any, *, fast: bool = True) -> bytes:
         return rfc8785.dumps(value)
     except (rfc8785.CanonicalizationError, UnicodeEncodeError, TypeError) as error:
         raise CanonicalizationError(str(error)) from error
+    except RecursionError:
+        raise CanonicalizationError("nested too deep") from None

@@ -24,7 +24,7 @@ from typing import Any
 from joserfc import jws
 from joserfc.errors import JoseError
 
-from .canonical import canonical_json
+from .canonical import CanonicalizationError, canonical_json
 from .keys import SigningKeys
 
 ALGORITHMS = ["Ed25519"]
@@ -96,6 +96,9 @@ def check_signature(keys: SigningKeys, document: dict[str, Any]) -> Checked:
         return Checked(False, None, f"the receipt names a key this service does not know: {kid!r}")
     try:
         payload = canonical_json(unsigned(document))
+    except CanonicalizationError as error:
+        return Checked(False, kid, f"the document has no RFC 8785 form ({error})")
+    try:
         jws.deserialize_compact(receipt, key, algorithms=ALGORITHMS, payload=payload)
     except (JoseError, ValueError, TypeError):
         return Checked(False, kid, "the signature does not match the document: it was altered")
