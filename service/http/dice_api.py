@@ -80,7 +80,7 @@ class RollResponseSchema(EnvelopeBase):
     "as every step. At most 100 dice, 2 to 1000 sides; past that a 422 names the limit.",
 )
 @blp.arguments(
-    RollRequestSchema, example={"notation": "2d8+1d10", "dice": {"seed": "game-42", "nonce": 1}}
+    RollRequestSchema(), example={"notation": "2d8+1d10", "dice": {"seed": "game-42", "nonce": 1}}
 )
 @blp.response(200, RollResponseSchema)
 def roll(args: dict[str, Any]) -> Response:
