@@ -7,6 +7,8 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
+from tests.http_helpers import call, check_of
+
 BASE = "/v1/rulesets/dreadnought"
 
 
@@ -55,23 +57,17 @@ def target(ship_class: str = "Dreadnought", **figures: Any) -> dict[str, Any]:
 
 
 def post(client: FlaskClient, step: str, body: dict[str, Any], status: int = 200) -> Any:
-    response = client.post(f"{BASE}/{step}", json=body)
-    assert response.status_code == status, response.get_json()
-    return response.get_json()
+    return call(client, f"{BASE}/{step}", body, status=status)
 
 
 def resolve(
     client: FlaskClient, step: str, body: dict[str, Any], values: list[int] | None = None
 ) -> dict[str, Any]:
-    if values is not None:
-        body = {**body, "dice": {"values": values}}
-    data: dict[str, Any] = post(client, step, body)
-    return data
+    return call(client, f"{BASE}/{step}", body, values)
 
 
 def refused(client: FlaskClient, step: str, body: dict[str, Any]) -> dict[str, Any]:
-    data: dict[str, Any] = post(client, step, body, 422)
-    return data
+    return call(client, f"{BASE}/{step}", body, status=422)
 
 
 def fire(
@@ -94,12 +90,7 @@ def fire(
     return resolve(client, "fire", body, values)
 
 
-def check(data: dict[str, Any], roll: str) -> dict[str, Any]:
-    """The trail entry for one roll label."""
-    found = [entry for entry in data["modifiers"] if entry["roll"] == roll]
-    assert len(found) == 1, data["modifiers"]
-    entry: dict[str, Any] = found[0]
-    return entry
+check = check_of
 
 
 def applied(data: dict[str, Any], roll: str) -> dict[str, int]:

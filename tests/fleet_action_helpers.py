@@ -10,6 +10,8 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
+from tests.http_helpers import call, check_of
+
 BASE = "/v1/rulesets/fleet-action"
 
 PRINTED_CREW = {"Green": 6, "Seasoned": 5, "Veteran": 4, "Elite": 3}
@@ -70,32 +72,17 @@ def shot(
 def resolve(
     client: FlaskClient, step: str, body: dict[str, Any], values: list[int] | None = None
 ) -> dict[str, Any]:
-    if values is not None:
-        body = {**body, "dice": {"values": values}}
-    response = client.post(f"{BASE}/{step}", json=body)
-    assert response.status_code == 200, response.get_json()
-    data: dict[str, Any] = response.get_json()
-    return data
+    return call(client, f"{BASE}/{step}", body, values)
 
 
 def refused(
     client: FlaskClient, step: str, body: dict[str, Any], values: list[int] | None = None
 ) -> dict[str, Any]:
-    if values is not None:
-        body = {**body, "dice": {"values": values}}
-    response = client.post(f"{BASE}/{step}", json=body)
-    assert response.status_code == 422, response.get_json()
-    assert response.mimetype == "application/problem+json"
-    data: dict[str, Any] = response.get_json()
-    return data
+    return call(client, f"{BASE}/{step}", body, values, status=422)
 
 
 def fields_at_fault(problem: dict[str, Any]) -> list[str]:
     return [error["field"] for error in problem.get("errors", [])]
 
 
-def check(data: dict[str, Any], roll: str) -> dict[str, Any]:
-    """The recorded check of one roll, by its label."""
-    found = [c for c in data["modifiers"] if c["roll"] == roll]
-    assert len(found) == 1, (roll, [c["roll"] for c in data["modifiers"]])
-    return found[0]
+check = check_of

@@ -6,42 +6,14 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
+from service.rulesets.salvo_grid.api import FLEET_A, FLEET_B, LOOT_A, LOOT_B
+from tests.http_helpers import call
+
 BASE = "/v1/rulesets/salvo-grid"
 
-# Captain a's ocean: carrier along row 1, battleship down column A, submarine down column G.
-FLEET_A = [
-    {"ship": "carrier", "squares": ["A1", "B1", "C1", "D1", "E1"]},
-    {"ship": "battleship", "squares": ["A3", "A4", "A5", "A6"]},
-    {"ship": "cruiser", "squares": ["C3", "D3", "E3"]},
-    {"ship": "submarine", "squares": ["G5", "G6", "G7"]},
-    {"ship": "destroyer", "squares": ["I9", "J9"]},
-]
-LOOT_A = [
-    {"square": "F1", "kind": "crate"},
-    {"square": "B5", "kind": "crate"},
-    {"square": "H8", "kind": "crate"},
-    {"square": "D6", "kind": "mine"},
-    {"square": "J3", "kind": "mine"},
-    {"square": "E9", "kind": "radar-buoy"},
-    {"square": "C10", "kind": "radar-buoy"},
-]
-# Captain b's ocean: carrier down column J, submarine along row 2, destroyer in the corner.
-FLEET_B = [
-    {"ship": "carrier", "squares": ["J1", "J2", "J3", "J4", "J5"]},
-    {"ship": "battleship", "squares": ["B8", "C8", "D8", "E8"]},
-    {"ship": "cruiser", "squares": ["E4", "E5", "E6"]},
-    {"ship": "submarine", "squares": ["G2", "H2", "I2"]},
-    {"ship": "destroyer", "squares": ["A10", "B10"]},
-]
-LOOT_B = [
-    {"square": "A1", "kind": "crate"},
-    {"square": "F5", "kind": "crate"},
-    {"square": "C3", "kind": "crate"},
-    {"square": "H9", "kind": "mine"},
-    {"square": "D1", "kind": "mine"},
-    {"square": "G7", "kind": "radar-buoy"},
-    {"square": "B4", "kind": "radar-buoy"},
-]
+# The two oceans of the documented examples: captain a's carrier along row 1, battleship
+# down column A, submarine down column G; captain b's carrier down column J, submarine
+# along row 2, destroyer in the corner.
 ALL_B = [sq for ship in FLEET_B for sq in ship["squares"]]
 
 
@@ -60,20 +32,11 @@ def post(client: FlaskClient, step: str, body: dict[str, Any]) -> Any:
 def resolve(
     client: FlaskClient, step: str, body: dict[str, Any], values: list[int] | None = None
 ) -> dict[str, Any]:
-    if values is not None:
-        body = {**body, "dice": {"values": values}}
-    response = post(client, step, body)
-    assert response.status_code == 200, response.get_json()
-    data: dict[str, Any] = response.get_json()
-    return data
+    return call(client, f"{BASE}/{step}", body, values)
 
 
 def refused(client: FlaskClient, step: str, body: dict[str, Any]) -> dict[str, Any]:
-    response = post(client, step, body)
-    assert response.status_code == 422, response.get_json()
-    assert response.mimetype == "application/problem+json"
-    data: dict[str, Any] = response.get_json()
-    return data
+    return call(client, f"{BASE}/{step}", body, status=422)
 
 
 def salvo_body(

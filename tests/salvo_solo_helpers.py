@@ -6,6 +6,8 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
+from tests.http_helpers import call
+
 BASE = "/v1/rulesets/salvo-solo"
 AJAX = {"ship": "Ajax"}
 SPEE = {"ship": "Graf Spee"}
@@ -28,20 +30,11 @@ def faces(total: int, count: int, sides: int = 6) -> list[int]:
 def resolve(
     client: FlaskClient, step: str, body: dict[str, Any], values: list[int] | None = None
 ) -> dict[str, Any]:
-    if values is not None:
-        body = {**body, "dice": {"values": values}}
-    response = client.post(f"{BASE}/{step}", json=body)
-    assert response.status_code == 200, response.get_json()
-    data: dict[str, Any] = response.get_json()
-    return data
+    return call(client, f"{BASE}/{step}", body, values)
 
 
 def refused(client: FlaskClient, step: str, body: dict[str, Any]) -> dict[str, Any]:
-    response = client.post(f"{BASE}/{step}", json=body)
-    assert response.status_code == 422, response.get_json()
-    assert response.mimetype == "application/problem+json"
-    data: dict[str, Any] = response.get_json()
-    return data
+    return call(client, f"{BASE}/{step}", body, status=422)
 
 
 def ship(name: str, **state: Any) -> dict[str, Any]:
