@@ -178,3 +178,17 @@ def test_ruling_derived_cards(client: FlaskClient) -> None:
     # Not stronger than the printed ship it sits beside on the scale.
     assert nelson["broadside"] <= ships["King George V"]["broadside"]
     assert ajax["flotation"] <= ships["Nürnburg"]["flotation"]
+
+
+def test_ruling_hit_count_cap(client: FlaskClient) -> None:
+    """ruling hit-count-cap: counts stop at 100, and the state handed back is accepted again."""
+    stopped = ship("Graf Spee", speed_hits=99, turret_hits=100)
+    result = resolve(client, "damage", {"ship": stopped, "hits": "SSST"})["result"]["ship"]
+    assert result["state"]["speed_hits"] == 100 and result["state"]["turret_hits"] == 100
+    state = {**START, "range": "Short", "enemy": {"ship": "Graf Spee", "state": result["state"]}}
+    # Graf Spee, silenced, cannot fire; Ajax closes to fire twice and torpedoes at Short.
+    body = {"state": state, "player_action": "OB", "dice": {"seed": "cap", "nonce": 1}}
+    answer = resolve(client, "turn", body)["result"]
+    assert answer["state"]["enemy"]["state"]["speed_hits"] <= 100
+    if not answer["game_over"]:
+        resolve(client, "turn", {**body, "state": answer["state"]})  # accepted as it came back

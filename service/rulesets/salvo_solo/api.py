@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, post_load, validate
 from ...http.common import StepHTTP, register_steps
 from ...http.fields import OneOf, StrictBoolean, StrictInteger
 from . import RULESET, steps, tables
-from .ships import ALIASES, CATALOG, FIRE_CONTROL_STATES, Ship, ShipCard, ShipState
+from .ships import ALIASES, CATALOG, FIRE_CONTROL_STATES, MAX_HITS, Ship, ShipCard, ShipState
 
 blp = Blueprint(
     "salvo-solo",
@@ -53,9 +53,9 @@ class SalvoSoloShipCardSchema(Schema):
 
 
 class SalvoSoloShipStateSchema(Schema):
-    flotation_hits = _count(0, 100, load_default=0)
-    turret_hits = _count(0, 100, load_default=0)
-    speed_hits = _count(0, 100, load_default=0)
+    flotation_hits = _count(0, MAX_HITS, load_default=0)
+    turret_hits = _count(0, MAX_HITS, load_default=0)
+    speed_hits = _count(0, MAX_HITS, load_default=0)
     fire_control = _enum(FIRE_CONTROL_STATES, load_default="ready")
 
     @post_load

@@ -126,6 +126,15 @@ RULINGS = (
         "Victory goes to the side whose enemy is sunk; with both or neither sunk, neither has won.",
     ),
     Ruling(
+        "hit-count-cap",
+        "Damage is cumulative; is there any limit to how many hits of a kind a ship's state "
+        "records?",
+        "Each kind of hit is counted up to 100. Further hits of that kind are still resolved "
+        "and reported but no longer counted.",
+        "By then the ship is long sunk, silenced or stopped, so nothing a player sees "
+        "changes; the cap keeps every state the service hands back one it accepts again.",
+    ),
+    Ruling(
         "derived-cards",
         "Nelson and Prinz Eugen are listed without stats, and Ajax appears only in an example.",
         "Their cards are derived on the printed cards' scale and marked provenance 'derived'. "

@@ -9,6 +9,10 @@ from ...engine.errors import RuleError
 from .tables import SPEED_PER_S_HIT
 
 FIRE_CONTROL_STATES: Final = ("ready", "lost-next-turn", "lost-this-turn")
+# Each kind of hit is counted up to here (ruling hit-count-cap): far past sinking, silencing
+# or stopping any ship, so nothing a player sees changes, and a state the service hands
+# back is always one it accepts.
+MAX_HITS: Final = 100
 
 
 @dataclass(frozen=True)
@@ -88,9 +92,9 @@ class Ship:
         """The ship after a string of F/T/S hits (and perhaps a lost fire control)."""
         state = replace(
             self.state,
-            flotation_hits=self.state.flotation_hits + hits.count("F"),
-            turret_hits=self.state.turret_hits + hits.count("T"),
-            speed_hits=self.state.speed_hits + hits.count("S"),
+            flotation_hits=min(MAX_HITS, self.state.flotation_hits + hits.count("F")),
+            turret_hits=min(MAX_HITS, self.state.turret_hits + hits.count("T")),
+            speed_hits=min(MAX_HITS, self.state.speed_hits + hits.count("S")),
         )
         if fire_control_lost:
             state = replace(state, fire_control="lost-next-turn")
