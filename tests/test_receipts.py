@@ -343,3 +343,36 @@ def test_a_document_nested_too_deep_to_sign_is_reported_not_a_500(
     keys_now = game_client.application.extensions["fire-control.receipts"].signer.keys
     checked = check_signature(keys_now, {"receipt": receipt, "result": nested})
     assert checked.problem == "the document has no RFC 8785 form (nested too deep)"
+
+
+def test_the_receipt_is_exactly_what_joserfc_would_sign(game_app: Flask) -> None:
+    from joserfc import jws
+
+    from service.http.receipts import current_keys
+    from service.receipts.canonical import canonical_json
+
+    response = (
+        game_app.test_client()
+        .post(
+            f"{SOLO}/straddle",
+            json={
+                "firer": {"ship": "Ajax"},
+                "target": {"ship": "Graf Spee"},
+                "range": "Long",
+                "guns_bearing": "bow",
+                "dice": {"seed": "same-bytes", "nonce": 1},
+            },
+        )
+        .get_json()
+    )
+    with game_app.app_context():
+        signing = current_keys().signer.keys
+    unsigned = {k: v for k, v in response.items() if k != "receipt"}
+    token = jws.serialize_compact(
+        {"alg": "Ed25519", "kid": signing.kid},
+        canonical_json(unsigned),
+        signing.current,
+        algorithms=["Ed25519"],
+    )
+    head, _, signature = token.split(".")
+    assert response["receipt"] == f"{head}..{signature}"

@@ -115,3 +115,27 @@ def test_a_response_with_text_beyond_ascii_and_a_float_in_its_request(app: Flask
     del content["provenance"]["request"]["body"]["dice"]["nonce"]
     assert _plain(content)
     assert canonical_json(content) == rfc8785.dumps(content) == fast_bytes(content)
+
+
+plain_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**53 - 1), max_value=2**53 - 1)
+    | st.text(),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(alphabet=st.characters(max_codepoint=127)), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(plain_values)
+def test_the_fast_path_itself_writes_the_rfc8785_bytes(value: Any) -> None:
+    try:
+        expected = rfc8785.dumps(value)
+    except (rfc8785.CanonicalizationError, UnicodeEncodeError):
+        return  # a lone surrogate: covered above
+    assert _plain(value)
+    assert canonical_json(value) == expected

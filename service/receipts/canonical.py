@@ -1,24 +1,25 @@
 """RFC 8785 (JSON Canonicalization Scheme) bytes of a JSON value: what a receipt signs.
 
 ``rfc8785`` is the reference; for values made only of strings, integers within the
-IEEE 754 safe range, booleans, null, lists and objects with ASCII keys, ``json.dumps``
-with sorted keys and no spaces writes the very same bytes about five times faster. Any
-other value (a float, a non-ASCII key, a huge integer) goes to ``rfc8785``.
+IEEE 754 safe range, booleans, null, lists and objects with ASCII keys, orjson with sorted
+keys writes the very same bytes (compact, UTF-8, the same string escapes) some thirty
+times faster. Any other value (a float, a non-ASCII key, a huge integer) goes to
+``rfc8785``.
 tests/test_receipts_canonical.py proves the two agree byte for byte.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+import orjson
 import rfc8785
 
 SAFE_INTEGER = 2**53 - 1
 
-_dumps = json.JSONEncoder(
-    ensure_ascii=False, check_circular=False, sort_keys=True, separators=(",", ":")
-).encode
+
+def _dumps(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
 class CanonicalizationError(ValueError):
@@ -46,9 +47,10 @@ def canonical_json(value: Any, *, fast: bool = True) -> bytes:
     """The RFC 8785 bytes of ``value``; ``fast=False`` always asks ``rfc8785``."""
     try:
         if fast and _plain(value):
-            return _dumps(value).encode("utf-8")
+            return _dumps(value)
         return rfc8785.dumps(value)
     except (rfc8785.CanonicalizationError, UnicodeEncodeError, TypeError) as error:
+        # orjson.JSONEncodeError is a TypeError: a lone surrogate lands here too.
         raise CanonicalizationError(str(error)) from error
     except RecursionError:
         raise CanonicalizationError("nested too deep") from None
