@@ -10,10 +10,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, request
-from flask_cors import CORS
 
 from .engine.errors import RuleError
-from .http import dice_api, meta, metrics, receipts, request_id, seeds
+from .http import cors, dice_api, meta, metrics, receipts, request_id, seeds
 from .http.api import Api
 from .http.fields import StrictBoolean, StrictInteger, one_of_to_property
 from .http.problems import problem
@@ -90,6 +89,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     meta.init_docs(app)
     metrics.init_app(app)
-    CORS(app, expose_headers=["Allow", "X-Request-Id"])
+    cors.init_app(app)
     app.wsgi_app = request_id.RequestId(app.wsgi_app)  # type: ignore[method-assign]
     return app

@@ -124,14 +124,23 @@ def test_cors_for_browser_and_mobile_clients(client: FlaskClient) -> None:
         headers={
             "Origin": "https://app.example",
             "Access-Control-Request-Method": "POST",
-            "Access-Control-Request-Headers": "Content-Type",
+            "Access-Control-Request-Headers": "Content-Type, X-Request-Id",
         },
     )
     assert preflight.status_code == 200
-    assert preflight.headers["Access-Control-Allow-Origin"] in ("*", "https://app.example")
+    assert preflight.headers["Access-Control-Allow-Origin"] == "*"
     assert "POST" in preflight.headers["Access-Control-Allow-Methods"]
+    assert preflight.headers["Access-Control-Allow-Headers"] == "Content-Type, X-Request-Id"
+    assert int(preflight.headers["Access-Control-Max-Age"]) > 0
     response = client.post(STRADDLE, json=BODY, headers={"Origin": "https://app.example"})
-    assert response.headers["Access-Control-Allow-Origin"] in ("*", "https://app.example")
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    assert set(response.headers["Access-Control-Expose-Headers"].split(", ")) == {
+        "Allow",
+        "X-Request-Id",
+    }
+    assert "Access-Control-Allow-Methods" not in response.headers  # only on a preflight
+    error = client.get(STRADDLE, headers={"Origin": "https://app.example"})
+    assert error.status_code == 405 and error.headers["Access-Control-Allow-Origin"] == "*"
 
 
 def test_rulesets_are_listed_with_their_steps(client: FlaskClient) -> None:
