@@ -38,7 +38,7 @@ def valid_data_refused_only_by_rules(ctx, response, case):  # type: ignore[no-un
 
 @SCHEMA.parametrize()
 @settings(
-    max_examples=60,
+    max_examples=100,
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )

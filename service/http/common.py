@@ -251,7 +251,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
     odds_view = blp.doc(
         summary=f"Odds: {step.summary[0].lower()}{step.summary[1:]}",
         description="The exact distribution of this step's results for these inputs, "
-        "enumerated over every face of every die by the same code that resolves a roll. "
+        "over every face of every die, worked out by the same rules code that resolves a roll. "
         "No dice are rolled.",
     )(blp.response(200, odds_response)(blp.arguments(odds_request(), example=odds_example)(odds)))
     blp.route(f"/{step.name}/odds", methods=["POST"])(odds_view)
