@@ -16,7 +16,7 @@ from ..engine import dice as engine_dice
 from ..engine.ruleset import Ruleset, run_step, step_odds
 from ..receipts import sealing
 from ..receipts.signing import rfc3339
-from .fields import OneOf, StrictInteger
+from .fields import OneOf, StrictInteger, choice
 from .metrics import count_rolls
 from .receipts import ProvenanceSchema, current_keys, prev_field, receipt_field, signed
 
@@ -187,6 +187,55 @@ class OddsBase(Schema):
     step = fields.String(required=True)
 
 
+# --- ships named from a catalog or sent inline ------------------------------------------
+
+
+def ship_reference(
+    prefix: str,
+    catalog: Mapping[str, Any],
+    aliases: Mapping[str, str],
+    card: type[Schema],
+    state: type[Schema],
+    ship: Callable[[Any, Any], Any],
+    blank_state: Callable[[], Any],
+) -> Callable[..., OneOf]:
+    """A field factory: ``{"ship": name, "state"}`` or ``{"card": {...}, "state"}``.
+
+    Makes the two schemas ``<prefix>NamedShipSchema`` and ``<prefix>InlineShipSchema`` once;
+    each loads into ``ship(card, state)``, a missing state being ``blank_state()``.
+    """
+
+    def named(self: Schema, data: dict[str, Any], **_: Any) -> Any:
+        return ship(catalog[aliases.get(data["ship"], data["ship"])], data["state"])
+
+    def inline(self: Schema, data: dict[str, Any], **_: Any) -> Any:
+        return ship(data["card"], data["state"])
+
+    variants = [
+        type(
+            f"{prefix}NamedShipSchema",
+            (Schema,),
+            {
+                "__doc__": "A catalog ship by name, with its state so far.",
+                "ship": choice([*catalog, *aliases], required=True),
+                "state": fields.Nested(state, load_default=blank_state),
+                "make": post_load(named),
+            },
+        ),
+        type(
+            f"{prefix}InlineShipSchema",
+            (Schema,),
+            {
+                "__doc__": "A ship's card sent inline, with its state so far.",
+                "card": fields.Nested(card, required=True),
+                "state": fields.Nested(state, load_default=blank_state),
+                "make": post_load(inline),
+            },
+        ),
+    ]
+    return lambda **kwargs: OneOf(variants, **kwargs)
+
+
 # --- one helper registers a step --------------------------------------------------------
 
 
@@ -199,6 +248,11 @@ class StepHTTP:
     result: type[Schema]
     build: Callable[[dict[str, Any]], Any]
     example: Mapping[str, Any]
+
+
+def inputs(cls: Callable[..., Any]) -> Callable[[dict[str, Any]], Any]:
+    """The StepHTTP ``build`` that passes the validated members to ``cls`` as they are."""
+    return lambda args: cls(**args)
 
 
 def _camel(text: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields
+from marshmallow import Schema, ValidationError, fields, validate
 
 
 class StrictInteger(fields.Integer):
@@ -75,3 +75,13 @@ def one_of_to_property(converter: Any, field: fields.Field[Any], **_: Any) -> di
     if not isinstance(field, OneOf):
         return {}
     return {"oneOf": [converter.resolve_nested_schema(cls) for cls in field.variant_classes]}
+
+
+def choice(values: Any, **kwargs: Any) -> fields.String:
+    """A string that must be one of ``values`` (an enum in the document)."""
+    return fields.String(validate=validate.OneOf(list(values)), **kwargs)
+
+
+def count(low: int, high: int, **kwargs: Any) -> StrictInteger:
+    """A strict integer from ``low`` to ``high``."""
+    return StrictInteger(validate=validate.Range(min=low, max=high), **kwargs)

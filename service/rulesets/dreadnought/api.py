@@ -7,8 +7,8 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
-from ...http.common import StepHTTP, register_steps
-from ...http.fields import OneOf, StrictBoolean, StrictInteger
+from ...http.common import StepHTTP, inputs, register_steps, ship_reference
+from ...http.fields import StrictBoolean, choice, count
 from . import RULESET, steps, tables
 from .ships import ALIASES, CATALOG, RUDDER_STATES, Battery, Ship, ShipCard, ShipState
 
@@ -35,14 +35,6 @@ def _inches(low: float, high: float, **kwargs: Any) -> DreadnoughtInches:
     return DreadnoughtInches(validate=validate.Range(min=low, max=high), **kwargs)
 
 
-def _count(low: int, high: int, **kwargs: Any) -> StrictInteger:
-    return StrictInteger(validate=validate.Range(min=low, max=high), **kwargs)
-
-
-def _enum(values: Any, **kwargs: Any) -> fields.String:
-    return fields.String(validate=validate.OneOf(list(values)), **kwargs)
-
-
 CLASS_CHOICES = [*tables.CLASS_NAMES, *tables.CLASS_ALIASES]
 
 
@@ -57,8 +49,8 @@ class DreadnoughtBatterySchema(Schema):
     """All guns of one calibre: they fire as one battery."""
 
     calibre = _inches(1, 20, required=True, metadata={"description": "Bore, inches"})
-    barrels = _count(1, 40, required=True)
-    turrets = _count(
+    barrels = count(1, 40, required=True)
+    turrets = count(
         1, 40, metadata={"description": "Left out: twin turrets (barrels / 2, rounded up)"}
     )
 
@@ -71,9 +63,9 @@ class DreadnoughtShipCardSchema(Schema):
     """A ship record card: the class's figures unless the card gives its own."""
 
     name = fields.String(required=True, validate=validate.Length(min=1, max=60))
-    ship_class = _enum(CLASS_CHOICES, required=True, data_key="class")
-    nationality = _enum(tables.NATIONALITIES, required=True)
-    crew = _enum(
+    ship_class = choice(CLASS_CHOICES, required=True, data_key="class")
+    nationality = choice(tables.NATIONALITIES, required=True)
+    crew = choice(
         tables.CREWS,
         required=True,
         metadata={"description": "good British crews roll a D10 gunner die (Germans always)"},
@@ -83,10 +75,10 @@ class DreadnoughtShipCardSchema(Schema):
         required=True,
         validate=validate.Length(min=1, max=10),
     )
-    speed = _count(0, 30, metadata={"description": "Inches; left out: the class's higher figure"})
-    to_hit = _count(2, 40)
-    damage_reduction = _count(0, 20)
-    damage_boxes = _count(1, 500)
+    speed = count(0, 30, metadata={"description": "Inches; left out: the class's higher figure"})
+    to_hit = count(2, 40)
+    damage_reduction = count(0, 20)
+    damage_boxes = count(1, 500)
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> ShipCard:
@@ -98,11 +90,11 @@ class DreadnoughtShipCardSchema(Schema):
 class DreadnoughtShipStateSchema(Schema):
     """What has happened to the ship so far."""
 
-    damage_taken = _count(0, 10_000, load_default=0)
-    turrets_lost = _count(0, 40, load_default=0)
+    damage_taken = count(0, 10_000, load_default=0)
+    turrets_lost = count(0, 40, load_default=0)
     director_destroyed = StrictBoolean(load_default=False)
-    no_orders_turns = _count(0, tables.BRIDGE_NO_ORDERS_TURNS, load_default=0)
-    rudder_jammed = _enum(RUDDER_STATES, load_default=None, allow_none=True)
+    no_orders_turns = count(0, tables.BRIDGE_NO_ORDERS_TURNS, load_default=0)
+    rudder_jammed = choice(RUDDER_STATES, load_default=None, allow_none=True)
     destroyed = StrictBoolean(load_default=False)
 
     @post_load
@@ -110,30 +102,15 @@ class DreadnoughtShipStateSchema(Schema):
         return ShipState(**data)
 
 
-class DreadnoughtNamedShipSchema(Schema):
-    """An example record card by name, with its state."""
-
-    ship = _enum([*CATALOG, *ALIASES], required=True)
-    state = fields.Nested(DreadnoughtShipStateSchema, load_default=ShipState)
-
-    @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> Ship:
-        return Ship(CATALOG[ALIASES.get(data["ship"], data["ship"])], data["state"])
-
-
-class DreadnoughtInlineShipSchema(Schema):
-    """A record card sent inline, with its state."""
-
-    card = fields.Nested(DreadnoughtShipCardSchema, required=True)
-    state = fields.Nested(DreadnoughtShipStateSchema, load_default=ShipState)
-
-    @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> Ship:
-        return Ship(data["card"], data["state"])
-
-
-def ship_field(**kwargs: Any) -> OneOf:
-    return OneOf([DreadnoughtNamedShipSchema, DreadnoughtInlineShipSchema], **kwargs)
+ship_field = ship_reference(
+    "Dreadnought",
+    CATALOG,
+    ALIASES,
+    DreadnoughtShipCardSchema,
+    DreadnoughtShipStateSchema,
+    Ship,
+    ShipState,
+)
 
 
 Distance = _inches(0, 1000, required=True, metadata={"description": "Inches on the table"})
@@ -143,7 +120,7 @@ Distance = _inches(0, 1000, required=True, metadata={"description": "Inches on t
 
 class DreadnoughtRangeInputs(Schema):
     calibre = _inches(1, 20, required=True, metadata={"description": "Bore, inches"})
-    target_class = _enum(CLASS_CHOICES, required=True)
+    target_class = choice(CLASS_CHOICES, required=True)
     distance = Distance
 
 
@@ -163,7 +140,7 @@ class DreadnoughtFireInputs(Schema):
 
 class DreadnoughtCriticalInputs(Schema):
     target = ship_field(required=True)
-    throw = _enum(
+    throw = choice(
         tables.THROWS, required=True, metadata={"description": "triples or a double, e.g. double 8"}
     )
 
@@ -177,13 +154,13 @@ class DreadnoughtTorpedoInputs(Schema):
         required=True,
         metadata={"description": "From the torpedoes' firing point to the target now, inches"},
     )
-    torpedoes = _count(1, 20, load_default=1)
+    torpedoes = count(1, 20, load_default=1)
 
 
 class DreadnoughtDamageInputs(Schema):
     ship = ship_field(required=True)
-    points = _count(0, 10_000, required=True, metadata={"description": "After damage reduction"})
-    critical_effect = _enum(tables.CRITICAL_EFFECTS, load_default="no effect")
+    points = count(0, 10_000, required=True, metadata={"description": "After damage reduction"})
+    critical_effect = choice(tables.CRITICAL_EFFECTS, load_default="no effect")
 
 
 class DreadnoughtRudderInputs(Schema):
@@ -274,10 +251,6 @@ DERFFLINGER = {"ship": "Derfflinger"}
 SEED = {"seed": "jutland", "nonce": 1}
 
 
-def _as(cls: Any) -> Any:
-    return lambda args: cls(**args)
-
-
 STEPS = [
     StepHTTP(
         "range",
@@ -292,7 +265,7 @@ STEPS = [
         "fire",
         DreadnoughtFireInputs,
         DreadnoughtFireResult,
-        _as(steps.FireInput),
+        inputs(steps.FireInput),
         {
             "firer": QE,
             "battery": 15,
@@ -306,14 +279,14 @@ STEPS = [
         "critical",
         DreadnoughtCriticalInputs,
         DreadnoughtCriticalResult,
-        _as(steps.CriticalInput),
+        inputs(steps.CriticalInput),
         {"target": {"ship": "Lion"}, "throw": "double 8", "dice": {"values": [5]}},
     ),
     StepHTTP(
         "torpedo",
         DreadnoughtTorpedoInputs,
         DreadnoughtTorpedoResult,
-        _as(steps.TorpedoInput),
+        inputs(steps.TorpedoInput),
         {
             "firer": {"ship": "V-class torpedo boat"},
             "target": QE,
@@ -326,14 +299,14 @@ STEPS = [
         "damage",
         DreadnoughtDamageInputs,
         DreadnoughtDamageResult,
-        _as(steps.DamageInput),
+        inputs(steps.DamageInput),
         {"ship": {"ship": "Lion", "state": {"damage_taken": 12}}, "points": 9},
     ),
     StepHTTP(
         "rudder",
         DreadnoughtRudderInputs,
         DreadnoughtRudderResult,
-        _as(steps.RudderInput),
+        inputs(steps.RudderInput),
         {"ship": {"ship": "Seydlitz", "state": {"rudder_jammed": "left"}}, "dice": SEED},
     ),
 ]

@@ -7,8 +7,8 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
-from ...http.common import StepHTTP, register_steps
-from ...http.fields import StrictBoolean, StrictInteger
+from ...http.common import StepHTTP, inputs, register_steps
+from ...http.fields import StrictBoolean, StrictInteger, choice
 from . import RULESET, steps, tables
 from .ships import Ship
 
@@ -32,20 +32,16 @@ class FleetActionInches(fields.Float):
         return super()._validated(value)
 
 
-def _enum(values: Any, **kwargs: Any) -> fields.String:
-    return fields.String(validate=validate.OneOf(list(values)), **kwargs)
-
-
 # --- ships in ----------------------------------------------------------------------------
 
 
 class FleetActionShipSchema(Schema):
     """A ship by its class, with its crew and the Hull it has lost so far."""
 
-    ship_class = _enum(
+    ship_class = choice(
         tables.SHIP_CLASSES, required=True, data_key="class", metadata={"example": "Destroyer"}
     )
-    crew = _enum(tables.CREW_QUALITY, metadata={"description": "Crew quality (sets To Hit)"})
+    crew = choice(tables.CREW_QUALITY, metadata={"description": "Crew quality (sets To Hit)"})
     name = fields.String(
         validate=validate.Length(min=1, max=60),
         metadata={"description": "What the players call it", "example": "Destroyer 1"},
@@ -64,14 +60,14 @@ class FleetActionShipSchema(Schema):
 class FleetActionFirerSchema(FleetActionShipSchema):
     """The firing ship: its crew quality is needed, it sets the To Hit number."""
 
-    crew = _enum(
+    crew = choice(
         tables.CREW_QUALITY,
         required=True,
         metadata={"description": "Crew quality (sets To Hit)", "example": "Veteran"},
     )
 
 
-Visibility = _enum(
+Visibility = choice(
     tables.VISIBILITY,
     load_default="Clear",
     metadata={"description": "Poor (rain, dusk) +1 to Hit, Terrible (fog, night) +2"},
@@ -163,10 +159,6 @@ BATTLESHIP = {"class": "Battleship", "crew": "Veteran"}
 DESTROYER = {"class": "Destroyer", "crew": "Seasoned", "name": "Destroyer 1"}
 
 
-def _as(cls: Any) -> Any:
-    return lambda args: cls(**args)
-
-
 STEPS = [
     StepHTTP(
         "initiative",
@@ -179,7 +171,7 @@ STEPS = [
         "fire",
         FleetActionAttackInputs,
         FleetActionFireResult,
-        _as(steps.FireInput),
+        inputs(steps.FireInput),
         {
             "firer": BATTLESHIP,
             "target": DESTROYER,
@@ -193,7 +185,7 @@ STEPS = [
         "torpedo",
         FleetActionAttackInputs,
         FleetActionTorpedoResult,
-        _as(steps.TorpedoInput),
+        inputs(steps.TorpedoInput),
         {
             "firer": DESTROYER,
             "target": BATTLESHIP,
@@ -207,7 +199,7 @@ STEPS = [
         "damage",
         FleetActionDamageInputs,
         FleetActionDamageResult,
-        _as(steps.DamageInput),
+        inputs(steps.DamageInput),
         {"ship": {"class": "Cruiser", "hull_lost": 1}, "hull_lost": 2, "catastrophic": False},
     ),
 ]

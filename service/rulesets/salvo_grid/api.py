@@ -8,8 +8,8 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
-from ...http.common import StepHTTP, register_steps
-from ...http.fields import StrictBoolean, StrictInteger
+from ...http.common import StepHTTP, inputs, register_steps
+from ...http.fields import StrictBoolean, StrictInteger, choice
 from . import RULESET, steps
 from . import tables as t
 from .fleet import LootPiece, Ocean, Placement, parse
@@ -52,17 +52,13 @@ def _squares(most: int, pattern: str = BOARD_SQUARE, **kwargs: Any) -> fields.Li
     return fields.List(SalvoGridSquare(pattern), validate=validate.Length(max=most), **kwargs)
 
 
-def _enum(values: Any, **kwargs: Any) -> fields.String:
-    return fields.String(validate=validate.OneOf(list(values)), **kwargs)
-
-
 # --- requests ------------------------------------------------------------------------------
 
 
 class SalvoGridPlacementSchema(Schema):
     """One ship and the squares it covers, in any order."""
 
-    ship = _enum(t.SHIP_IDS, required=True)
+    ship = choice(t.SHIP_IDS, required=True)
     squares = fields.List(
         SalvoGridSquare(ANY_SQUARE),
         required=True,
@@ -85,7 +81,7 @@ def _fleet(**kwargs: Any) -> fields.List[Any]:
 
 class SalvoGridLootPieceSchema(Schema):
     square = SalvoGridSquare(required=True)
-    kind = _enum(t.LOOT_KINDS, required=True)
+    kind = choice(t.LOOT_KINDS, required=True)
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> LootPiece:
@@ -113,7 +109,7 @@ class SalvoGridOceanSchema(Schema):
         metadata={"description": "Ship squares the rival knows as contacts and may fire at"},
     )
     specials_used = fields.List(
-        _enum(t.SHIP_IDS),
+        choice(t.SHIP_IDS),
         load_default=list,
         validate=validate.Length(max=len(t.FLEET)),
         metadata={"description": "Ships whose special this captain has used"},
@@ -144,7 +140,7 @@ class SalvoGridOceanSchema(Schema):
 class SalvoGridSpecialSchema(Schema):
     """A special: the ship, and what its table entry says to aim it with."""
 
-    ship = _enum(t.SHIP_IDS, required=True)
+    ship = choice(t.SHIP_IDS, required=True)
     square = SalvoGridSquare(
         metadata={
             "description": "carrier: centre of the 3x3; battleship: top-left of the 2x2; "
@@ -152,11 +148,11 @@ class SalvoGridSpecialSchema(Schema):
             "example": "C5",
         }
     )
-    orientation = _enum(t.ORIENTATIONS, metadata={"description": "destroyer only"})
+    orientation = choice(t.ORIENTATIONS, metadata={"description": "destroyer only"})
     row = StrictInteger(
         validate=validate.Range(min=1, max=t.ROWS), metadata={"description": "cruiser: a row"}
     )
-    column = _enum(t.COLUMNS, metadata={"description": "cruiser: a column"})
+    column = choice(t.COLUMNS, metadata={"description": "cruiser: a column"})
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> steps.Special:
@@ -188,7 +184,7 @@ class SalvoGridSideSchema(Schema):
 
 
 class SalvoGridSunkShipSchema(Schema):
-    ship = _enum(t.SHIP_IDS, required=True)
+    ship = choice(t.SHIP_IDS, required=True)
     squares = _squares(5, required=True)
 
 
@@ -241,14 +237,14 @@ def _rating(**kwargs: Any) -> StrictInteger:
 class SalvoGridRatingInputs(Schema):
     a = _rating(required=True, metadata={"description": "Captain a's rating before the battle"})
     b = _rating(required=True, metadata={"description": "Captain b's rating before the battle"})
-    result = _enum(steps.RESULT_SCORES, required=True)
+    result = choice(steps.RESULT_SCORES, required=True)
 
 
 # --- results --------------------------------------------------------------------------------
 
 
 class SalvoGridFaultSchema(Schema):
-    fault = _enum(
+    fault = choice(
         (
             "missing-ship",
             "extra-ship",
@@ -269,7 +265,7 @@ class SalvoGridFaultSchema(Schema):
 
 
 class SalvoGridShipOut(Schema):
-    ship = _enum(t.SHIP_IDS, required=True)
+    ship = choice(t.SHIP_IDS, required=True)
     squares = fields.List(fields.String(validate=validate.Regexp(BOARD_SQUARE)), required=True)
 
 
@@ -288,9 +284,9 @@ class SalvoGridLootResult(Schema):
     loot = fields.List(fields.Nested(SalvoGridLootPieceSchema), required=True)
 
 
-Result = _enum(("miss", "hit", "sunk", "contact"), required=True)
-By = _enum(tuple(t.FIRE_BY.values()), required=True)
-Loot = _enum(t.LOOT_KINDS, required=True, allow_none=True)
+Result = choice(("miss", "hit", "sunk", "contact"), required=True)
+By = choice(tuple(t.FIRE_BY.values()), required=True)
+Loot = choice(t.LOOT_KINDS, required=True, allow_none=True)
 SquareOut = fields.String(required=True, validate=validate.Regexp(BOARD_SQUARE))
 
 
@@ -314,7 +310,7 @@ class SalvoGridSeenFireSchema(Schema):
 
 
 class SalvoGridSpecialReportSchema(Schema):
-    ship = _enum(t.SHIP_IDS, required=True)
+    ship = choice(t.SHIP_IDS, required=True)
     special = fields.String(required=True)
     squares = fields.List(fields.String(), required=True)
     count = fields.Integer(
@@ -377,7 +373,7 @@ class SalvoGridSalvoResult(Schema):
 
 class SalvoGridAimSchema(Schema):
     square = SquareOut
-    reason = _enum(t.COMPUTER_AIMS, required=True)
+    reason = choice(t.COMPUTER_AIMS, required=True)
 
 
 class SalvoGridComputerResult(Schema):
@@ -438,10 +434,6 @@ OCEAN_A = {"fleet": FLEET_A, "loot": LOOT_A, "shots_received": [], "contacts": [
 OCEAN_B = {"fleet": FLEET_B, "loot": LOOT_B, "shots_received": [], "contacts": []}
 
 
-def _as(cls: Any) -> Any:
-    return lambda args: cls(**args)
-
-
 STEPS = [
     StepHTTP(
         "layout",
@@ -461,7 +453,7 @@ STEPS = [
         "salvo",
         SalvoGridSalvoInputs,
         SalvoGridSalvoResult,
-        _as(steps.SalvoInput),
+        inputs(steps.SalvoInput),
         {
             "a": {
                 "ocean": OCEAN_A,
@@ -484,7 +476,7 @@ STEPS = [
         "computer",
         SalvoGridComputerInputs,
         SalvoGridComputerResult,
-        _as(steps.ComputerInput),
+        inputs(steps.ComputerInput),
         {
             "ocean": OCEAN_B,
             "view": {"misses": ["A2", "C5"], "hits": ["A1"], "contacts": [], "sunk": []},
@@ -495,7 +487,7 @@ STEPS = [
         "rating",
         SalvoGridRatingInputs,
         SalvoGridRatingResult,
-        _as(steps.RatingInput),
+        inputs(steps.RatingInput),
         {"a": 1000, "b": 1000, "result": "a-wins"},
     ),
 ]

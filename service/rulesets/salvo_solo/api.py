@@ -7,8 +7,8 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
-from ...http.common import StepHTTP, register_steps
-from ...http.fields import OneOf, StrictBoolean, StrictInteger
+from ...http.common import StepHTTP, inputs, register_steps, ship_reference
+from ...http.fields import StrictBoolean, choice, count
 from . import RULESET, steps, tables
 from .ships import ALIASES, CATALOG, FIRE_CONTROL_STATES, MAX_HITS, Ship, ShipCard, ShipState
 
@@ -22,30 +22,22 @@ blp = Blueprint(
 Range = fields.String(required=True, validate=validate.OneOf(tables.RANGES))
 
 
-def _enum(values: Any, **kwargs: Any) -> fields.String:
-    return fields.String(validate=validate.OneOf(list(values)), **kwargs)
-
-
-def _count(low: int, high: int, **kwargs: Any) -> StrictInteger:
-    return StrictInteger(validate=validate.Range(min=low, max=high), **kwargs)
-
-
 # --- ships in ---------------------------------------------------------------------------
 
 
 class SalvoSoloShipCardSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=60))
-    type = _enum(tables.SHIP_TYPES, required=True)
-    guns = _count(1, 20, required=True, metadata={"description": "Main gun size, inches"})
-    broadside = _count(-5, 10, required=True)
-    stern = _count(-5, 10, required=True)
-    bow = _count(-5, 10, required=True)
-    flotation = _count(1, 20, required=True)
-    turret = _count(1, 20, required=True)
-    speed = _count(0, 20, required=True, metadata={"description": "Maximum speed (x3 = knots)"})
-    armor = _count(0, 20, required=True)
+    type = choice(tables.SHIP_TYPES, required=True)
+    guns = count(1, 20, required=True, metadata={"description": "Main gun size, inches"})
+    broadside = count(-5, 10, required=True)
+    stern = count(-5, 10, required=True)
+    bow = count(-5, 10, required=True)
+    flotation = count(1, 20, required=True)
+    turret = count(1, 20, required=True)
+    speed = count(0, 20, required=True, metadata={"description": "Maximum speed (x3 = knots)"})
+    armor = count(0, 20, required=True)
     nation = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    provenance = _enum(("card", "derived", "custom"), load_default="custom")
+    provenance = choice(("card", "derived", "custom"), load_default="custom")
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> ShipCard:
@@ -53,45 +45,30 @@ class SalvoSoloShipCardSchema(Schema):
 
 
 class SalvoSoloShipStateSchema(Schema):
-    flotation_hits = _count(0, MAX_HITS, load_default=0)
-    turret_hits = _count(0, MAX_HITS, load_default=0)
-    speed_hits = _count(0, MAX_HITS, load_default=0)
-    fire_control = _enum(FIRE_CONTROL_STATES, load_default="ready")
+    flotation_hits = count(0, MAX_HITS, load_default=0)
+    turret_hits = count(0, MAX_HITS, load_default=0)
+    speed_hits = count(0, MAX_HITS, load_default=0)
+    fire_control = choice(FIRE_CONTROL_STATES, load_default="ready")
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> ShipState:
         return ShipState(**data)
 
 
-class SalvoSoloNamedShipSchema(Schema):
-    """A catalog ship by name, with its damage so far."""
-
-    ship = _enum([*CATALOG, *ALIASES], required=True)
-    state = fields.Nested(SalvoSoloShipStateSchema, load_default=ShipState)
-
-    @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> Ship:
-        return Ship(CATALOG[ALIASES.get(data["ship"], data["ship"])], data["state"])
-
-
-class SalvoSoloInlineShipSchema(Schema):
-    """A ship card sent inline, with its damage so far."""
-
-    card = fields.Nested(SalvoSoloShipCardSchema, required=True)
-    state = fields.Nested(SalvoSoloShipStateSchema, load_default=ShipState)
-
-    @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> Ship:
-        return Ship(data["card"], data["state"])
+ship_field = ship_reference(
+    "SalvoSolo",
+    CATALOG,
+    ALIASES,
+    SalvoSoloShipCardSchema,
+    SalvoSoloShipStateSchema,
+    Ship,
+    ShipState,
+)
 
 
-def ship_field(**kwargs: Any) -> OneOf:
-    return OneOf([SalvoSoloNamedShipSchema, SalvoSoloInlineShipSchema], **kwargs)
-
-
-Weather = _enum(tables.WEATHERS, required=True)
-Action = _enum(tables.ACTIONS, required=True, metadata={"description": "C, OB or W"})
-Bearing = _enum(("bow", "broadside", "stern"), required=True)
+Weather = choice(tables.WEATHERS, required=True)
+Action = choice(tables.ACTIONS, required=True, metadata={"description": "C, OB or W"})
+Bearing = choice(("bow", "broadside", "stern"), required=True)
 
 
 # --- requests -----------------------------------------------------------------------------
@@ -113,7 +90,7 @@ class InitiativeInputs(Schema):
 class EnemyActionInputs(Schema):
     enemy = ship_field(required=True)
     player = ship_field(required=True)
-    last_action = _enum(
+    last_action = choice(
         tables.ACTIONS,
         load_default=None,
         allow_none=True,
@@ -181,12 +158,12 @@ class AttackInputs(Schema):
 
 
 class GameStateSchema(Schema):
-    turn = _count(1, 10_000, required=True)
+    turn = count(1, 10_000, required=True)
     weather = Weather
     range = Range
     player = ship_field(required=True)
     enemy = ship_field(required=True)
-    enemy_last_action = _enum(tables.ACTIONS, load_default=None, allow_none=True)
+    enemy_last_action = choice(tables.ACTIONS, load_default=None, allow_none=True)
     player_has_straddled = StrictBoolean(load_default=False)
     enemy_has_straddled = StrictBoolean(load_default=False)
 
@@ -332,52 +309,48 @@ SPEE = {"ship": "Graf Spee"}
 SEED = {"seed": "game-42", "nonce": 1}
 
 
-def _as(cls: Any) -> Any:
-    return lambda args: cls(**args)
-
-
 STEPS = [
     StepHTTP("weather", NoInputs, WeatherResult, lambda _: steps.NoInput(), {"dice": SEED}),
     StepHTTP(
         "range",
         RangeInputs,
         RangeResult,
-        _as(steps.RangeInput),
+        inputs(steps.RangeInput),
         {"weather": "Fair", "dice": {"values": [4, 5]}},
     ),
     StepHTTP(
         "initiative",
         InitiativeInputs,
         InitiativeResult,
-        _as(steps.InitiativeInput),
+        inputs(steps.InitiativeInput),
         {"player": AJAX, "enemy": SPEE, "dice": SEED},
     ),
     StepHTTP(
         "enemy-action",
         EnemyActionInputs,
         EnemyActionResult,
-        _as(steps.EnemyActionInput),
+        inputs(steps.EnemyActionInput),
         {"enemy": SPEE, "player": AJAX, "last_action": None, "dice": SEED},
     ),
     StepHTTP(
         "maneuver",
         ManeuverInputs,
         ManeuverResult,
-        _as(steps.ManeuverInput),
+        inputs(steps.ManeuverInput),
         {"range": "Long", "player_action": "C", "enemy_action": "OB"},
     ),
     StepHTTP(
         "fire",
         FireInputs,
         FireResult,
-        _as(steps.FireInput),
+        inputs(steps.FireInput),
         {"range": "Long", "weather": "Fair", "previously_straddled": False, "dice": SEED},
     ),
     StepHTTP(
         "straddle",
         StraddleInputs,
         StraddleResult,
-        _as(steps.StraddleInput),
+        inputs(steps.StraddleInput),
         {
             "firer": AJAX,
             "target": SPEE,
@@ -393,35 +366,35 @@ STEPS = [
         "critical",
         CriticalInputs,
         CriticalResult,
-        _as(steps.CriticalInput),
+        inputs(steps.CriticalInput),
         {"target": SPEE, "range": "Long", "dice": {"values": [6, 6, 5, 4]}},
     ),
     StepHTTP(
         "torpedo",
         TorpedoInputs,
         TorpedoResult,
-        _as(steps.TorpedoInput),
+        inputs(steps.TorpedoInput),
         {"firer": AJAX, "target": SPEE, "range": "Short", "weather": "Fair", "dice": SEED},
     ),
     StepHTTP(
         "damage",
         DamageInputs,
         DamageResult,
-        _as(steps.DamageInput),
+        inputs(steps.DamageInput),
         {"ship": SPEE, "hits": "FS", "fire_control_lost": False},
     ),
     StepHTTP(
         "end-of-turn",
         EndOfTurnInputs,
         EndOfTurnResult,
-        _as(steps.EndOfTurnInput),
+        inputs(steps.EndOfTurnInput),
         {"weather": "Misty", "player_action": "C", "enemy_action": "OB", "dice": SEED},
     ),
     StepHTTP(
         "attack",
         AttackInputs,
         AttackResult,
-        _as(steps.AttackInput),
+        inputs(steps.AttackInput),
         {
             "firer": AJAX,
             "target": SPEE,
@@ -436,7 +409,7 @@ STEPS = [
         "turn",
         TurnInputs,
         TurnResult,
-        _as(steps.TurnInput),
+        inputs(steps.TurnInput),
         {
             "state": {
                 "turn": 1,
