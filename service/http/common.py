@@ -36,6 +36,14 @@ def _unicode(text: str) -> None:
         raise ValidationError("Not valid Unicode text (a lone surrogate escape).") from None
 
 
+def _nonce() -> StrictInteger:
+    return StrictInteger(
+        load_default=0,
+        validate=validate.Range(min=0, max=engine_dice.MAX_NONCE),
+        metadata={"description": "Counts up through a game (turn or roll number)"},
+    )
+
+
 class SeededDiceSchema(Schema):
     """The service rolls, deterministically, from a seed and a nonce."""
 
@@ -44,11 +52,7 @@ class SeededDiceSchema(Schema):
         validate=[validate.Length(min=1, max=256), _unicode],
         metadata={"description": "Any text; a game keeps one seed", "example": "game-42"},
     )
-    nonce = StrictInteger(
-        load_default=0,
-        validate=validate.Range(min=0, max=engine_dice.MAX_NONCE),
-        metadata={"description": "Counts up through a game (turn or roll number)"},
-    )
+    nonce = _nonce()
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> engine_dice.DiceSource:
@@ -82,11 +86,7 @@ class SealedDiceSchema(Schema):
         validate=[validate.Length(min=1, max=256), _unicode],
         metadata={"description": "Any text, chosen after the commitment", "example": "ajax"},
     )
-    nonce = StrictInteger(
-        load_default=0,
-        validate=validate.Range(min=0, max=engine_dice.MAX_NONCE),
-        metadata={"description": "Counts up through a game (turn or roll number)"},
-    )
+    nonce = _nonce()
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> engine_dice.DiceSource:
