@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any, TypeVar
 
 from ...engine.errors import RuleError
@@ -56,16 +57,17 @@ class LayoutInput:
     fleet: tuple[Placement, ...] | None = None
 
 
+@cache
+def _lines_on_board(size: int) -> tuple[tuple[Square, ...], ...]:
+    """Every line of ``size`` squares on the board: horizontal ones by bow in reading order,
+    then vertical ones (worked out once per size)."""
+    every = (line(start, orientation, size) for orientation in t.ORIENTATIONS for start in BOARD)
+    return tuple(squares for squares in every if all(on_board(sq) for sq in squares))
+
+
 def placements(ship: str, occupied: set[Square]) -> list[tuple[Square, ...]]:
     """Every legal place for ``ship``: horizontal ones by bow in reading order, then vertical."""
-    size = t.SHIP_SIZES[ship]
-    found = []
-    for orientation in t.ORIENTATIONS:
-        for start in BOARD:
-            squares = line(start, orientation, size)
-            if all(on_board(sq) and sq not in occupied for sq in squares):
-                found.append(squares)
-    return found
+    return [sq for sq in _lines_on_board(t.SHIP_SIZES[ship]) if occupied.isdisjoint(sq)]
 
 
 def layout(inp: LayoutInput, res: Resolution) -> dict[str, Any]:
