@@ -510,21 +510,16 @@ def computer(inp: ComputerInput, res: Resolution) -> dict[str, Any]:
         raise RuleError("every enemy ship is sunk: the battle is over", "view.sunk")
     fired = set(view.misses) | set(view.hits) | {sq for _, sqs in view.sunk for sq in sqs}
     fresh = {sq for sq in BOARD if sq not in fired}  # a contact may be fired at again
-    wounded = [sq for sq in BOARD if sq in set(view.hits)]
+    wounded_set = set(view.hits)
+    wounded = [sq for sq in BOARD if sq in wounded_set]
 
     def ready(ship: str) -> bool:
         return ship in afloat and ship not in ocean.specials_used
 
     specials: list[Special] = []
     if wounded and ready("destroyer"):
-        lines = [
-            (start, orientation)
-            for orientation in t.ORIENTATIONS
-            for start in BOARD
-            if all(on_board(sq) for sq in line(start, orientation, 3))
-            and any(sq in wounded for sq in line(start, orientation, 3))
-        ]
-        chosen = _best(res, "computer depth charges", [line(s, o, 3) for s, o in lines], fresh)
+        through_a_hit = [sq for sq in _lines_on_board(3) if not wounded_set.isdisjoint(sq)]
+        chosen = _best(res, "computer depth charges", through_a_hit, fresh)
         if chosen is not None:
             orientation = "horizontal" if chosen[1][1] == chosen[0][1] else "vertical"
             specials.append(Special("destroyer", chosen[0], orientation))
@@ -535,7 +530,7 @@ def computer(inp: ComputerInput, res: Resolution) -> dict[str, Any]:
             tuple(shift(start, o) for o in offsets)
             for start in BOARD
             if all(on_board(shift(start, o)) for o in offsets)
-            and any(shift(start, o) in wounded for o in offsets)
+            and any(shift(start, o) in wounded_set for o in offsets)
         ]
         chosen = _best(res, "computer heavy shell", blocks, fresh)
         if chosen is not None:
