@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import collections
-import json
 import os
 import signal
 import socket
@@ -25,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.serving_helpers import ROLL, running  # noqa: E402
+from tests.serving_helpers import roll_request, running  # noqa: E402
 from tests.test_faults_server import Load, _bad_requests, _listen_queue, wait_until  # noqa: E402
 
 
@@ -50,11 +49,7 @@ def sigkill(folder: Path) -> None:
 
 def sigterm(folder: Path) -> None:
     with running(folder, workers=2) as srv:
-        body = json.dumps(ROLL).encode()
-        head = (
-            "POST /v1/dice/roll HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json"
-            f"\r\nContent-Length: {len(body)}\r\n\r\n"
-        ).encode()
+        head, body = roll_request()
         clients = [socket.create_connection(("127.0.0.1", srv.port), timeout=30) for _ in "ab"]
         for client in clients:
             client.sendall(head + body[:7])

@@ -29,6 +29,16 @@ STOP_TIMEOUT = 30.0
 ROLL = {"notation": "3d6", "dice": {"seed": "serving", "nonce": 1}}
 
 
+def roll_request() -> tuple[bytes, bytes]:
+    """The head and the body of a raw ``POST /v1/dice/roll``, for a client that sends slowly."""
+    body = json.dumps(ROLL).encode()
+    head = (
+        "POST /v1/dice/roll HTTP/1.1\r\nHost: localhost\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode()
+    return head, body
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.serving_helpers import ROLL, Server, running, stop
+from tests.serving_helpers import ROLL, Server, roll_request, running, stop
 
 DEADLINE = 30.0  # seconds, for anything a test waits on
 
@@ -106,11 +106,7 @@ def _listen_queue(port: int) -> int:
 
 def test_sigterm_lets_the_requests_in_hand_finish(tmp_path: Path) -> None:
     with running(tmp_path, workers=2) as srv:
-        body = json.dumps(ROLL).encode()
-        head = (
-            "POST /v1/dice/roll HTTP/1.1\r\nHost: localhost\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
-        ).encode()
+        head, body = roll_request()
         # One slow client per worker: each worker is now inside a request, reading its body.
         clients = []
         for _ in range(2):
