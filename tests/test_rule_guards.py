@@ -1,0 +1,250 @@
+"""Rules that a mutation run showed no test would miss: one test each, named for the rule.
+
+Each test here was checked against the mutant it is named for (the change applied by hand,
+the test run and seen to fail, the change reverted); docs/testing.md lists them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from service.engine import dice
+from service.engine.errors import DiceError, LimitError
+from service.engine.resolution import Resolution
+from service.rulesets.fleet_action import steps as fleet_steps
+from service.rulesets.fleet_action import tables as fleet_tables
+from service.rulesets.salvo_solo import steps as solo_steps
+from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipCard
+from tests.http_helpers import check_of
+from tests.salvo_solo_helpers import AJAX, NURNBURG, SPEE, refused, resolve
+
+# --- salvo-solo: torpedoes in a turn hit the other ship ---------------------------------------
+
+# Ajax (player) and Nürnburg (enemy) are both CLs with 6" guns at Short range in Fair
+# weather: both may launch torpedoes. The dice, in the order the turn rolls them:
+# initiative 1, enemy action 3 (OB), fire order 1 (player first), four missed fire rolls,
+# then the two torpedo rolls (a hit takes one more die for its FS), then end of turn 1.
+_QUIET_START = [1, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+
+
+def _turn_at_short(values: list[int], client: FlaskClient) -> dict[str, Any]:
+    body = {
+        "state": {
+            "turn": 1,
+            "weather": "Fair",
+            "range": "Short",
+            "player": AJAX,
+            "enemy": NURNBURG,
+        },
+        "player_action": "OB",
+    }
+    return resolve(client, "turn", body, values)
+
+
+@pytest.mark.parametrize(
+    ("torpedo_dice", "hit_side", "hit_ship", "spared_ship", "fs"),
+    [
+        ([6, 6, 2, 1, 1], "player", "enemy", "player", 2),  # the player's torpedo hits
+        ([1, 1, 6, 6, 3], "enemy", "player", "enemy", 3),  # the enemy's torpedo hits
+    ],
+)
+def test_torpedoes_in_a_turn_hit_the_other_ship_never_the_firer(
+    client: FlaskClient,
+    torpedo_dice: list[int],
+    hit_side: str,
+    hit_ship: str,
+    spared_ship: str,
+    fs: int,
+) -> None:
+    data = _turn_at_short([*_QUIET_START, *torpedo_dice, 1], client)
+    state = data["result"]["state"]
+    assert state[hit_ship]["state"]["flotation_hits"] == fs
+    assert state[hit_ship]["state"]["speed_hits"] == fs
+    assert state[spared_ship]["state"] == {
+        "flotation_hits": 0,
+        "turret_hits": 0,
+        "speed_hits": 0,
+        "fire_control": "ready",
+    }
+    torpedoes = [e for e in data["result"]["events"] if e["phase"] == "torpedo"]
+    assert [e["side"] for e in torpedoes] == ["player", "enemy"]
+    hits = {e["side"]: e["result"]["hits"] for e in torpedoes}
+    assert hits[hit_side] == "F" * fs + "S" * fs
+
+
+# --- salvo-solo: the enemy-action and end-of-turn rolls are a d6 ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("step", "body", "label"),
+    [
+        ("enemy-action", {"enemy": SPEE, "player": AJAX, "last_action": None}, "enemy action"),
+        (
+            "end-of-turn",
+            {"weather": "Fair", "player_action": "OB", "enemy_action": "OB"},
+            "end of turn",
+        ),
+        ("initiative", {"enemy": SPEE, "player": AJAX}, "initiative"),
+    ],
+)
+def test_enemy_action_end_of_turn_and_initiative_roll_a_d6(
+    client: FlaskClient, step: str, body: dict[str, Any], label: str
+) -> None:
+    data = resolve(client, step, body, [6])
+    assert [(r["label"], r["notation"]) for r in data["rolls"]] == [(label, "1d6")]
+    problem = refused(client, step, {**body, "dice": {"values": [7]}})
+    assert f"1d6 for {label}" in problem["detail"]
+
+
+def test_enemy_action_and_end_of_turn_seeded_dice_are_d6_faces() -> None:
+    """A d7 would read the same byte stream differently: pin the seeded faces."""
+    enemy, player = Ship(CATALOG["Graf Spee"]), Ship(CATALOG["Ajax"])
+    for seed in range(40):
+        res = Resolution(dice.SeededDice(f"guard-{seed}", 0))
+        solo_steps.enemy_action(solo_steps.EnemyActionInput(enemy, player, None), res)
+        solo_steps.end_of_turn(solo_steps.EndOfTurnInput("Fair", "OB", "OB"), res)
+        expected = dice.SeededDice(f"guard-{seed}", 0).draw("x", 2, 6).values
+        assert tuple(roll.values[0] for roll in res.rolls) == expected
+
+
+# --- salvo-solo: the enemy-action modifier needs strictly smaller guns ----------------------
+
+
+@pytest.mark.parametrize(("enemy", "player"), [(NURNBURG, AJAX), (SPEE, SPEE)])
+def test_enemy_action_equal_guns_take_no_smaller_guns_modifier(
+    client: FlaskClient, enemy: dict[str, Any], player: dict[str, Any]
+) -> None:
+    body = {"enemy": enemy, "player": player, "last_action": "C"}
+    data = resolve(client, "enemy-action", body, [5])
+    assert data["result"] == {"action": "C", "reason": "same Act as last turn"}
+    assert check_of(data, "enemy action")["applied"] == []
+    assert check_of(data, "enemy action")["final"] == 5
+
+
+# --- salvo-solo: the gun-size rule spares armour 0-2 only -----------------------------------
+
+
+def _card_with_armor(armor: int) -> ShipCard:
+    base = CATALOG["Graf Spee"]
+    return ShipCard(**{**base.as_dict(), "name": f"armour {armor}", "armor": armor})
+
+
+@pytest.mark.parametrize(("armor", "gun_modifier"), [(2, 0), (3, -2), (4, -2)])
+def test_straddle_gun_size_applies_from_armor_3(armor: int, gun_modifier: int) -> None:
+    inp = solo_steps.StraddleInput(
+        Ship(CATALOG["Nürnburg"]), Ship(_card_with_armor(armor)), "Medium-Long", "broadside"
+    )
+    by_source = {m.source: m.value for m in solo_steps.straddle_modifiers(inp)}
+    assert by_source.get('gun size 6"', 0) == gun_modifier
+    assert by_source[f"target armor {armor}"] == -armor
+
+
+def test_straddle_gun_size_at_armor_3_over_http(client: FlaskClient) -> None:
+    card = {**_card_with_armor(3).as_dict(), "provenance": "custom"}
+    body = {
+        "firer": NURNBURG,
+        "target": {"card": card},
+        "range": "Medium-Long",
+        "guns_bearing": "broadside",
+    }
+    data = resolve(client, "straddle", body, [4, 4, 4])
+    applied = check_of(data, "straddle")["applied"]
+    assert {"source": 'gun size 6"', "value": -2} in applied
+    # 12 - 3 armor + 1 broadside + 0 range - 2 gun size = 8: no effect
+    assert check_of(data, "straddle")["final"] == 8
+
+
+# --- fleet-action: "never worse than 6+" only when the number would pass 6 --------------------
+
+
+@pytest.mark.parametrize(
+    ("crew", "visibility", "needed", "cap"),
+    [
+        ("Green", "Clear", 6, None),  # exactly 6: nothing to cap
+        ("Seasoned", "Poor", 6, None),  # exactly 6 again, through visibility
+        ("Green", "Poor", 6, -1),  # 7 capped to 6
+        ("Elite", "Terrible", 5, None),
+    ],
+)
+def test_never_worse_than_6_adds_nothing_at_exactly_6(
+    crew: str, visibility: str, needed: int, cap: int | None
+) -> None:
+    to_hit, mods = fleet_steps.to_hit_number(crew, visibility)
+    assert to_hit == needed
+    capped = [m.value for m in mods if m.source.startswith("never worse")]
+    assert capped == ([] if cap is None else [cap])
+    assert [m.source for m in mods][0] == f"{visibility} visibility"
+
+
+def test_never_worse_than_6_trail_at_exactly_6_over_http(client: FlaskClient) -> None:
+    body = {
+        "firer": {"class": "Corvette", "crew": "Green"},
+        "target": {"class": "Battleship"},
+        "range": 10,
+        "line_of_sight": True,
+        "visibility": "Clear",
+    }
+    data = resolve_fleet(client, body, [6, 5, 6])
+    to_hit = check_of(data, "To Hit number")
+    assert to_hit["final"] == 6 and to_hit["applied"] == []
+    assert data["result"]["hits"] == 1
+
+
+def resolve_fleet(client: FlaskClient, body: dict[str, Any], values: list[int]) -> dict[str, Any]:
+    response = client.post(
+        "/v1/rulesets/fleet-action/fire", json={**body, "dice": {"values": values}}
+    )
+    assert response.status_code == 200, response.get_json()
+    data: dict[str, Any] = response.get_json()
+    return data
+
+
+def test_worst_to_hit_is_six_on_a_d6() -> None:
+    assert fleet_tables.WORST_TO_HIT == fleet_tables.DIE == 6
+
+
+# --- dice: fresh server dice, and what a dice source refuses --------------------------------
+
+
+def test_fresh_server_dice_report_nonce_0() -> None:
+    fresh = dice.SeededDice.fresh()
+    described = fresh.describe()
+    assert described["nonce"] == 0 and fresh.nonce == 0
+    assert described["seed_source"] == "server" and described["mode"] == "seeded"
+    # nonce 0 is what the stream is keyed with: the replay with the same seed agrees
+    replay = dice.SeededDice(fresh.seed, 0).draw("x", 40, 6).values
+    assert fresh.draw("x", 40, 6).values == replay
+
+
+def test_fresh_server_dice_over_http_report_nonce_0(client: FlaskClient) -> None:
+    response = client.post("/v1/dice/roll", json={"notation": "3d6"})
+    assert response.status_code == 200
+    described = response.get_json()["dice"]
+    assert described["nonce"] == 0 and described["seed_source"] == "server"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [dice.SeededDice("x", 0), dice.SuppliedDice([1]), dice.SealedDice("s" * 43, "c", 0)],
+    ids=["seeded", "supplied", "sealed"],
+)
+def test_a_dice_source_refuses_a_d1_and_a_d1001(source: dice.DiceSource) -> None:
+    with pytest.raises(LimitError, match="2 to 1000 sides, not 1"):
+        source.draw("coin", 1, 1)
+    with pytest.raises(LimitError, match="2 to 1000 sides, not 1001"):
+        source.draw("coin", 1, 1001)
+    assert source.used == 0
+
+
+@pytest.mark.parametrize("value", [0, -1])
+def test_supplied_dice_refuse_a_0_or_less(value: int) -> None:
+    with pytest.raises(DiceError, match=rf"value {value} \(dice.values\[0\]\) is not a face"):
+        dice.SuppliedDice([value]).draw("fire", 1, 6)
+
+
+def test_supplied_dice_take_every_face_from_1_to_sides() -> None:
+    assert dice.SuppliedDice([1, 6]).draw("fire", 2, 6).values == (1, 6)
+    assert dice.SuppliedDice([2, 1]).draw("coin", 2, 2).values == (2, 1)
