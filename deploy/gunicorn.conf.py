@@ -19,6 +19,7 @@ responses in front of it (deploy/k8s/base/nginx.conf), and only nginx talks to t
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import os
@@ -64,37 +65,77 @@ errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
 
 
+def _status_of(resp: Any) -> int | None:
+    """The response's status code. gunicorn's own error response (written when it cannot
+    parse a request: a duplicate Content-Length, a bad chunk...) never went through
+    start_response, so it has no ``status_code``, only ``status`` ("400 Bad Request")."""
+    code = getattr(resp, "status_code", None)
+    if isinstance(code, int):
+        return code
+    status = getattr(resp, "status", None)
+    if isinstance(status, int):
+        return status
+    if isinstance(status, str | bytes):
+        first = status.split(None, 1)[:1]
+        if first and first[0].isdigit():
+            return int(first[0])
+    return None
+
+
+def _header(resp: Any, wanted: str) -> str | None:
+    for pair in getattr(resp, "headers", None) or ():
+        if isinstance(pair, tuple | list) and len(pair) == 2:
+            name, value = pair
+            if isinstance(name, str) and name.lower() == wanted:
+                return str(value)
+    return None
+
+
 class JsonAccessLogger(Logger):
-    """One JSON line per request, with the request id the app returned in X-Request-Id."""
+    """One JSON line per request, with the request id the app returned in X-Request-Id.
+
+    It logs what it can and never raises: gunicorn calls it in the worker, outside any
+    handler, also for the error answers gunicorn writes itself, and an exception escaping
+    here would end the worker (one malformed request, one dead worker)."""
 
     def access(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> None:
-        if not self.access_log_enabled:
-            return
-        request_id = None
-        for name, value in resp.headers:
-            if name.lower() == "x-request-id":
-                request_id = value
-                break
-        status = resp.status_code if isinstance(resp.status_code, int) else None
-        line = {
-            "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"),
-            "type": "access",
-            "request_id": request_id,
-            "method": environ.get("REQUEST_METHOD"),
-            "path": environ.get("PATH_INFO"),
-            "query": environ.get("QUERY_STRING") or None,
-            "status": status,
-            "bytes": getattr(resp, "sent", None),
-            "duration_ms": round(request_time.total_seconds() * 1000, 3),
-            "remote": environ.get("REMOTE_ADDR"),
-            "forwarded_for": environ.get("HTTP_X_FORWARDED_FOR"),
-            "user_agent": environ.get("HTTP_USER_AGENT"),
-            "pid": os.getpid(),
-        }
         try:
-            self.access_log.info(json.dumps(line, ensure_ascii=True))
-        except Exception:  # a log line must never fail a request
-            self.exception("could not write the access log line")
+            if not self.access_log_enabled:
+                return
+            self.access_log.info(_access_line(resp, req, environ, request_time))
+        except Exception:  # a log line must never fail a request, nor end a worker
+            with contextlib.suppress(Exception):
+                self.error("could not write the access log line", exc_info=True)
+
+
+def _access_line(resp: Any, req: Any, environ: Any, request_time: Any) -> str:
+    environ = environ if isinstance(environ, dict) else {}
+    # gunicorn's own error answers come with a bare environ (no PATH_INFO): the parsed
+    # request, when there is one, still knows its path.
+    path = environ.get("PATH_INFO", getattr(req, "path", None))
+    query = environ.get("QUERY_STRING", getattr(req, "query", None))
+    try:
+        duration_ms: float | None = round(request_time.total_seconds() * 1000, 3)
+    except (AttributeError, TypeError, ValueError):
+        duration_ms = None
+    sent = getattr(resp, "sent", None)
+    line = {
+        "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"),
+        "type": "access",
+        "request_id": _header(resp, "x-request-id"),
+        "method": environ.get("REQUEST_METHOD", getattr(req, "method", None)),
+        "path": path,
+        "query": query or None,
+        "status": _status_of(resp),
+        "bytes": sent if isinstance(sent, int) else None,
+        "duration_ms": duration_ms,
+        "remote": environ.get("REMOTE_ADDR"),
+        "forwarded_for": environ.get("HTTP_X_FORWARDED_FOR"),
+        "user_agent": environ.get("HTTP_USER_AGENT"),
+        "pid": os.getpid(),
+    }
+    # default=str: whatever a field holds, the line is still written.
+    return json.dumps(line, ensure_ascii=True, default=str)
 
 
 logger_class = JsonAccessLogger

@@ -6,10 +6,12 @@
 from __future__ import annotations
 
 import importlib
+import io
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from .engine.errors import RuleError
 from .http import cors, dice_api, meta, metrics, receipts, request_id, seeds
@@ -62,6 +64,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                 "Unsupported Media Type",
                 "send the body as application/json",
             )
+        if request.content_length is None and request.environ.get("wsgi.input_terminated"):
+            refused = _read_unsized_body()
+            if refused is not None:
+                return refused
         if not request.content_length and not request.get_data(cache=True):
             return problem(
                 400,
@@ -69,6 +75,35 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                 "Bad Request",
                 "the body is empty: send a JSON object ({} if the step needs no inputs)",
             )
+        return None
+
+    def _read_unsized_body() -> Response | None:
+        """A body without Content-Length (chunked): the server ends it, so read it here, up
+        to one byte past the limit. Werkzeug would stop at the limit and hand on a cut body
+        (a 400 "Invalid JSON body" instead of the 413 a Content-Length gets), and a framing
+        error the server raises while reading would surface as a 500."""
+        limit = app.config.get("MAX_CONTENT_LENGTH")
+        if limit is None:
+            return None
+        source = request.environ["wsgi.input"]
+        data = bytearray()
+        try:
+            while len(data) <= limit:
+                piece = source.read(limit + 1 - len(data))
+                if not piece:
+                    break
+                data += piece
+        except Exception:  # the server's own parse error (a bad chunk size, a cut chunk)
+            return problem(
+                400,
+                "malformed-request",
+                "Bad Request",
+                "the chunked body is malformed: send chunks as RFC 9112 section 7.1 says",
+            )
+        if len(data) > limit:
+            raise RequestEntityTooLarge()  # the same problem as an oversized Content-Length
+        request.environ["wsgi.input"] = io.BytesIO(bytes(data))
+        request.__dict__.pop("stream", None)  # werkzeug caches the stream it made
         return None
 
     @app.errorhandler(RuleError)
