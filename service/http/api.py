@@ -8,9 +8,10 @@ from typing import Any
 import flask_smorest
 from flask import Response
 from flask_smorest.utils import prepare_response
-from webargs.flaskparser import abort as webargs_abort
+from marshmallow import missing
 from werkzeug.exceptions import HTTPException
 
+from .jsonbody import MalformedBody
 from .problems import PROBLEM_MIMETYPE, ProblemSchema, flatten, problem
 
 _KINDS = {
@@ -28,17 +29,13 @@ _PARSER = flask_smorest.Blueprint.ARGUMENTS_PARSER
 
 @_PARSER.location_loader("json")
 def _load_json(request: Any, schema: Any) -> Any:
-    """webargs' JSON loading, with every undecodable body a 400: besides malformed JSON,
-    json.loads raises RecursionError on deep nesting and ValueError on an integer of more
-    than 4300 digits, which would otherwise surface as a 500."""
-    try:
-        return _PARSER.load_json(request, schema)
-    except (RecursionError, ValueError) as exc:
-        webargs_abort(
-            400,
-            exc=exc,
-            messages={"json": ["Invalid JSON body: nested too deep or a number too long."]},
-        )
+    """Bodies are decoded by the one I-JSON decoder (service/http/jsonbody.py), through
+    Flask's ``request.get_json`` so the decoded body is cached for the receipt too; a body
+    that does not decode (malformed, too deep, a number too long, a repeated member name)
+    is a 400 problem naming where."""
+    if not request.is_json:
+        return missing
+    return request.get_json()
 
 
 class Api(flask_smorest.Api):
@@ -68,7 +65,7 @@ class Api(flask_smorest.Api):
             elif item["field"] == "json":
                 item["field"] = "(body)"
         detail = data.get("message") or error.description or http.HTTPStatus(status).phrase
-        if errors:
+        if errors and not isinstance(error, MalformedBody):
             detail = "The request does not match the schema: " + "; ".join(
                 f"{e['field']}: {e['message']}" for e in errors
             )

@@ -15,6 +15,7 @@ from flask import Flask, Response, current_app, request
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from ..engine import dice as engine_dice
 from ..engine.errors import RuleError
 from ..receipts import checking, keys
 from ..receipts.canonical import CanonicalizationError
@@ -142,6 +143,12 @@ def jwks() -> Response:
 # --- POST /v1/receipts/verify ---------------------------------------------------------------
 
 
+CODES = {
+    "description": "One code per problem, in the same order (`more` stands for the problems "
+    "left off); tools/verify_dice.py reports the same codes. See docs/verifiable-rolls.md."
+}
+
+
 class VerifiedEntrySchema(Schema):
     index = fields.Integer(required=True)
     ruleset = fields.String(required=True, allow_none=True)
@@ -155,21 +162,70 @@ class VerifiedEntrySchema(Schema):
     receipt_hash = fields.String(
         required=True, allow_none=True, metadata={"description": "What the next entry's prev is"}
     )
-    problems = fields.List(fields.String(), required=True)
+    problems = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": f"At most {checking.MAX_ENTRY_PROBLEMS}, then '... and N more'"},
+    )
+    codes = fields.List(fields.String(), required=True, metadata=CODES)
+
+
+class LogEndSchema(Schema):
+    index = fields.Integer(required=True, metadata={"description": "The log's last entry"})
+    receipt_hash = fields.String(required=True, allow_none=True)
+    nonce = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "The game's last nonce"}
+    )
 
 
 class VerifiedLogSchema(Schema):
     entries = fields.Integer(required=True)
     chain_unbroken = fields.Boolean(required=True)
+    starts_at_beginning = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "False when the first entry carries a `prev` or the first roll's "
+            "nonce is past 1: the log's head was cut off"
+        },
+    )
     nonces_consecutive = fields.Boolean(required=True)
     one_seed = fields.Boolean(required=True)
-    problems = fields.List(fields.String(), required=True)
+    supplied_entries = fields.Integer(
+        required=True, metadata={"description": "Entries whose dice the player supplied"}
+    )
+    accept_supplied = fields.Boolean(required=True)
+    ends_with = fields.Nested(
+        LogEndSchema,
+        required=True,
+        metadata={
+            "description": "Where the log ends: compare with the last receipt the players hold "
+            "(a cut-off tail cannot be seen in the log itself)"
+        },
+    )
+    problems = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": f"At most {checking.MAX_LOG_PROBLEMS}, then '... and N more'"},
+    )
+    codes = fields.List(fields.String(), required=True, metadata=CODES)
 
 
 class VerifyResponseSchema(Schema):
     valid = fields.Boolean(required=True)
     entries = fields.List(fields.Nested(VerifiedEntrySchema), required=True)
     log = fields.Nested(VerifiedLogSchema, required=True, allow_none=True)
+
+
+class VerifyQuerySchema(Schema):
+    accept_supplied = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "The referee accepts dice the players rolled at the table: a log "
+            "with supplied entries can be valid (they are counted in `supplied_entries`). "
+            "Without it, a log is valid only if the service rolled every entry's dice from "
+            "the game's one seed."
+        },
+    )
 
 
 VERIFY_EXAMPLE = {
@@ -217,24 +273,37 @@ VERIFY_BODY = {
 }
 
 
-@blp.route("/v1/receipts/verify", methods=["POST"])
-@blp.doc(requestBody=VERIFY_BODY)
-@blp.response(200, VerifyResponseSchema)
-def verify() -> Response:
-    """Check a response or a whole game log
+VERIFY_DESCRIPTION = (
+    "For each entry: is the receipt a valid signature by one of this service's keys (old "
+    "keys included), and do the dice re-derive from the seed and nonce (a sealed seed "
+    "once revealed)? For a log: does each entry's `prev` hash the receipt before it "
+    "(nothing removed, inserted, reordered or replayed), does it start at the beginning "
+    "of a game, do the nonces count up by one with no gap or repeat, and did the service "
+    "roll every entry's dice from the one seed or sealed seed of the game (so a roll made "
+    "and thrown away shows; dice the player supplied count against the log unless "
+    "`accept_supplied`). Steps that rolled no dice take no part in the seed check. "
+    "Answers 200 with `valid: false` and the problems found, and where the log ends; a "
+    "body that is neither an object nor a list of objects is a 422. "
+)
 
-    For each entry: is the receipt a valid signature by one of this service's keys (old
-    keys included), and do the dice re-derive from the seed and nonce (a sealed seed once
-    revealed)? For a log: does each entry's `prev` hash the receipt before it (nothing
-    removed, inserted, reordered or replayed), do the nonces count up by one with no gap or
-    repeat, and does every roll come from the one seed or sealed seed of the game, so that
-    a roll made and thrown away shows. Answers 200 with `valid: false` and the problems
-    found; a body that is neither an object nor a list of objects is a 422.
-    """
-    try:
-        document = request.get_json(silent=True)
-    except RecursionError:  # nested deeper than the JSON decoder goes: not a document
-        document = None
+LIMITS = (
+    f"Limits: at most {checking.MAX_LOG_ENTRIES} entries in a log and "
+    f"{checking.MAX_DOCUMENT_DICE} dice in a whole document (past either, a 422 naming it); "
+    f"an entry's rolls past what the service rolls ({engine_dice.MAX_DICE_PER_REQUEST} dice "
+    f"a request, 2 to {engine_dice.MAX_SIDES} sides) are reported, not re-derived; each "
+    f"entry lists at most {checking.MAX_ENTRY_PROBLEMS} problems and the log "
+    f"{checking.MAX_LOG_PROBLEMS}, then a count. A body with a member name twice in one "
+    "object is a 400 naming it (I-JSON)."
+)
+
+
+@blp.route("/v1/receipts/verify", methods=["POST"])
+@blp.doc(requestBody=VERIFY_BODY, description=VERIFY_DESCRIPTION + LIMITS)
+@blp.arguments(VerifyQuerySchema, location="query")
+@blp.response(200, VerifyResponseSchema)
+def verify(query: dict[str, Any]) -> Response:
+    """Check a response or a whole game log"""
+    document = request.get_json()
     if isinstance(document, dict):
         documents, log = [document], False
     elif isinstance(document, list) and document and all(isinstance(i, dict) for i in document):
@@ -247,6 +316,16 @@ def verify() -> Response:
             "send one response document (a JSON object) or a game log (a list of them)",
             [{"field": "(body)", "message": "Must be an object or a list of objects."}],
         )
+    limit = checking.document_limits(documents)
+    if limit is not None:
+        raise limit
     found = current_keys()
-    report = checking.check(documents, found.signer.keys, found.seals, int(time.time()), log=log)
+    report = checking.check(
+        documents,
+        found.signer.keys,
+        found.seals,
+        int(time.time()),
+        log=log,
+        accept_supplied=query["accept_supplied"],
+    )
     return Response(orjson.dumps(report), mimetype="application/json")

@@ -2,26 +2,113 @@
 
 A log is the list of a game's responses in the order they were made. It holds when every
 entry is signed by this service and its dice re-derive, each entry's ``prev`` is the hash
-of the receipt before it (nothing removed, inserted, reordered or replayed), the nonces
-count up by one, and every roll comes from the same seed or sealed seed (so a roll that was
-made and then thrown away shows as a gap, a repeat or another seed).
+of the receipt before it (nothing removed, inserted, reordered or replayed), the log starts
+at the beginning of a game (no ``prev`` on its first entry, no nonce past the first), the
+nonces count up by one, and the service rolled every entry's dice from the one seed or
+sealed seed of the game (so a roll that was made and thrown away shows as a gap, a repeat
+or another seed, and dice the player supplied show unless the referee accepts them).
+
+An entry that rolled no dice (a manoeuvre) proves nothing about the dice: it takes no part
+in the one-seed check (the fresh server seed a request without ``dice`` gets is not the
+game's), and it keeps its place in the nonce sequence only when it names the game's seed.
+
+The checker is bounded: it accepts only what the service could have answered (the dice
+limits of rolling), at most ``MAX_LOG_ENTRIES`` entries and ``MAX_DOCUMENT_DICE`` dice in a
+whole document, and every list of problems is capped. tools/verify_dice.py implements the
+same checks with the same problem codes and words (tests/test_verifiers_agree.py).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.dice import byte_stream, commitment, die_from_stream, sealed_seed
-from ..engine.errors import RuleError
+from ..engine.dice import (
+    MAX_DICE_PER_REQUEST,
+    MAX_NONCE,
+    MAX_SIDES,
+    byte_stream,
+    commitment,
+    die_from_stream,
+    sealed_seed,
+)
+from ..engine.errors import LimitError, RuleError
 from .keys import SealKeys, SigningKeys
 from .sealing import open_token
 from .signing import check_signature, receipt_hash, rfc3339
 
-NOTATION = re.compile(r"^([1-9]\d{0,3})d([1-9]\d{0,3})$")
-MAX_SIDES = 65536
+NOTATION = re.compile(r"^([1-9]\d{0,6})d([1-9]\d{0,6})$")
+MAX_SEED = 256
+MAX_LOG_ENTRIES = 100
+MAX_DOCUMENT_DICE = 10 * MAX_DICE_PER_REQUEST
+MAX_ENTRY_PROBLEMS = 5
+MAX_LOG_PROBLEMS = 20
+MAX_ECHO = 60
+MAX_NAME = 64
+SEALED_NOT_YET = "sealed-not-yet-checkable"
+
+
+def show(value: Any) -> str:
+    """A value from the document, quoted as JSON and cut short: an answer stays small."""
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (TypeError, ValueError):  # pragma: no cover - decoded JSON always dumps
+        text = "?"
+    return text if len(text) <= MAX_ECHO else text[: MAX_ECHO - 3] + "..."
+
+
+def capped(found: list[tuple[str, str]], limit: int) -> list[tuple[str, str]]:
+    if len(found) <= limit:
+        return found
+    return [*found[:limit], ("more", f"... and {len(found) - limit} more")]
+
+
+def declared_dice(document: Any) -> int:
+    """How many dice a response declares in its rolls (what re-deriving it would cost)."""
+    rolls = document.get("rolls") if isinstance(document, dict) else None
+    total = 0
+    for roll in rolls if isinstance(rolls, list) else ():
+        notation = roll.get("notation") if isinstance(roll, dict) else None
+        match = NOTATION.match(notation) if isinstance(notation, str) else None
+        total += int(match.group(1)) if match else 0
+    return total
+
+
+def document_limits(documents: list[Any]) -> LimitError | None:
+    """A 422 for a document bigger than anything the service could have answered."""
+    if len(documents) > MAX_LOG_ENTRIES:
+        return LimitError(
+            f"a log to verify holds at most {MAX_LOG_ENTRIES} entries, not {len(documents)}: "
+            "verify a longer game in parts",
+            field="(body)",
+        )
+    dice = sum(declared_dice(document) for document in documents)
+    if dice > MAX_DOCUMENT_DICE:
+        return LimitError(
+            f"a document to verify holds at most {MAX_DOCUMENT_DICE} dice in all, not {dice} "
+            f"(a request rolls at most {MAX_DICE_PER_REQUEST} dice of 2 to {MAX_SIDES} sides)",
+            field="(body)",
+        )
+    return None
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _name(value: Any) -> str | None:
+    return value[:MAX_NAME] if isinstance(value, str) and _utf8(value) else None
+
+
+def _count(value: Any) -> int | None:
+    return value if type(value) is int and 0 <= value <= MAX_NONCE else None
 
 
 @dataclass
@@ -31,7 +118,7 @@ class Entry:
     signature_valid: bool = False
     dice_valid: bool | None = None
     receipt_hash: str | None = None
-    problems: list[str] = field(default_factory=list)
+    found: list[tuple[str, str]] = field(default_factory=list)
 
     def get(self, *path: str) -> Any:
         value = self.document
@@ -39,43 +126,81 @@ class Entry:
             value = value.get(name) if isinstance(value, dict) else None
         return value
 
+    def add(self, code: str, message: str) -> None:
+        self.found.append((code, message))
+
+    @property
+    def rolled(self) -> bool:
+        rolls = self.get("rolls")
+        return isinstance(rolls, list) and bool(rolls)
+
     def as_dict(self) -> dict[str, Any]:
+        found = capped(self.found, MAX_ENTRY_PROBLEMS)
         return {
             "index": self.index,
-            "ruleset": _text(self.get("ruleset")),
-            "step": _text(self.get("step")),
+            "ruleset": _name(self.get("ruleset")),
+            "step": _name(self.get("step")),
             "signature_valid": self.signature_valid,
             "dice_valid": self.dice_valid,
             "receipt_hash": self.receipt_hash,
-            "problems": self.problems,
+            "problems": [message for _, message in found],
+            "codes": [code for code, _ in found],
         }
 
 
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _count(value: Any) -> int | None:
-    return value if type(value) is int else None
-
-
-def _rederive(stream: Iterator[int], rolls: Any) -> list[str]:
+def _read_rolls(entry: Entry) -> list[tuple[int, int]] | None:
+    """(count, sides) of each roll, or None (with the problem) when it cannot be re-derived."""
+    rolls = entry.get("rolls")
     if not isinstance(rolls, list):
-        return ["`rolls` is missing"]
-    problems: list[str] = []
+        entry.add("rolls-missing", "`rolls` is missing: there are no dice to re-derive")
+        return None
+    read: list[tuple[int, int]] = []
     for index, roll in enumerate(rolls):
         notation = roll.get("notation") if isinstance(roll, dict) else None
         match = NOTATION.match(notation) if isinstance(notation, str) else None
-        if match is None or not 2 <= int(match.group(2)) <= MAX_SIDES:
-            return [*problems, f"rolls[{index}]: cannot read the notation {notation!r}"]
-        count, sides = int(match.group(1)), int(match.group(2))
+        if match is None:
+            entry.add("notation", f"rolls[{index}]: cannot read the notation {show(notation)}")
+            return None
+        read.append((int(match.group(1)), int(match.group(2))))
+    dice = sum(count for count, _ in read)
+    if any(not 2 <= sides <= MAX_SIDES for _, sides in read) or dice > MAX_DICE_PER_REQUEST:
+        entry.add(
+            "limit",
+            f"the rolls declare {dice} dice, some of more than {MAX_SIDES} sides or fewer "
+            f"than 2, past what the service rolls ({MAX_DICE_PER_REQUEST} dice a request, "
+            f"2 to {MAX_SIDES} sides): no answer of this service",
+        )
+        return None
+    return read
+
+
+def _rederive(entry: Entry, stream: Iterator[int], read: list[tuple[int, int]]) -> None:
+    rolls = entry.get("rolls")
+    before = len(entry.found)
+    for index, ((count, sides), roll) in enumerate(zip(read, rolls, strict=True)):
         expected = [die_from_stream(stream, sides) for _ in range(count)]
+        label = show(roll.get("label"))
         if roll.get("values") != expected:
-            problems.append(
-                f"rolls[{index}] ({roll.get('label')}): the response says {roll.get('values')}, "
-                f"the seed and nonce give {expected}"
+            entry.add(
+                "dice-mismatch",
+                f"rolls[{index}] ({label}): the response says {show(roll.get('values'))}, "
+                f"the seed and nonce give {show(expected)}",
             )
-    return problems
+        elif roll.get("total") != sum(expected):
+            entry.add("total-mismatch", f"rolls[{index}] ({label}): the total is not the sum")
+    entry.dice_valid = len(entry.found) == before
+
+
+def _seed_text(entry: Entry, value: Any, what: str) -> str | None:
+    if isinstance(value, str) and 1 <= len(value) <= MAX_SEED and _utf8(value):
+        return value
+    entry.dice_valid = False
+    entry.add(
+        "bad-seed",
+        f"the {what} is not 1 to {MAX_SEED} characters of Unicode text (a lone surrogate "
+        "escape has no UTF-8 form): no answer of this service",
+    )
+    return None
 
 
 def _check_dice(entry: Entry, seals: SealKeys, now: int) -> None:
@@ -85,57 +210,67 @@ def _check_dice(entry: Entry, seals: SealKeys, now: int) -> None:
     mode = dice.get("mode") if isinstance(dice, dict) else None
     nonce = _count(dice.get("nonce")) if isinstance(dice, dict) else None
     if mode == "supplied":
-        entry.problems.append("the player supplied these dice: they cannot be re-derived")
+        entry.add(
+            "supplied-dice",
+            "the player supplied these dice: they cannot be re-derived "
+            "(only seeded rolls and revealed sealed rolls can)",
+        )
         return
-    if mode == "seeded" and isinstance(dice.get("seed"), str) and nonce is not None:
-        stream = byte_stream(dice["seed"], nonce)
-    elif mode == "sealed" and isinstance(dice.get("client_seed"), str) and nonce is not None:
-        token = entry.get("provenance", "request", "body", "dice", "sealed")
-        if not isinstance(token, str):
-            entry.dice_valid = False
-            entry.problems.append("a sealed roll whose request does not carry its token")
-            return
-        try:
-            sealed = open_token(seals, token)
-        except RuleError as error:
-            entry.dice_valid = False
-            entry.problems.append(error.detail)
-            return
-        if now < sealed.reveal_after:
-            entry.problems.append(
-                f"sealed until {rfc3339(sealed.reveal_after)}: the dice can be re-derived then"
-            )
-            return
-        if commitment(sealed.seed) != dice.get("commitment"):
-            entry.dice_valid = False
-            entry.problems.append("the sealed seed does not match the commitment")
-            return
-        stream = byte_stream(sealed_seed(sealed.seed, dice["client_seed"]), nonce)
-    else:
+    if mode not in ("seeded", "sealed") or nonce is None:
         entry.dice_valid = False
-        entry.problems.append("`dice` names no seeded, sealed or supplied dice")
+        entry.add("no-dice", "`dice` names no seeded, sealed or supplied dice with a nonce")
         return
-    problems = _rederive(stream, entry.get("rolls"))
-    entry.dice_valid = not problems
-    entry.problems.extend(problems)
+    read = _read_rolls(entry)
+    if read is None:
+        entry.dice_valid = False
+        return
+    if mode == "seeded":
+        seed = _seed_text(entry, dice.get("seed"), "seed")
+        if seed is not None:
+            _rederive(entry, byte_stream(seed, nonce), read)
+        return
+    client_seed = _seed_text(entry, dice.get("client_seed"), "client seed")
+    if client_seed is None:
+        return
+    token = entry.get("provenance", "request", "body", "dice", "sealed")
+    if not isinstance(token, str):
+        entry.dice_valid = False
+        entry.add("sealed-token", "a sealed roll whose request does not carry its token")
+        return
+    try:
+        sealed = open_token(seals, token)
+        until = rfc3339(sealed.reveal_after)
+    except (RuleError, ValueError, OverflowError, OSError) as error:
+        entry.dice_valid = False
+        entry.add("sealed-token", getattr(error, "detail", None) or "the sealed token is unusable")
+        return
+    if now < sealed.reveal_after:
+        entry.add(SEALED_NOT_YET, f"sealed until {until}: the dice can be re-derived then")
+        return
+    if commitment(sealed.seed) != dice.get("commitment"):
+        entry.dice_valid = False
+        entry.add("sealed-commitment", "the sealed seed does not match the commitment")
+        return
+    _rederive(entry, byte_stream(sealed_seed(sealed.seed, client_seed), nonce), read)
 
 
 def check_entry(index: int, document: Any, keys: SigningKeys, seals: SealKeys, now: int) -> Entry:
     entry = Entry(index, document)
     if not isinstance(document, dict):
-        entry.problems.append("not a response document (a JSON object)")
+        entry.add("not-a-response", "not a response document (a JSON object)")
         return entry
-    if isinstance(document.get("receipt"), str):
-        entry.receipt_hash = receipt_hash(document["receipt"])
+    receipt = document.get("receipt")
+    if isinstance(receipt, str) and _utf8(receipt):
+        entry.receipt_hash = receipt_hash(receipt)
     checked = check_signature(keys, document)
     entry.signature_valid = checked.valid
     if checked.problem:
-        entry.problems.append(checked.problem)
+        entry.add(checked.code or "signature", checked.problem)
     _check_dice(entry, seals, now)
     return entry
 
 
-def _seed_of(entry: Entry) -> tuple[str, ...] | None:
+def _seed_of(entry: Entry) -> tuple[str, str] | None:
     mode = entry.get("dice", "mode")
     if mode == "seeded":
         return ("seed", str(entry.get("dice", "seed")))
@@ -146,81 +281,155 @@ def _seed_of(entry: Entry) -> tuple[str, ...] | None:
     return None
 
 
-def check_log(entries: list[Entry]) -> dict[str, Any]:
-    problems: list[str] = []
-    chain = nonces = one_seed = True
+@dataclass
+class _Log:
+    found: list[tuple[str, str]] = field(default_factory=list)
+    chain: bool = True
+    head: bool = True
+    nonces: bool = True
+    one_seed: bool = True
+
+    def add(self, code: str, message: str) -> None:
+        self.found.append((code, message))
+
+
+def _chain(log: _Log, entries: list[Entry]) -> None:
+    if entries[0].get("provenance", "request", "body", "prev") is not None:
+        log.head = False
+        log.add(
+            "cut-head",
+            "entry 0 carries a prev: the log does not start at the beginning of the game "
+            "(its first entries are missing)",
+        )
     for before, entry in zip(entries, entries[1:], strict=False):
         prev = entry.get("provenance", "request", "body", "prev")
         if prev is None:
-            chain = False
-            problems.append(f"entry {entry.index} carries no prev: the chain starts again")
+            log.chain = False
+            log.add("chain-restart", f"entry {entry.index} carries no prev: the chain starts again")
         elif prev != before.receipt_hash:
-            chain = False
-            problems.append(
+            log.chain = False
+            log.add(
+                "chain-broken",
                 f"entry {entry.index}'s prev is not the hash of entry {before.index}'s receipt: "
-                "an entry was removed, inserted, reordered or replayed"
+                "an entry was removed, inserted, reordered or replayed",
             )
-    first_seed: tuple[str, ...] | None = None
+
+
+def _nonce_step(log: _Log, entry: Entry, nonce: int, last: tuple[int, bool]) -> None:
+    before, rolled_before = last
+    if nonce == before:
+        if rolled_before and entry.rolled:
+            log.nonces = False
+            log.add("nonce-repeat", f"entry {entry.index} repeats nonce {nonce}")
+    elif nonce < before:
+        log.nonces = False
+        log.add("nonce-back", f"entry {entry.index} goes back from nonce {before} to {nonce}")
+    elif nonce > before + 1:
+        log.nonces = False
+        missing = (
+            f"nonce {before + 1} is"
+            if nonce == before + 2
+            else f"nonces {before + 1} to {nonce - 1} are"
+        )
+        log.add("nonce-gap", f"entry {entry.index}: {missing} missing before it")
+
+
+def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[str, Any]:
+    log = _Log()
+    _chain(log, entries)
+    game = next(
+        (
+            _seed_of(entry)
+            for entry in entries
+            if entry.rolled or isinstance(entry.get("commitment"), str)
+            if _seed_of(entry) is not None
+        ),
+        None,
+    )
     client_seed: Any = None
-    last: Entry | None = None
+    last: tuple[int, bool] | None = None
+    supplied = 0
     for entry in entries:
-        seed = _seed_of(entry)
-        if seed is None:
+        if entry.get("dice", "mode") == "supplied":
+            supplied += 1
+            if not accept_supplied:
+                log.add(
+                    "supplied-dice",
+                    f"entry {entry.index}: the player supplied its dice, in a game the service "
+                    "rolls from one seed (a referee who accepts table dice says accept_supplied)",
+                )
             continue
-        if first_seed is None:
-            first_seed = seed
-        elif seed != first_seed:
-            one_seed = False
-            problems.append(
-                f"entry {entry.index} rolls from another {seed[0]} than the game's first: "
-                "a roll from another seed stands in for one of the game's"
-            )
+        seed = _seed_of(entry)
+        if seed is None or entry.get("dice") is None:
+            continue  # the seal answer: its commitment is the game's seed, no nonce
+        if seed != game:
+            if entry.rolled:
+                log.one_seed = False
+                log.add(
+                    "another-seed",
+                    f"entry {entry.index} rolls from another {seed[0]} than the game's first: "
+                    "a roll from another seed stands in for one of the game's",
+                )
+            continue  # a step that rolled nothing, e.g. with fresh server dice: no part
         if entry.get("dice", "mode") == "sealed":
             if client_seed is None:
                 client_seed = entry.get("dice", "client_seed")
             elif entry.get("dice", "client_seed") != client_seed:
-                one_seed = False
-                problems.append(f"entry {entry.index} changes the client seed")
+                log.one_seed = False
+                log.add("client-seed-changed", f"entry {entry.index} changes the client seed")
         nonce = _count(entry.get("dice", "nonce"))
         if nonce is None:
             continue
-        if last is not None:
-            before_nonce = _count(last.get("dice", "nonce"))
-            assert before_nonce is not None
-            if nonce == before_nonce:
-                nonces = False
-                problems.append(f"entry {entry.index} repeats nonce {nonce}")
-            elif nonce < before_nonce:
-                nonces = False
-                problems.append(
-                    f"entry {entry.index} goes back from nonce {before_nonce} to {nonce}"
-                )
-            elif nonce > before_nonce + 1:
-                nonces = False
-                missing = (
-                    f"nonce {before_nonce + 1} is"
-                    if nonce == before_nonce + 2
-                    else f"nonces {before_nonce + 1} to {nonce - 1} are"
-                )
-                problems.append(f"entry {entry.index}: {missing} missing before it")
-        last = entry
+        if last is None and nonce > 1:
+            log.head = False
+            log.add(
+                "cut-head",
+                f"entry {entry.index}'s first roll has nonce {nonce}: the log does not start at "
+                "the beginning of the game (nonce 0 or 1 comes first)",
+            )
+        elif last is not None:
+            _nonce_step(log, entry, nonce, last)
+        last = (nonce, entry.rolled)
+    final = entries[-1]
     return {
         "entries": len(entries),
-        "chain_unbroken": chain,
-        "nonces_consecutive": nonces,
-        "one_seed": one_seed,
-        "problems": problems,
+        "chain_unbroken": log.chain,
+        "starts_at_beginning": log.head,
+        "nonces_consecutive": log.nonces,
+        "one_seed": log.one_seed,
+        "supplied_entries": supplied,
+        "accept_supplied": accept_supplied,
+        "ends_with": {
+            "index": final.index,
+            "receipt_hash": final.receipt_hash,
+            "nonce": last[0] if last is not None else None,
+        },
+        "problems": [message for _, message in capped(log.found, MAX_LOG_PROBLEMS)],
+        "codes": [code for code, _ in capped(log.found, MAX_LOG_PROBLEMS)],
     }
 
 
+LOG_CHECKS = ("chain_unbroken", "starts_at_beginning", "nonces_consecutive", "one_seed")
+
+
 def check(
-    documents: list[Any], keys: SigningKeys, seals: SealKeys, now: int, *, log: bool
+    documents: list[Any],
+    keys: SigningKeys,
+    seals: SealKeys,
+    now: int,
+    *,
+    log: bool,
+    accept_supplied: bool = False,
 ) -> dict[str, Any]:
+    """The verdict on one response (``log=False``) or a game log; call ``document_limits``
+    first: this re-derives every die the document declares."""
     entries = [check_entry(i, doc, keys, seals, now) for i, doc in enumerate(documents)]
-    report = check_log(entries) if log else None
+    report = check_log(entries, accept_supplied=accept_supplied) if log else None
     valid = all(e.signature_valid and e.dice_valid is not False for e in entries)
     if report is not None:
-        valid = valid and all(
-            report[name] for name in ("chain_unbroken", "nonces_consecutive", "one_seed")
+        valid = (
+            valid
+            and all(report[name] for name in LOG_CHECKS)
+            and (accept_supplied or not report["supplied_entries"])
         )
     return {"valid": valid, "entries": [e.as_dict() for e in entries], "log": report}

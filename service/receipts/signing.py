@@ -95,6 +95,7 @@ class Checked:
     valid: bool
     kid: str | None
     problem: str | None
+    code: str | None = None
 
 
 def _header(receipt: str) -> dict[str, Any] | None:
@@ -110,23 +111,39 @@ def check_signature(keys: SigningKeys, document: dict[str, Any]) -> Checked:
     """Whether ``document``'s receipt is a valid signature of the rest by one of our keys."""
     receipt = document.get("receipt")
     if not isinstance(receipt, str) or not _DETACHED.fullmatch(receipt):
-        return Checked(False, None, "no receipt: `receipt` must be a detached JWS (header..sig)")
+        return Checked(
+            False, None, "no receipt: `receipt` must be a detached JWS (header..sig)", "no-receipt"
+        )
     header = _header(receipt)
     if header is None or header.get("alg") != "Ed25519":
-        return Checked(False, None, "the receipt's header is not an Ed25519 JWS header")
+        return Checked(
+            False, None, "the receipt's header is not an Ed25519 JWS header", "bad-header"
+        )
     kid = header.get("kid")
     key = keys.public.get(kid) if isinstance(kid, str) else None
     if key is None:
-        return Checked(False, None, f"the receipt names a key this service does not know: {kid!r}")
+        shown = json.dumps(kid, ensure_ascii=True)[:60]
+        return Checked(
+            False,
+            None,
+            f"the receipt names a key this service does not know: {shown}",
+            "unknown-key",
+        )
     try:
         payload = canonical_json(unsigned(document))
     except CanonicalizationError as error:
-        return Checked(False, kid, f"the document has no RFC 8785 form ({error})")
+        return Checked(
+            False, kid, f"the document has no RFC 8785 form ({error})", "no-canonical-form"
+        )
     try:
         jws.deserialize_compact(receipt, key, algorithms=ALGORITHMS, payload=payload)
     except (JoseError, ValueError, TypeError):
-        return Checked(False, kid, "the signature does not match the document: it was altered")
+        return Checked(
+            False, kid, "the signature does not match the document: it was altered", "altered"
+        )
     provenance = document.get("provenance")
     if not isinstance(provenance, dict) or provenance.get("kid") != kid:
-        return Checked(False, kid, "the provenance names another key than the receipt")
+        return Checked(
+            False, kid, "the provenance names another key than the receipt", "provenance-kid"
+        )
     return Checked(True, kid, None)
