@@ -14,7 +14,7 @@ from flask import Flask, Response, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .engine.errors import RuleError
-from .http import cors, dice_api, meta, metrics, receipts, request_id, seeds
+from .http import cors, dice_api, jsonbody, meta, metrics, receipts, request_id, seeds
 from .http.api import Api
 from .http.fields import StrictBoolean, StrictInteger, one_of_to_property
 from .http.problems import problem
@@ -46,6 +46,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(DEFAULTS)
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    jsonbody.init_app(app)  # request bodies are I-JSON: one decoder for every reader
 
     api = Api(app)
     api.register_field(StrictInteger, "integer", None)
