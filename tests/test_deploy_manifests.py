@@ -1,13 +1,14 @@
 """deploy/k8s: every manifest passes kubernetes-validate --strict, and says what it must.
 
 The overlay is rendered here by a small reader of the kustomize features it uses
-(resources, namespace, images, JSON 6902 patches); where kubectl is installed, its own
-kustomize must agree.
+(resources, a ConfigMap generator, namespace, images, JSON 6902 patches); where kubectl is
+installed, its own kustomize must agree.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import re
 import shutil
@@ -23,6 +24,7 @@ from tests.serving_helpers import BIN, ROOT
 
 K8S = ROOT / "deploy" / "k8s"
 BASE = K8S / "base"
+NGINX_CONF = BASE / "nginx.conf"
 OVERLAYS = sorted(p for p in (K8S / "overlays").iterdir() if p.is_dir())
 CLUSTER_SCOPED = {"Namespace"}
 
@@ -58,9 +60,55 @@ def _apply(doc: dict[str, Any], operations: list[dict[str, Any]]) -> None:
             raise AssertionError(f"patch op {operation['op']} is not read here")
 
 
+def config_map_hash(data: dict[str, str]) -> str:
+    """kustomize's name suffix: SHA-256 of the ConfigMap as Go's json.Marshal writes it
+    (sorted keys, HTML characters escaped; the name is left empty), 10 hex digits with
+    0, 1, 3, a and e spelled g, h, k, m and t."""
+    encoded = json.dumps(
+        {"data": data, "kind": "ConfigMap", "name": ""},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    for char, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
+        encoded = encoded.replace(char, escaped)
+    digest = hashlib.sha256(encoded.encode()).hexdigest()[:10]
+    return digest.translate(str.maketrans("013ae", "ghkmt"))
+
+
+def generate_config_maps(folder: Path, generators: list[dict[str, Any]]) -> dict[str, Any]:
+    """The ConfigMaps of a configMapGenerator, by the name the manifests use for each."""
+    made = {}
+    for generator in generators:
+        assert set(generator) <= {"name", "files", "options"}, generator
+        assert set(generator.get("options", {})) <= {"labels"}, generator
+        data = {}
+        for entry in generator["files"]:
+            key, _, source = entry.rpartition("=")
+            data[key or Path(source).name] = (folder / source).read_text()
+        metadata: dict[str, Any] = {"name": f"{generator['name']}-{config_map_hash(data)}"}
+        if "labels" in generator.get("options", {}):
+            metadata["labels"] = generator["options"]["labels"]
+        made[generator["name"]] = {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": metadata,
+            "data": data,
+        }
+    return made
+
+
 def render(folder: Path) -> list[dict[str, Any]]:
     spec = yaml.safe_load((folder / "kustomization.yaml").read_text())
-    known = {"apiVersion", "kind", "resources", "namespace", "images", "patches"}
+    known = {
+        "apiVersion",
+        "kind",
+        "resources",
+        "configMapGenerator",
+        "namespace",
+        "images",
+        "patches",
+    }
     assert set(spec) <= known, f"kustomize features this test does not read: {set(spec) - known}"
     docs: list[dict[str, Any]] = []
     for resource in spec.get("resources", []):
@@ -70,6 +118,14 @@ def render(folder: Path) -> list[dict[str, Any]]:
         else:
             docs.extend(d for d in yaml.safe_load_all(path.read_text()) if d)
     docs = copy.deepcopy(docs)
+    generated = generate_config_maps(folder, spec.get("configMapGenerator", []))
+    docs.extend(generated.values())
+    # The pods' references follow the generated (hashed) names.
+    for doc in docs:
+        for volume in pod_spec(doc).get("volumes", []):
+            if "configMap" in volume and volume["configMap"]["name"] in generated:
+                made = generated[volume["configMap"]["name"]]
+                volume["configMap"]["name"] = made["metadata"]["name"]
     for patch in spec.get("patches", []):
         target = patch["target"]
         matched = [
@@ -197,6 +253,20 @@ def test_the_service_monitor_scrapes_the_metrics_port(folder: Path) -> None:
     ports = {p["name"]: p for p in service["spec"]["ports"]}
     endpoint = monitor["spec"]["endpoints"][0]
     assert endpoint["path"] == "/metrics" and ports[endpoint["port"]]["targetPort"] == "app"
+    # That port is the app's own, open to the monitoring namespace alone; the clients' port
+    # is nginx's, which refuses /metrics (a 404 problem; tests/test_nginx_sidecar.py).
+    pod = pod_spec(one(docs, "Deployment"))
+    app = next(c for c in pod["containers"] if c["name"] == "fire-control")
+    assert "app" in {p["name"] for p in app["ports"]}
+    policy = one(docs, "NetworkPolicy")
+    for rule in policy["spec"]["ingress"]:
+        if any(p["port"] == "app" for p in rule["ports"]):
+            assert [f["namespaceSelector"]["matchLabels"] for f in rule["from"]] == [
+                {"kubernetes.io/metadata.name": "monitoring"}
+            ]
+    assert ports["http"]["targetPort"] == "http"
+    conf = one(docs, "ConfigMap")["data"]["nginx.conf"]
+    assert re.search(r"location /metrics \{\s*return 404;\s*\}", conf)
 
 
 # --- what the manifests must say -------------------------------------------------------------
@@ -266,12 +336,17 @@ def test_only_nginx_faces_clients_and_it_buffers(folder: Path) -> None:
 
     config_map = one(docs, "ConfigMap")
     conf = config_map["data"]["nginx.conf"]
+    # The pods get the very file tests/test_nginx_sidecar.py runs nginx with.
+    assert conf == NGINX_CONF.read_text()
     app_port = next(p["containerPort"] for p in app["ports"] if p["name"] == "app")
+    assert conf.count("proxy_pass ") == 1
     assert f"proxy_pass http://127.0.0.1:{app_port};" in conf
     assert "proxy_request_buffering on;" in conf and "proxy_buffering on;" in conf
     assert "proxy_request_buffering off" not in conf and "proxy_buffering off" not in conf
     assert re.search(r"client_max_body_size \d+k;", conf)
     assert "X-Request-Id" in conf
+    listen = re.findall(r"^\s*listen (\d+);", conf, re.M)
+    assert listen == [str(nginx["ports"][0]["containerPort"])]
     mount = next(m for m in nginx["volumeMounts"] if m["mountPath"] == "/etc/nginx/nginx.conf")
     volume = next(v for v in pod["volumes"] if v["name"] == mount["name"])
     assert volume["configMap"]["name"] == config_map["metadata"]["name"]
@@ -314,7 +389,7 @@ def test_autoscaler_and_disruption_budget_aim_at_the_deployment(folder: Path) ->
         assert selector.items() <= labels.items(), kind
 
 
-@pytest.mark.parametrize("folder", OVERLAYS, ids=[p.name for p in OVERLAYS])
+@pytest.mark.parametrize("folder", ALL)
 def test_this_rendering_agrees_with_kubectl_kustomize(folder: Path) -> None:
     kubectl = shutil.which("kubectl")
     if kubectl is None:

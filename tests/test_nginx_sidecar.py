@@ -1,0 +1,407 @@
+"""The nginx sidecar, for real: Debian's nginx runs the shipped deploy/k8s/base/nginx.conf
+in front of gunicorn (the production config) on loopback.
+
+Only the listen port, the upstream port and the /tmp paths of the file are moved; every
+other line is the one the pods run. Without nginx these tests skip and say how to install
+it; in CI (the CI variable set, as .ci/run does) they fail instead.
+"""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.serving_helpers import (
+    ROOT,
+    START_TIMEOUT,
+    Response,
+    Server,
+    free_port,
+    roll_request,
+    running,
+    start,
+    stop,
+)
+
+NGINX_CONF = ROOT / "deploy" / "k8s" / "base" / "nginx.conf"
+INSTALL = "apt-get install -y nginx"
+PROBLEM_MEMBERS = {"type", "title", "status", "detail", "errors"}
+# The numbers the config sets (and deploy/README.md documents).
+RATE_PER_SECOND, BURST = 20, 40
+SLOW_CLIENTS = 24
+
+
+def nginx_binary() -> str:
+    found = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not os.access(found, os.X_OK):
+        message = f"nginx is not installed; `{INSTALL}` (Debian) lets these tests run"
+        if os.environ.get("CI"):
+            pytest.fail(f"{message}. In CI they must run: .ci/run installs it.")
+        pytest.skip(message)
+    return found
+
+
+def config_for(folder: Path, listen: int, upstream: int) -> str:
+    """The shipped config with only its ports and its /tmp paths moved."""
+    text = NGINX_CONF.read_text()
+    for old, new in (
+        ("listen 8080;", f"listen 127.0.0.1:{listen};"),
+        ("proxy_pass http://127.0.0.1:8000;", f"proxy_pass http://127.0.0.1:{upstream};"),
+    ):
+        assert text.count(old) == 1, f"{old!r} is not once in {NGINX_CONF}: update this test"
+        text = text.replace(old, new)
+    assert " /tmp/" in text
+    text = text.replace(" /tmp/", f" {folder}/")
+    assert "/tmp/" not in text.replace(str(folder), "")
+    return text
+
+
+def fetch(
+    port: int,
+    method: str,
+    path: str,
+    body: bytes | None = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = 10.0,
+) -> Response:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        answer = conn.getresponse()
+        return Response(
+            answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
+        )
+    finally:
+        conn.close()
+
+
+def exchange(port: int, raw: bytes, source: str = "127.0.0.1") -> Response:
+    """Send raw bytes, read the answer until nginx closes (every request here says close)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((source, 0))
+        sock.settimeout(10)
+        sock.connect(("127.0.0.1", port))
+        sock.sendall(raw)
+        return read_answer(sock)
+
+
+def read_answer(sock: socket.socket) -> Response:
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return Response(int(lines[0].split()[1]), headers, body)
+
+
+@dataclass
+class Proxy:
+    process: subprocess.Popen[bytes]
+    port: int
+    folder: Path
+
+    def request(self, method: str, path: str, body: Any = None, **kwargs: Any) -> Response:
+        headers = dict(kwargs.pop("headers", None) or {})
+        data = kwargs.pop("raw", None)
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers.setdefault("Content-Type", "application/json")
+        return fetch(self.port, method, path, data, headers, **kwargs)
+
+    def logs(self) -> str:
+        return (self.folder / "nginx.err").read_text()[-4000:]
+
+
+def start_nginx(upstream: int) -> Proxy:
+    binary = nginx_binary()
+    # Outside pytest's private folders: as root, nginx's workers run as nobody and must
+    # reach their temporary folders.
+    folder = Path(tempfile.mkdtemp(prefix="fire-control-nginx-"))
+    folder.chmod(0o755)
+    port = free_port()
+    (folder / "nginx.conf").write_text(config_for(folder, port, upstream))
+    command = [binary, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", "stderr"]
+    checked = subprocess.run([*command, "-t"], capture_output=True, text=True, check=False)
+    assert checked.returncode == 0, checked.stderr
+    with (folder / "nginx.err").open("wb") as err:
+        process = subprocess.Popen(
+            [*command, "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            start_new_session=True,
+        )
+    proxy = Proxy(process, port, folder)
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        assert process.poll() is None, proxy.logs()
+        with suppress(OSError):
+            if proxy.request("GET", "/nginx-healthz", timeout=2).status == 200:
+                return proxy
+        time.sleep(0.05)
+    stop_nginx(proxy)
+    raise AssertionError(f"nginx did not answer in {START_TIMEOUT} s\n{proxy.logs()}")
+
+
+def stop_nginx(proxy: Proxy) -> None:
+    if proxy.process.poll() is None:
+        proxy.process.send_signal(signal.SIGQUIT)  # finish what is in hand, then exit
+        try:
+            proxy.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proxy.process.pid, signal.SIGKILL)
+            proxy.process.wait(timeout=10)
+    with suppress(ProcessLookupError):
+        os.killpg(proxy.process.pid, signal.SIGKILL)
+    shutil.rmtree(proxy.folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    nginx_binary()
+    server = start(tmp_path_factory.mktemp("app"), workers=2)
+    yield server
+    stop(server)
+
+
+@pytest.fixture(scope="module")
+def proxy(app: Server) -> Iterator[Proxy]:
+    started = start_nginx(app.port)
+    yield started
+    stop_nginx(started)
+
+
+def assert_problem(answer: Response, status: int, kind: str | None = None) -> dict[str, Any]:
+    assert answer.status == status, (answer.status, answer.body[:300])
+    assert answer.headers["content-type"] == "application/problem+json", answer.headers
+    document: dict[str, Any] = json.loads(answer.body)
+    assert set(document) == PROBLEM_MEMBERS, document
+    assert document["status"] == status and document["errors"] == []
+    assert document["type"].startswith("/problems#") and document["title"] and document["detail"]
+    if kind is not None:
+        assert document["type"] == f"/problems#{kind}", document
+    return document
+
+
+# --- /metrics is for Prometheus, on the app's port -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path", ["/metrics", "/metrics?x=1", "//metrics", "/%6Detrics", "/metrics/"]
+)
+def test_metrics_are_not_served_through_the_sidecar(proxy: Proxy, app: Server, path: str) -> None:
+    answer = proxy.request("GET", path)
+    assert_problem(answer, 404, "not-found")
+    assert b"firecontrol_" not in answer.body
+    # Prometheus scrapes the app's own port, where they are.
+    direct = app.request("GET", "/metrics")
+    assert direct.status == 200 and b"firecontrol_http_requests_total" in direct.body
+
+
+def test_the_app_answers_everything_else_through_the_sidecar(proxy: Proxy) -> None:
+    head, body = roll_request()
+    answer = proxy.request(
+        "POST", "/v1/dice/roll", raw=body, headers={"Content-Type": "application/json"}
+    )
+    assert answer.status == 200 and answer.json()["result"]["notation"] == "3d6"
+    # The caller's request id reaches the app (which returns it) through nginx.
+    ready = proxy.request("GET", "/readyz", headers={"X-Request-Id": "sidecar-check"})
+    assert ready.status == 200 and ready.headers["x-request-id"] == "sidecar-check"
+    # The app's own problems pass untouched; nginx's have the same members.
+    missing = proxy.request("GET", "/no-such-path")
+    assert missing.headers["content-type"] == "application/problem+json"
+    assert set(missing.json()) == PROBLEM_MEMBERS
+    assert "x-request-id" in missing.headers
+
+
+# --- errors nginx writes itself are problems too ---------------------------------------------
+
+
+def test_a_body_over_128_kb_is_a_413_problem_from_nginx(proxy: Proxy) -> None:
+    big = b"[" + b"1," * 66_000 + b"1]"
+    assert len(big) > 128 * 1024
+    answer = proxy.request(
+        "POST", "/v1/dice/roll", raw=big, headers={"Content-Type": "application/json"}
+    )
+    assert_problem(answer, 413, "body-too-large")
+    assert answer.headers["server"] == "nginx"
+    # Sent chunked (no length said up front), the same.
+    chunked = b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in (big[:70_000], big[70_000:]))
+    raw = (
+        b"POST /v1/dice/roll HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunked + b"0\r\n\r\n"
+    )
+    assert_problem(exchange(proxy.port, raw), 413, "body-too-large")
+
+
+def test_a_request_line_over_4_kb_is_a_414_problem(proxy: Proxy) -> None:
+    answer = proxy.request("GET", "/v1/rulesets/" + "a" * 5000)
+    assert_problem(answer, 414, "uri-too-long")
+
+
+def test_a_header_over_4_kb_is_a_431_problem(proxy: Proxy) -> None:
+    answer = proxy.request("GET", "/readyz", headers={"X-Big": "a" * 5000})
+    assert_problem(answer, 431, "header-too-large")
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"GARBAGE\r\n\r\n",
+        b"GET /readyz HTTP/1.1\r\n\r\n",  # no Host
+        b"GET /readyz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+        b"POST /v1/dice/roll HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n",
+        b"POST /v1/dice/roll HTTP/1.1\r\nHost: a\r\n"
+        b"Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
+        b"POST /v1/dice/roll HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+    ],
+    ids=["garbage", "no-host", "two-hosts", "negative-length", "two-lengths", "bad-chunk"],
+)
+def test_a_malformed_request_is_a_400_problem_from_nginx(proxy: Proxy, raw: bytes) -> None:
+    answer = exchange(proxy.port, raw)
+    assert_problem(answer, 400, "malformed-request")
+    assert answer.headers["server"] == "nginx"
+
+
+def test_two_content_types_reach_the_app_as_one(proxy: Proxy, app: Server) -> None:
+    """gunicorn refuses a repeated Content-Type with an HTML page (and used to lose its
+    worker to it); nginx passes exactly one on, so the app answers with its own problem."""
+    workers = app.workers()
+    raw = (
+        b"POST /v1/dice/roll HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"
+    )
+    answer = exchange(proxy.port, raw)
+    assert answer.status == 422 and answer.headers["content-type"] == "application/problem+json"
+    assert app.workers() == workers
+
+
+def test_the_app_down_is_a_502_problem(tmp_path: Path) -> None:
+    down = start_nginx(upstream=free_port())  # nothing listens there
+    try:
+        answer = down.request("GET", "/v1/rulesets")
+        assert_problem(answer, 502, "unavailable")
+        assert answer.headers["retry-after"] == "1"
+    finally:
+        stop_nginx(down)
+
+
+# --- a request rate per client ---------------------------------------------------------------
+
+
+def test_a_client_past_its_rate_gets_429_problems_and_others_do_not(proxy: Proxy) -> None:
+    """100 requests at once from one address (127.0.0.2): the burst passes, the rest are 429
+    problems with Retry-After; meanwhile another address (127.0.0.1) is served."""
+    request = b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    began = time.monotonic()
+    with ExitStack() as stack:
+        sockets = []
+        for _ in range(100):
+            sock = stack.enter_context(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
+            sock.bind(("127.0.0.2", 0))
+            sock.settimeout(20)
+            sock.connect(("127.0.0.1", proxy.port))
+            sock.sendall(request)
+            sockets.append(sock)
+        sent_in = time.monotonic() - began
+        answers = [read_answer(sock) for sock in sockets]
+    other = proxy.request("GET", "/healthz")
+    assert other.status == 200
+
+    passed = [a for a in answers if a.status == 200]
+    refused = [a for a in answers if a.status == 429]
+    assert len(passed) + len(refused) == len(answers), {a.status for a in answers}
+    # The burst and what the rate refilled while the requests went out, no more.
+    assert BURST <= len(passed) <= BURST + 1 + RATE_PER_SECOND * sent_in + 1, (
+        len(passed),
+        sent_in,
+    )
+    for answer in refused:
+        assert_problem(answer, 429, "rate-limited")
+        assert answer.headers["retry-after"] == "1"
+
+
+# --- gzip for JSON ---------------------------------------------------------------------------
+
+
+def test_json_answers_are_gzipped_for_clients_that_accept_it(proxy: Proxy) -> None:
+    document = proxy.request("GET", "/openapi.json").json()
+    post = document["paths"]["/v1/rulesets/salvo-solo/turn"]["post"]
+    example = post["requestBody"]["content"]["application/json"]["example"]
+
+    plain = proxy.request("POST", "/v1/rulesets/salvo-solo/turn", example)
+    assert plain.status == 200 and "content-encoding" not in plain.headers
+    packed = proxy.request(
+        "POST", "/v1/rulesets/salvo-solo/turn", example, headers={"Accept-Encoding": "gzip"}
+    )
+    assert packed.status == 200 and packed.headers["content-encoding"] == "gzip"
+    assert packed.headers["content-type"] == "application/json"
+    assert "Accept-Encoding" in packed.headers["vary"]
+    assert json.loads(gzip.decompress(packed.body)) == plain.json()
+    assert len(plain.body) > 4000 and len(packed.body) < len(plain.body) / 2
+
+    # Problems too, when they are long enough to gain (a 404 naming a long ruleset). nginx
+    # compresses 200, 403 and 404 answers only: a 422 goes out as it is.
+    problem = proxy.request(
+        "GET", "/v1/rulesets/" + "a" * 2000, headers={"Accept-Encoding": "gzip"}
+    )
+    assert problem.status == 404 and problem.headers["content-encoding"] == "gzip"
+    assert problem.headers["content-type"] == "application/problem+json"
+    assert json.loads(gzip.decompress(problem.body))["status"] == 404
+
+
+# --- slow clients ----------------------------------------------------------------------------
+
+
+def _slow_clients(port: int, count: int, stack: ExitStack, with_body: bool) -> None:
+    """Connections that send part of a request and then nothing (until closed)."""
+    head, body = roll_request()
+    for _ in range(count):
+        sock = stack.enter_context(socket.create_connection(("127.0.0.1", port), timeout=5))
+        sock.sendall(head + body[:5] if with_body else head[:30])
+
+
+def test_slow_clients_stop_a_bare_gunicorn(tmp_path: Path) -> None:
+    """What the sidecar is for: straight at gunicorn's two sync workers, the same slow
+    clients leave nothing to answer a normal request."""
+    nginx_binary()  # the comparison belongs with the sidecar's tests
+    with running(tmp_path, workers=2) as bare, ExitStack() as stack:
+        assert bare.request("GET", "/readyz").status == 200
+        _slow_clients(bare.port, SLOW_CLIENTS, stack, with_body=False)
+        with pytest.raises(TimeoutError):
+            bare.request("GET", "/readyz", timeout=3)
+
+
+def test_slow_clients_through_the_sidecar_are_harmless(proxy: Proxy) -> None:
+    with ExitStack() as stack:
+        _slow_clients(proxy.port, SLOW_CLIENTS, stack, with_body=False)
+        _slow_clients(proxy.port, SLOW_CLIENTS, stack, with_body=True)
+        head, body = roll_request()
+        for _ in range(3):
+            assert proxy.request("GET", "/readyz", timeout=3).status == 200
+            answer = proxy.request(
+                "POST",
+                "/v1/dice/roll",
+                raw=body,
+                headers={"Content-Type": "application/json"},
+                timeout=3,
+            )
+            assert answer.status == 200
