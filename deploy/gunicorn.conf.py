@@ -179,10 +179,20 @@ def post_worker_init(worker: Any) -> None:
 
 
 def child_exit(server: Any, worker: Any) -> None:
-    # Drops the dead worker's live gauges; its counters stay, so totals never go back.
-    from prometheus_client import multiprocess
+    # In the master, once the worker is reaped. Drops the dead worker's live gauges and
+    # folds its counters and histograms into one archive file per metric type: totals
+    # never go back, and the folder stays the same size however many workers are recycled.
+    # Never raises: an exception here would escape gunicorn's reaping loop.
+    try:
+        metrics = sys.modules.get("service.http.metrics")
+        if metrics is not None:
+            metrics.worker_exited(worker.pid)
+        elif os.environ.get(_METRICS_ENV):  # another app (the benchmark's bare one)
+            from prometheus_client import multiprocess
 
-    multiprocess.mark_process_dead(worker.pid)
+            multiprocess.mark_process_dead(worker.pid)
+    except Exception:
+        server.log.exception("could not tidy the metrics files of worker %s", worker.pid)
 
 
 def on_exit(server: Any) -> None:

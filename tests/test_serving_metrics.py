@@ -7,6 +7,8 @@ metrics folder, and stops it whatever happens.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -69,7 +71,9 @@ def test_every_request_is_counted_once_across_workers_and_recycled_workers(
 
         srv.wait_for_workers(3)
         assert not first_workers & srv.workers(), "no worker was recycled"
-        assert len(list(srv.metrics_dir.glob("counter_*.db"))) > 3
+        # The dead workers' counters were folded into the archive, not left beside it.
+        assert (srv.metrics_dir / "counter_archive.db").exists()
+        assert len(list(srv.metrics_dir.glob("counter_*.db"))) <= 3 + 1
 
         found = samples(srv)
         key = labels(method="POST", endpoint="/v1/dice/roll", status="200")
@@ -82,6 +86,68 @@ def test_every_request_is_counted_once_across_workers_and_recycled_workers(
         # Dead workers are marked: the live gauge counts the three serving now, not all
         # the workers that ever ran.
         assert found[("firecontrol_workers", frozenset())] == 3
+
+
+def db_files(folder: Path) -> list[str]:
+    return sorted(path.name for path in folder.glob("*.db"))
+
+
+def test_the_metrics_folder_stays_bounded_over_many_recycles_and_crashes(tmp_path: Path) -> None:
+    workers, rounds, per_round = 2, 4, 25
+    with running(
+        tmp_path, workers=workers, cmd_args="--max-requests 5 --max-requests-jitter 0"
+    ) as srv:
+        first_workers = srv.workers()
+        sizes = []
+        served = 0
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            for _ in range(rounds):
+                statuses = list(
+                    pool.map(
+                        lambda _: srv.request("POST", "/v1/dice/roll", ROLL).status,
+                        range(per_round),
+                    )
+                )
+                assert statuses == [200] * per_round
+                served += per_round
+                # A crash between rounds, while no request is in hand: its counts stay.
+                victim = min(srv.workers())
+                os.kill(victim, signal.SIGKILL)
+                srv.wait_for_workers(workers)
+                sizes.append(len(db_files(srv.metrics_dir)))
+        # About 100 / 5 = 20 recycles and 4 crashes went by: without folding, 48 files.
+        assert len(first_workers & srv.workers()) == 0
+        # Per live worker a counter, a histogram and a live gauge, the master's gauge,
+        # two archives, and room for one worker exited but not yet reaped.
+        bound = 3 * (workers + 1) + 1 + 2
+        assert max(sizes) <= bound, (sizes, db_files(srv.metrics_dir))
+        assert not list(srv.metrics_dir.glob("*.new")), db_files(srv.metrics_dir)
+        found = samples(srv)
+        key = labels(method="POST", endpoint="/v1/dice/roll", status="200")
+        assert found[("firecontrol_http_requests_total", key)] == served
+        assert found[("firecontrol_rolls_total", labels(ruleset="dice", step="roll"))] == served
+        latency = labels(endpoint="/v1/dice/roll")
+        assert found[("firecontrol_http_request_duration_seconds_count", latency)] == served
+        buckets = [
+            value
+            for (name, key_), value in found.items()
+            if name == "firecontrol_http_request_duration_seconds_bucket"
+            and dict(key_).get("endpoint") == "/v1/dice/roll"
+        ]
+        assert max(buckets) == served  # the +Inf bucket, cumulated across the archive
+        # Workers recycle every few requests, scrapes included: the live gauge counts the
+        # ones serving at that moment, never the dead.
+        assert 1 <= found[("firecontrol_workers", frozenset())] <= workers
+    log = srv.stderr.read_text()
+    assert "could not tidy" not in log and "Traceback" not in log, log[-3000:]
+
+
+def test_the_metrics_content_type_names_its_charset_once(tmp_path: Path) -> None:
+    with running(tmp_path, workers=1) as srv:
+        answer = srv.request("GET", "/metrics")
+    assert answer.status == 200
+    kind = answer.headers["content-type"]
+    assert kind.startswith("text/plain; version=") and kind.count("charset") == 1, kind
 
 
 def test_a_strange_method_is_one_label_value(tmp_path: Path) -> None:

@@ -2,14 +2,23 @@
 
 With PROMETHEUS_MULTIPROC_DIR set (gunicorn with several workers), every worker writes
 its samples there and /metrics aggregates them all. deploy/gunicorn.conf.py sets that
-folder before the app is imported, wipes it when the server starts and marks each dead
-worker, so the live-worker gauge drops while the counts of a dead worker are kept.
+folder before the app is imported and wipes it when the server starts; when a worker
+exits (recycled by ``max_requests``, or crashed) the server calls ``worker_exited``, which
+drops its live gauges and folds its counters and histograms into one archive file per
+metric type, so the folder holds the live workers' files plus a few archives however many
+workers have come and gone, and every total still counts every request.
+
+Gauges must use a ``live*`` multiprocess mode: those files go when their worker does.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
+import re
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from flask import Flask, Response, request
@@ -22,6 +31,7 @@ from prometheus_client import (
     generate_latest,
     multiprocess,
 )
+from prometheus_client.mmap_dict import MmapedDict
 
 from .request_id import STARTED
 
@@ -97,7 +107,114 @@ def init_app(app: Flask) -> None:
         if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
             registry = CollectorRegistry()
             multiprocess.MultiProcessCollector(registry)
-            body = generate_latest(registry)
+            # Shared: the server folds a dead worker's files into the archives under the
+            # exclusive lock, so a scrape never sees a count twice, nor misses one.
+            with _folder_lock(os.environ["PROMETHEUS_MULTIPROC_DIR"], exclusive=False):
+                body = generate_latest(registry)
         else:
             body = generate_latest()
-        return Response(body, mimetype=CONTENT_TYPE_LATEST)
+        # content_type, not mimetype: Flask would add a second "; charset=utf-8".
+        return Response(body, content_type=CONTENT_TYPE_LATEST)
+
+
+# --- the files of workers that have exited ----------------------------------------------------
+
+# prometheus_client's file names: counter_<pid>.db, histogram_<pid>.db, summary_<pid>.db,
+# gauge_<mode>_<pid>.db.
+_PROCESS_FILE = re.compile(r"(?P<kind>counter|histogram|summary|gauge_[a-z]+)_(?P<pid>\d+)\.db")
+# Kinds whose samples add up across processes: a dead process's values are added into
+# <kind>_archive.db, which the collector reads like any other file of that kind.
+_ADDED_UP = ("counter", "histogram", "summary")
+ARCHIVE = "archive"
+_LOCK_FILE = ".files.lock"  # not *.db: the collector never reads it
+_LOCK_WAIT = 2.0  # seconds; a scrape takes milliseconds
+
+
+@contextlib.contextmanager
+def _folder_lock(folder: str, exclusive: bool) -> Iterator[bool]:
+    """flock on the folder's lock file; yields whether it was taken within _LOCK_WAIT. A
+    process that dies holding it releases it with its descriptors."""
+    try:
+        descriptor = os.open(os.path.join(folder, _LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        yield False
+        return
+    try:
+        mode = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB
+        deadline = time.monotonic() + _LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(descriptor, mode)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    yield False
+                    return
+                time.sleep(0.001)
+        yield True
+    finally:
+        os.close(descriptor)  # releases the lock
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def worker_exited(pid: int, folder: str | None = None) -> int:
+    """Bookkeeping for a server worker that has exited (gunicorn's child_exit, in the master,
+    once the worker is reaped). Drops its live gauges, as prometheus_client's
+    ``mark_process_dead`` does, then folds the counter, histogram and summary files of every
+    process no longer running (this one, and any an earlier call had to leave) into the
+    archives. Returns how many files it removed."""
+    folder = folder or os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not folder:
+        return 0
+    multiprocess.mark_process_dead(pid, folder)
+    dead: dict[str, list[str]] = {}
+    for entry in os.scandir(folder):
+        match = _PROCESS_FILE.fullmatch(entry.name)
+        if match is None or match["kind"] not in _ADDED_UP:
+            continue
+        file_pid = int(match["pid"])
+        if file_pid == pid or (file_pid != os.getpid() and not _alive(file_pid)):
+            dead.setdefault(match["kind"], []).append(entry.path)
+    if not dead:
+        return 0
+    removed = 0
+    with _folder_lock(folder, exclusive=True) as locked:
+        if not locked:
+            return 0  # a scrape is stuck: the next exit folds these files in
+        for kind, paths in dead.items():
+            _fold_into_archive(folder, kind, paths)
+            removed += len(paths)
+    return removed
+
+
+def _fold_into_archive(folder: str, kind: str, paths: list[str]) -> None:
+    """<kind>_archive.db := the old archive plus every file in ``paths``, then remove them.
+    The new archive is written beside the old one and renamed over it."""
+    archive = os.path.join(folder, f"{kind}_{ARCHIVE}.db")
+    totals: dict[str, list[float]] = {}
+    for path in ([archive] if os.path.exists(archive) else []) + paths:
+        for key, value, timestamp, _ in MmapedDict.read_all_values_from_file(path):
+            total = totals.setdefault(key, [0.0, 0.0])
+            total[0] += value
+            total[1] = max(total[1], timestamp)
+    temporary = f"{archive}.{os.getpid()}.new"
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(temporary)
+    merged = MmapedDict(temporary)
+    try:
+        for key, (value, timestamp) in totals.items():
+            merged.write_value(key, value, timestamp)
+    finally:
+        merged.close()
+    os.replace(temporary, archive)
+    for path in paths:
+        os.remove(path)
