@@ -160,6 +160,14 @@ or a sealed seed token that was altered, comes from another service, or is past 
 <dt id="not-found">not-found (404)</dt><dd>No such path or ruleset.</dd>
 <dt id="method-not-allowed">method-not-allowed (405)</dt><dd>See the Allow header.</dd>
 <dt id="body-too-large">body-too-large (413)</dt><dd>The body is over the size limit.</dd>
+</dl><p>From the nginx sidecar in front of the service:</p><dl>
+<dt id="rate-limited">rate-limited (429)</dt><dd>Too many requests from one address; see
+Retry-After.</dd>
+<dt id="uri-too-long">uri-too-long (414)</dt><dd>The request line is over 4 KB.</dd>
+<dt id="header-too-large">header-too-large (431)</dt><dd>A header over 4 KB, or 16 KB in all.</dd>
+<dt id="unavailable">unavailable (502, 503, 504)</dt><dd>No answer just now; see Retry-After.</dd>
+<dt id="not-implemented">not-implemented (501), http-version-not-supported (505)</dt><dd>A
+transfer encoding other than chunked; an HTTP version other than 1.0 and 1.1.</dd>
 </dl></body></html>"""
 
 
