@@ -1,15 +1,27 @@
 #!/usr/bin/env python3
-"""Re-derive every die of a saved Fire Control response from its seed and nonce.
+"""Check a saved Fire Control response, or a game log, without the service.
 
-Standard library only, so anyone can run it without the service:
+    python3 verify_dice.py [--jwks jwks.json] [--accept-supplied] [--json] \
+        game.json [revealed.json ...]
 
-    python3 verify_dice.py response.json [revealed.json ...]   # a response, or a list of them
-
-Exit status 0 when every die matches, 1 when any differs, 2 when the file can't be read.
+It checks what POST /v1/receipts/verify checks, with the same problem codes and words:
+the receipts (Ed25519 signatures over the RFC 8785 canonical JSON, against the saved
+/.well-known/jwks.json given with --jwks; this needs the `cryptography` package, and the
+verifier says plainly when it could not check them), every die re-derived from its seed
+and nonce, and for a log: the chain of `prev` hashes, a log that does not start at the
+beginning of its game, the nonces counting up by one, one seed (or one sealed seed and
+client seed) throughout, dice the player supplied (refused in a log unless
+--accept-supplied), and a body that names a member twice in one object (RFC 7493).
 Sealed rolls (fc-dice-sealed-v1) are checked once their seed is revealed: pass the saved
 answers of POST /v1/seeds/reveal after the log; each revealed seed must hash to the
-commitment, and a sealed roll's dice are the fc-dice-v1 dice of "<server seed>:<client seed>".
-The algorithm (fc-dice-v1) is described in docs/dice.md:
+commitment. Before that they are "not yet checkable", not a mismatch.
+
+Exit status: 0 when valid and every die re-derived; 1 when anything is wrong, or when
+sealed rolls are not yet checkable; 2 when a file cannot be read. Log problems name the
+entries by index, from 0; the lines per entry count from 1.
+
+Standard library only (plus `cryptography`, when importable, for the signatures); it
+imports nothing of the service. The algorithm (fc-dice-v1) is described in docs/dice.md:
   bytes = HMAC-SHA256(key=UTF-8(seed), msg=ASCII("fc-dice-v1:<nonce>:<block>")), block 0, 1, ...
   a die of S sides reads 1 byte (S <= 256) or 2 bytes big-endian (S <= 65536) as n;
   n >= limit (256**width - 256**width % S) is discarded, otherwise the die is n % S + 1.
@@ -17,15 +29,39 @@ The algorithm (fc-dice-v1) is described in docs/dice.md:
 
 from __future__ import annotations
 
+import argparse
+import base64
 import hashlib
 import hmac
 import json
+import math
 import re
 import sys
 
+try:  # optional: without it the signatures are not checked, and the verifier says so
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+except ImportError:  # pragma: no cover - depends on the machine
+    Ed25519PublicKey = None  # type: ignore[assignment,misc]
+
 ALGORITHM = "fc-dice-v1"
 SEALED_ALGORITHM = "fc-dice-sealed-v1"
-NOTATION = re.compile(r"^(\d+)d(\d+)$")
+NOTATION = re.compile(r"^([1-9]\d{0,6})d([1-9]\d{0,6})$")
+DETACHED = re.compile(r"[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+")
+# The service's limits (service/engine/dice.py, service/receipts/checking.py).
+MAX_SIDES = 1000
+MAX_DICE_PER_REQUEST = 1000
+MAX_NONCE = 2**53 - 1
+MAX_SEED = 256
+MAX_LOG_ENTRIES = 100
+MAX_DOCUMENT_DICE = 10 * MAX_DICE_PER_REQUEST
+MAX_ENTRY_PROBLEMS = 5
+MAX_LOG_PROBLEMS = 20
+MAX_ECHO = 60
+SEALED_NOT_YET = "sealed-not-yet-checkable"
+
+
+# --- the dice -----------------------------------------------------------------------------
 
 
 def stream(seed: str, nonce: int):
@@ -48,93 +84,682 @@ def die(source, sides: int) -> int:
             return number % sides + 1
 
 
-def check(response: dict, revealed: dict | None = None) -> list[str]:
-    """Problems found in one response; an empty list means every die matches.
+# --- reading: I-JSON ------------------------------------------------------------------------
 
-    ``revealed`` maps a commitment to its revealed server seed, for sealed rolls.
-    """
-    dice = response.get("dice") or {}
-    if dice.get("mode") == "sealed" and dice.get("algorithm") == SEALED_ALGORITHM:
-        server_seed = (revealed or {}).get(dice.get("commitment"))
-        if server_seed is None:
-            return [
-                f"sealed roll (commitment {dice.get('commitment')}): pass the revealed seed "
-                "(the saved answer of POST /v1/seeds/reveal) to re-derive it"
-            ]
-        seed = f"{server_seed}:{dice.get('client_seed')}"
-    elif dice.get("mode") != "seeded":
-        return [f"dice mode is {dice.get('mode')!r}: only seeded rolls can be re-derived"]
-    elif dice.get("algorithm") != ALGORITHM:
-        return [f"unknown algorithm {dice.get('algorithm')!r}"]
-    else:
-        seed = str(dice["seed"])
-    source = stream(seed, int(dice["nonce"]))
-    problems = []
-    for index, roll in enumerate(response.get("rolls", [])):
-        match = NOTATION.match(str(roll.get("notation", "")))
-        if not match:
-            problems.append(f"rolls[{index}]: cannot read notation {roll.get('notation')!r}")
-            break
-        count, sides = int(match.group(1)), int(match.group(2))
+
+class Duplicate(ValueError):
+    pass
+
+
+class _Pairs(list):
+    pass
+
+
+def _unique(pairs):
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise Duplicate
+    return found
+
+
+def _where(value, path):
+    if isinstance(value, _Pairs):
+        seen = set()
+        for name, item in value:
+            if name in seen:
+                return (*path, name)
+            seen.add(name)
+            inner = _where(item, (*path, name))
+            if inner is not None:
+                return inner
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            inner = _where(item, (*path, str(index)))
+            if inner is not None:
+                return inner
+    return None
+
+
+def read_json(text: str):
+    """The document, or raises Duplicate(field, message) for a member named twice."""
+    try:
+        return json.loads(text, object_pairs_hook=_unique)
+    except Duplicate:
+        try:
+            where = _where(json.loads(text, object_pairs_hook=_Pairs), ())
+        except (RecursionError, ValueError):
+            where = None
+        named = f" {where[-1]!r}" if where else ""
+        message = (
+            f"Duplicate member name{named}: an object names it twice. Request bodies are I-JSON "
+            "(RFC 7493): each name at most once in an object."
+        )
+        raise Duplicate(".".join(where) if where else "(body)", message) from None
+
+
+# --- RFC 8785 canonical JSON --------------------------------------------------------------
+
+
+class NoCanonicalForm(ValueError):
+    pass
+
+
+def _number(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if abs(value) > 2**53 - 1:
+            raise NoCanonicalForm("an integer past 2^53")
+        return str(value)
+    if not math.isfinite(value):
+        raise NoCanonicalForm("NaN or Infinity")
+    if value == 0:
+        return "0"
+    # ECMAScript Number.prototype.toString over the shortest round-trip digits
+    mantissa, _, exponent = repr(abs(value)).partition("e")
+    digits = mantissa.replace(".", "")
+    point = (mantissa.index(".") if "." in mantissa else len(mantissa)) + int(exponent or 0)
+    stripped = digits.lstrip("0")
+    point -= len(digits) - len(stripped)
+    digits = stripped.rstrip("0") or "0"
+    sign = "-" if value < 0 else ""
+    if len(digits) <= point <= 21:
+        return sign + digits + "0" * (point - len(digits))
+    if 0 < point <= 21:
+        return sign + digits[:point] + "." + digits[point:]
+    if -6 < point <= 0:
+        return sign + "0." + "0" * -point + digits
+    shown = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+    power = point - 1
+    return f"{sign}{shown}e{'+' if power > 0 else '-'}{abs(power)}"
+
+
+def _canonical(value, out: list) -> None:
+    if value is None or isinstance(value, str):
+        out.append(json.dumps(value, ensure_ascii=False))
+    elif isinstance(value, (bool, int, float)):
+        out.append(_number(value))
+    elif isinstance(value, list):
+        out.append("[")
+        for index, item in enumerate(value):
+            if index:
+                out.append(",")
+            _canonical(item, out)
+        out.append("]")
+    elif isinstance(value, dict):
+        out.append("{")
+        names = sorted(value, key=lambda name: name.encode("utf-16-be", "surrogatepass"))
+        for index, name in enumerate(names):
+            if index:
+                out.append(",")
+            out.append(json.dumps(name, ensure_ascii=False) + ":")
+            _canonical(value[name], out)
+        out.append("}")
+    else:  # pragma: no cover - decoded JSON holds nothing else
+        raise NoCanonicalForm(type(value).__name__)
+
+
+def canonical_json(value) -> bytes:
+    out: list = []
+    try:
+        _canonical(value, out)
+        return "".join(out).encode("utf-8")
+    except UnicodeEncodeError:
+        raise NoCanonicalForm("text that is not Unicode") from None
+    except RecursionError:
+        raise NoCanonicalForm("nested too deep") from None
+
+
+# --- receipts -----------------------------------------------------------------------------
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def load_keys(jwks) -> dict:
+    """kid -> Ed25519 public key, from a saved /.well-known/jwks.json."""
+    found = {}
+    for key in jwks.get("keys", []) if isinstance(jwks, dict) else []:
+        if key.get("kty") == "OKP" and key.get("crv") == "Ed25519" and "kid" in key:
+            found[key["kid"]] = Ed25519PublicKey.from_public_bytes(_unb64(key["x"]))
+    return found
+
+
+def check_signature(keys, document):
+    """(valid, code, message): valid is None when there are no keys to check with."""
+    receipt = document.get("receipt")
+    if not isinstance(receipt, str) or not DETACHED.fullmatch(receipt):
+        return False, "no-receipt", "no receipt: `receipt` must be a detached JWS (header..sig)"
+    head, _, signature = receipt.partition("..")
+    try:
+        header = json.loads(_unb64(head))
+    except (ValueError, TypeError):
+        header = None
+    if not isinstance(header, dict) or header.get("alg") != "Ed25519":
+        return False, "bad-header", "the receipt's header is not an Ed25519 JWS header"
+    if keys is None:
+        return None, None, None
+    kid = header.get("kid")
+    key = keys.get(kid) if isinstance(kid, str) else None
+    if key is None:
+        shown = json.dumps(kid, ensure_ascii=True)[:60]
+        return False, "unknown-key", f"the receipt names a key this service does not know: {shown}"
+    try:
+        content = {name: value for name, value in document.items() if name != "receipt"}
+        payload = base64.urlsafe_b64encode(canonical_json(content)).rstrip(b"=")
+    except NoCanonicalForm as error:
+        return False, "no-canonical-form", f"the document has no RFC 8785 form ({error})"
+    try:
+        key.verify(_unb64(signature), head.encode("ascii") + b"." + payload)
+    except (InvalidSignature, ValueError):
+        return False, "altered", "the signature does not match the document: it was altered"
+    provenance = document.get("provenance")
+    if not isinstance(provenance, dict) or provenance.get("kid") != kid:
+        return False, "provenance-kid", "the provenance names another key than the receipt"
+    return True, None, None
+
+
+# --- one entry ----------------------------------------------------------------------------
+
+
+def show(value) -> str:
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= MAX_ECHO else text[: MAX_ECHO - 3] + "..."
+
+
+def capped(found, limit):
+    if len(found) <= limit:
+        return found
+    return [*found[:limit], ("more", f"... and {len(found) - limit} more")]
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _count(value):
+    return value if type(value) is int and 0 <= value <= MAX_NONCE else None
+
+
+def _get(document, *path):
+    for name in path:
+        document = document.get(name) if isinstance(document, dict) else None
+    return document
+
+
+def _rolled(document) -> bool:
+    rolls = _get(document, "rolls")
+    return isinstance(rolls, list) and bool(rolls)
+
+
+def declared_dice(document) -> int:
+    rolls = _get(document, "rolls")
+    total = 0
+    for roll in rolls if isinstance(rolls, list) else ():
+        notation = roll.get("notation") if isinstance(roll, dict) else None
+        match = NOTATION.match(notation) if isinstance(notation, str) else None
+        total += int(match.group(1)) if match else 0
+    return total
+
+
+def document_limit(documents):
+    if len(documents) > MAX_LOG_ENTRIES:
+        return (
+            f"a log to verify holds at most {MAX_LOG_ENTRIES} entries, not {len(documents)}: "
+            "verify a longer game in parts"
+        )
+    dice = sum(declared_dice(document) for document in documents)
+    if dice > MAX_DOCUMENT_DICE:
+        return (
+            f"a document to verify holds at most {MAX_DOCUMENT_DICE} dice in all, not {dice} "
+            f"(a request rolls at most {MAX_DICE_PER_REQUEST} dice of 2 to {MAX_SIDES} sides)"
+        )
+    return None
+
+
+class Entry:
+    def __init__(self, index, document):
+        self.index = index
+        self.document = document
+        self.signature_valid = False
+        self.dice_valid = None
+        self.receipt_hash = None
+        self.found = []
+        self.rolls_matched = 0
+
+    def add(self, code, message):
+        self.found.append((code, message))
+
+    def as_dict(self):
+        found = capped(self.found, MAX_ENTRY_PROBLEMS)
+        return {
+            "index": self.index,
+            "signature_valid": self.signature_valid,
+            "dice_valid": self.dice_valid,
+            "receipt_hash": self.receipt_hash,
+            "problems": [message for _, message in found],
+            "codes": [code for code, _ in found],
+        }
+
+
+def _read_rolls(entry):
+    rolls = _get(entry.document, "rolls")
+    if not isinstance(rolls, list):
+        entry.add("rolls-missing", "`rolls` is missing: there are no dice to re-derive")
+        return None
+    read = []
+    for index, roll in enumerate(rolls):
+        notation = roll.get("notation") if isinstance(roll, dict) else None
+        match = NOTATION.match(notation) if isinstance(notation, str) else None
+        if match is None:
+            entry.add("notation", f"rolls[{index}]: cannot read the notation {show(notation)}")
+            return None
+        read.append((int(match.group(1)), int(match.group(2))))
+    dice = sum(count for count, _ in read)
+    if any(not 2 <= sides <= MAX_SIDES for _, sides in read) or dice > MAX_DICE_PER_REQUEST:
+        entry.add(
+            "limit",
+            f"the rolls declare {dice} dice, some of more than {MAX_SIDES} sides or fewer "
+            f"than 2, past what the service rolls ({MAX_DICE_PER_REQUEST} dice a request, "
+            f"2 to {MAX_SIDES} sides): no answer of this service",
+        )
+        return None
+    return read
+
+
+def _rederive(entry, source, read):
+    rolls = _get(entry.document, "rolls")
+    before = len(entry.found)
+    for index, ((count, sides), roll) in enumerate(zip(read, rolls, strict=False)):
         expected = [die(source, sides) for _ in range(count)]
-        if expected != roll.get("values"):
-            problems.append(
-                f"rolls[{index}] ({roll.get('label')}): response says {roll.get('values')}, "
-                f"seed and nonce give {expected}"
+        label = show(roll.get("label"))
+        if roll.get("values") != expected:
+            entry.add(
+                "dice-mismatch",
+                f"rolls[{index}] ({label}): the response says {show(roll.get('values'))}, "
+                f"the seed and nonce give {show(expected)}",
             )
-        elif sum(expected) != roll.get("total"):
-            problems.append(f"rolls[{index}] ({roll.get('label')}): total is not the sum")
-    return problems
+        elif roll.get("total") != sum(expected):
+            entry.add("total-mismatch", f"rolls[{index}] ({label}): the total is not the sum")
+    entry.dice_valid = len(entry.found) == before
+    entry.rolls_matched = len(read) if entry.dice_valid else 0
 
 
-def load(path: str):
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
+def _seed_text(entry, value, what):
+    if isinstance(value, str) and 1 <= len(value) <= MAX_SEED and _utf8(value):
+        return value
+    entry.dice_valid = False
+    entry.add(
+        "bad-seed",
+        f"the {what} is not 1 to {MAX_SEED} characters of Unicode text (a lone surrogate "
+        "escape has no UTF-8 form): no answer of this service",
+    )
+    return None
 
 
-def revealed_seeds(documents: list) -> tuple[dict, list[str]]:
+def check_dice(entry, revealed):
+    dice = _get(entry.document, "dice")
+    if dice is None and _get(entry.document, "rolls") is None:
+        return
+    mode = dice.get("mode") if isinstance(dice, dict) else None
+    nonce = _count(dice.get("nonce")) if isinstance(dice, dict) else None
+    if mode == "supplied":
+        entry.add(
+            "supplied-dice",
+            "the player supplied these dice: they cannot be re-derived "
+            "(only seeded rolls and revealed sealed rolls can)",
+        )
+        return
+    if mode not in ("seeded", "sealed") or nonce is None:
+        entry.dice_valid = False
+        entry.add("no-dice", "`dice` names no seeded, sealed or supplied dice with a nonce")
+        return
+    read = _read_rolls(entry)
+    if read is None:
+        entry.dice_valid = False
+        return
+    if mode == "seeded":
+        seed = _seed_text(entry, dice.get("seed"), "seed")
+        if seed is not None:
+            _rederive(entry, stream(seed, nonce), read)
+        return
+    client_seed = _seed_text(entry, dice.get("client_seed"), "client seed")
+    if client_seed is None:
+        return
+    server_seed = revealed.get(dice.get("commitment"))
+    if server_seed is None:
+        entry.add(
+            SEALED_NOT_YET,
+            f"sealed roll (commitment {show(dice.get('commitment'))}): pass the revealed seed "
+            "(the saved answer of POST /v1/seeds/reveal) to re-derive it",
+        )
+        return
+    _rederive(entry, stream(f"{server_seed}:{client_seed}", nonce), read)
+
+
+def check_entry(index, document, keys, revealed):
+    entry = Entry(index, document)
+    if not isinstance(document, dict):
+        entry.add("not-a-response", "not a response document (a JSON object)")
+        return entry
+    receipt = document.get("receipt")
+    if isinstance(receipt, str) and _utf8(receipt):
+        entry.receipt_hash = hashlib.sha256(receipt.encode("utf-8")).hexdigest()
+    valid, code, message = check_signature(keys, document)
+    entry.signature_valid = valid
+    if code:
+        entry.add(code, message)
+    check_dice(entry, revealed)
+    return entry
+
+
+# --- the log ------------------------------------------------------------------------------
+
+
+def _seed_of(document):
+    mode = _get(document, "dice", "mode")
+    if mode == "seeded":
+        return ("seed", str(_get(document, "dice", "seed")))
+    if mode == "sealed":
+        return ("commitment", str(_get(document, "dice", "commitment")))
+    if isinstance(_get(document, "commitment"), str):
+        return ("commitment", document["commitment"])
+    return None
+
+
+def check_log(entries, accept_supplied):
+    found = []
+    flags = {"chain": True, "head": True, "nonces": True, "one_seed": True}
+    if _get(entries[0].document, "provenance", "request", "body", "prev") is not None:
+        flags["head"] = False
+        found.append(
+            (
+                "cut-head",
+                "entry 0 carries a prev: the log does not start at the beginning of the game "
+                "(its first entries are missing)",
+            )
+        )
+    for before, entry in zip(entries, entries[1:], strict=False):
+        prev = _get(entry.document, "provenance", "request", "body", "prev")
+        if prev is None:
+            flags["chain"] = False
+            found.append(
+                ("chain-restart", f"entry {entry.index} carries no prev: the chain starts again")
+            )
+        elif prev != before.receipt_hash:
+            flags["chain"] = False
+            found.append(
+                (
+                    "chain-broken",
+                    f"entry {entry.index}'s prev is not the hash of entry {before.index}'s "
+                    "receipt: an entry was removed, inserted, reordered or replayed",
+                )
+            )
+    game = next(
+        (
+            _seed_of(e.document)
+            for e in entries
+            if _rolled(e.document) or isinstance(_get(e.document, "commitment"), str)
+            if _seed_of(e.document) is not None
+        ),
+        None,
+    )
+    client_seed = None
+    last = None
+    supplied = 0
+    for entry in entries:
+        document = entry.document
+        if _get(document, "dice", "mode") == "supplied":
+            supplied += 1
+            if not accept_supplied:
+                found.append(
+                    (
+                        "supplied-dice",
+                        f"entry {entry.index}: the player supplied its dice, in a game the "
+                        "service rolls from one seed (a referee who accepts table dice says "
+                        "accept_supplied)",
+                    )
+                )
+            continue
+        seed = _seed_of(document)
+        if seed is None or _get(document, "dice") is None:
+            continue
+        if seed != game:
+            if _rolled(document):
+                flags["one_seed"] = False
+                found.append(
+                    (
+                        "another-seed",
+                        f"entry {entry.index} rolls from another {seed[0]} than the game's "
+                        "first: a roll from another seed stands in for one of the game's",
+                    )
+                )
+            continue
+        if _get(document, "dice", "mode") == "sealed":
+            if client_seed is None:
+                client_seed = _get(document, "dice", "client_seed")
+            elif _get(document, "dice", "client_seed") != client_seed:
+                flags["one_seed"] = False
+                found.append(
+                    ("client-seed-changed", f"entry {entry.index} changes the client seed")
+                )
+        nonce = _count(_get(document, "dice", "nonce"))
+        if nonce is None:
+            continue
+        rolled = _rolled(document)
+        if last is None and nonce > 1:
+            flags["head"] = False
+            found.append(
+                (
+                    "cut-head",
+                    f"entry {entry.index}'s first roll has nonce {nonce}: the log does not start "
+                    "at the beginning of the game (nonce 0 or 1 comes first)",
+                )
+            )
+        elif last is not None:
+            before, rolled_before = last
+            if nonce == before:
+                if rolled_before and rolled:
+                    flags["nonces"] = False
+                    found.append(("nonce-repeat", f"entry {entry.index} repeats nonce {nonce}"))
+            elif nonce < before:
+                flags["nonces"] = False
+                found.append(
+                    (
+                        "nonce-back",
+                        f"entry {entry.index} goes back from nonce {before} to {nonce}",
+                    )
+                )
+            elif nonce > before + 1:
+                flags["nonces"] = False
+                missing = (
+                    f"nonce {before + 1} is"
+                    if nonce == before + 2
+                    else f"nonces {before + 1} to {nonce - 1} are"
+                )
+                found.append(("nonce-gap", f"entry {entry.index}: {missing} missing before it"))
+        last = (nonce, rolled)
+    shown = capped(found, MAX_LOG_PROBLEMS)
+    return {
+        "entries": len(entries),
+        "chain_unbroken": flags["chain"],
+        "starts_at_beginning": flags["head"],
+        "nonces_consecutive": flags["nonces"],
+        "one_seed": flags["one_seed"],
+        "supplied_entries": supplied,
+        "accept_supplied": accept_supplied,
+        "ends_with": {
+            "index": entries[-1].index,
+            "receipt_hash": entries[-1].receipt_hash,
+            "nonce": last[0] if last is not None else None,
+        },
+        "problems": [message for _, message in shown],
+        "codes": [code for code, _ in shown],
+    }
+
+
+LOG_CHECKS = ("chain_unbroken", "starts_at_beginning", "nonces_consecutive", "one_seed")
+
+
+def check(document, keys=None, revealed=None, accept_supplied=False):
+    """The verdict, shaped like POST /v1/receipts/verify's answer (plus what was not checked)."""
+    revealed = revealed or {}
+    if isinstance(document, dict):
+        documents, is_log = [document], False
+    elif isinstance(document, list) and document and all(isinstance(d, dict) for d in document):
+        documents, is_log = document, True
+    else:
+        return _refused("validation", "(body)", "Must be an object or a list of objects.")
+    limit = document_limit(documents)
+    if limit is not None:
+        return _refused("limit", "(body)", limit)
+    entries = [check_entry(i, d, keys, revealed) for i, d in enumerate(documents)]
+    log = check_log(entries, accept_supplied) if is_log else None
+    valid = all(e.signature_valid is not False and e.dice_valid is not False for e in entries)
+    if log is not None:
+        valid = (
+            valid
+            and all(log[name] for name in LOG_CHECKS)
+            and (accept_supplied or not log["supplied_entries"])
+        )
+    return {
+        "valid": valid,
+        "entries": [e.as_dict() for e in entries],
+        "log": log,
+        "signatures_checked": keys is not None,
+        "not_yet_checkable": sum(SEALED_NOT_YET in dict(e.found) for e in entries),
+        "refused": None,
+        "_entries": entries,
+    }
+
+
+def _refused(code, field, message):
+    return {
+        "valid": False,
+        "entries": [],
+        "log": None,
+        "signatures_checked": False,
+        "not_yet_checkable": 0,
+        "refused": {"code": code, "field": field, "message": message},
+        "_entries": [],
+    }
+
+
+# --- the command --------------------------------------------------------------------------
+
+
+def revealed_seeds(documents):
     """Commitment -> server seed, from saved reveal answers, each checked against its hash."""
     seeds, problems = {}, []
     for document in documents:
-        seed, commitment = str(document.get("seed")), document.get("commitment")
-        if hashlib.sha256(seed.encode("utf-8")).hexdigest() != commitment:
+        seed, commitment = document.get("seed"), document.get("commitment")
+        if not isinstance(seed, str) or not _utf8(seed):
+            problems.append(f"a revealed seed is not text: {show(seed)}")
+        elif hashlib.sha256(seed.encode("utf-8")).hexdigest() != commitment:
             problems.append(f"the revealed seed does not hash to its commitment {commitment}")
         else:
             seeds[commitment] = seed
     return seeds, problems
 
 
+def read_file(path):
+    with open(path, encoding="utf-8") as handle:
+        return read_json(handle.read())
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) < 2:
-        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+    parser = argparse.ArgumentParser(
+        prog="verify_dice.py", description=__doc__.strip().splitlines()[0]
+    )
+    parser.add_argument("log", help="a saved response, or a game log (a JSON list of them)")
+    parser.add_argument("revealed", nargs="*", help="saved answers of POST /v1/seeds/reveal")
+    parser.add_argument("--jwks", help="the service's saved /.well-known/jwks.json")
+    parser.add_argument("--accept-supplied", action="store_true", help="accept table dice")
+    parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    args = parser.parse_args(argv[1:])
+
+    keys, notes = None, []
+    try:
+        if args.jwks and Ed25519PublicKey is not None:
+            keys = load_keys(read_file(args.jwks))
+        reveals = [read_file(path) for path in args.revealed]
+        document = read_file(args.log)
+    except Duplicate as error:
+        field, message = error.args
+        verdict = _refused("duplicate-member", field, message)
+        reveals = []
+    except (OSError, ValueError, RecursionError, KeyError, TypeError, AttributeError) as error:
+        print(f"cannot read a file: {error}", file=sys.stderr)
         return 2
-    loaded = []
-    for path in argv[1:]:
-        try:
-            loaded.append(load(path))
-        except (OSError, ValueError) as error:
-            print(f"cannot read {path}: {error}", file=sys.stderr)
-            return 2
-    document, reveals = loaded[0], loaded[1:]
-    revealed, reveal_problems = revealed_seeds(reveals)
-    for problem in reveal_problems:
-        print(problem)
-    responses = document if isinstance(document, list) else [document]
-    failed = bool(reveal_problems)
-    for number, response in enumerate(responses, start=1):
-        label = f"{response.get('ruleset')}/{response.get('step')}"
-        if "rolls" not in response and "commitment" in response:
-            print(f"entry {number}: sealed seed, commitment {response['commitment']}")
-            continue
-        problems = check(response, revealed)
-        if problems:
-            failed = True
-            print(f"entry {number} {label}: MISMATCH")
-            for problem in problems:
-                print(f"  {problem}")
+    else:
+        revealed, reveal_problems = revealed_seeds(reveals)
+        notes.extend(reveal_problems)
+        verdict = check(document, keys, revealed, args.accept_supplied)
+    verdict["signatures_checked"] = keys is not None
+    if keys is None:
+        notes.append(
+            "signatures NOT checked: "
+            + (
+                "the `cryptography` package is not installed (pip install cryptography)"
+                if args.jwks
+                else "pass the service's saved /.well-known/jwks.json with --jwks"
+            )
+        )
+    failed = not verdict["valid"] or any("commitment" in note for note in notes)
+    if args.json:
+        print(json.dumps({k: v for k, v in verdict.items() if k != "_entries"}, indent=2))
+    else:
+        report(verdict, notes)
+    return 1 if failed or verdict["not_yet_checkable"] else 0
+
+
+def report(verdict, notes) -> None:
+    for note in notes:
+        print(note)
+    refused = verdict["refused"]
+    if refused is not None:
+        print(f"[{refused['code']}] {refused['field']}: {refused['message']}")
+        print("verdict: INVALID")
+        return
+    for entry in verdict["_entries"]:
+        number = entry.index + 1
+        label = f"{_get(entry.document, 'ruleset')}/{_get(entry.document, 'step')}"
+        codes = [code for code, _ in entry.found]
+        if "commitment" in entry.document and "rolls" not in entry.document:
+            state = f"sealed seed, commitment {entry.document['commitment']}"
+        elif entry.signature_valid is False or entry.dice_valid is False:
+            state = "MISMATCH"
+        elif SEALED_NOT_YET in codes:
+            state = "not yet checkable"
+        elif "supplied-dice" in codes:
+            state = "supplied dice, signed as supplied"
         else:
-            print(f"entry {number} {label}: ok, {len(response.get('rolls', []))} rolls match")
-    return 1 if failed else 0
+            state = f"ok, {entry.rolls_matched} rolls match"
+        print(f"entry {number} {label}: {state}")
+        for code, message in capped(entry.found, MAX_ENTRY_PROBLEMS):
+            print(f"  [{code}] {message}")
+    log = verdict["log"]
+    if log is not None:
+        for code, message in zip(log["codes"], log["problems"], strict=False):
+            print(f"log: [{code}] {message}")
+        end = log["ends_with"]
+        print(
+            f"the log ends with entry {end['index']}, receipt hash {end['receipt_hash']}, "
+            f"nonce {end['nonce']}: compare with the last receipt the players hold"
+        )
+    if not verdict["valid"]:
+        print("verdict: INVALID")
+    elif verdict["not_yet_checkable"]:
+        print(
+            f"verdict: valid so far; {verdict['not_yet_checkable']} sealed rolls not yet checkable"
+        )
+    else:
+        print("verdict: VALID")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,236 @@
+"""One verdict: POST /v1/receipts/verify and tools/verify_dice.py agree on every fixture log.
+
+The fixture logs (tests/fixtures/logs/, made by the real service with test-only keys, see
+make_logs.py there) cover a valid game; its head, a middle entry and its tail removed; an
+edited result; a replayed entry; entries reordered; mixed seeds; dice supplied in a seeded
+game (refused, then accepted by the referee); a step that rolls nothing; duplicate member
+names; a sealed game before and after its reveal. Both verifiers must give the same verdict,
+the same problem codes for each entry and the log, and the same words (except where only
+the wording of what to do next differs: a sealed roll the service can open at the reveal
+time, the standalone verifier with the reveal answer).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import rfc8785
+from flask.testing import FlaskClient
+from hypothesis import given
+from hypothesis import strategies as st
+
+from service import create_app
+from tests.fixtures.logs.make_logs import app_config
+
+ROOT = Path(__file__).resolve().parent.parent
+LOGS = ROOT / "tests" / "fixtures" / "logs"
+VERIFIER = ROOT / "tools" / "verify_dice.py"
+MANIFEST = json.loads((LOGS / "manifest.json").read_text())
+OWN_WORDS = {"sealed-not-yet-checkable"}
+
+_spec = importlib.util.spec_from_file_location("verify_dice", VERIFIER)
+assert _spec is not None and _spec.loader is not None
+tool = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tool)
+
+
+@pytest.fixture(scope="module")
+def client() -> FlaskClient:
+    return create_app(app_config()).test_client()
+
+
+def service_verdict(
+    client: FlaskClient, name: str, monkeypatch: pytest.MonkeyPatch
+) -> dict[str, Any]:
+    spec = MANIFEST[name]
+    monkeypatch.setattr("time.time", lambda: float(spec["checked_at"]))
+    query = "?accept_supplied=true" if spec.get("accept_supplied") else ""
+    answer = client.post(
+        f"/v1/receipts/verify{query}",
+        data=(LOGS / f"{name}.json").read_bytes(),
+        content_type="application/json",
+    )
+    body = answer.get_json()
+    if answer.status_code == 400:
+        error = body["errors"][0]
+        return {"valid": False, "refused": ("duplicate-member", error["field"], error["message"])}
+    assert answer.status_code == 200, body
+    return normal(body)
+
+
+def tool_verdict(name: str) -> dict[str, Any]:
+    spec = MANIFEST[name]
+    command = [sys.executable, "-I", str(VERIFIER), "--json", "--jwks", str(LOGS / "jwks.json")]
+    if spec.get("accept_supplied"):
+        command.append("--accept-supplied")
+    command.append(str(LOGS / f"{name}.json"))
+    if spec.get("revealed"):
+        command.append(str(LOGS / spec["revealed"]))
+    done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=60)
+    assert done.returncode in (0, 1), done.stderr
+    verdict = json.loads(done.stdout)
+    assert verdict["signatures_checked"] is True
+    expected_exit = 0 if verdict["valid"] and not verdict["not_yet_checkable"] else 1
+    assert done.returncode == expected_exit
+    if verdict["refused"]:
+        refused = verdict["refused"]
+        return {"valid": False, "refused": (refused["code"], refused["field"], refused["message"])}
+    return normal(verdict)
+
+
+def normal(report: dict[str, Any]) -> dict[str, Any]:
+    entries = []
+    for entry in report["entries"]:
+        words = [
+            message if code not in OWN_WORDS else code
+            for code, message in zip(entry["codes"], entry["problems"], strict=True)
+        ]
+        entries.append(
+            {
+                "index": entry["index"],
+                "signature_valid": entry["signature_valid"],
+                "dice_valid": entry["dice_valid"],
+                "receipt_hash": entry["receipt_hash"],
+                "codes": entry["codes"],
+                "problems": words,
+            }
+        )
+    return {"valid": report["valid"], "entries": entries, "log": report["log"]}
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_both_verifiers_give_the_same_verdict(
+    client: FlaskClient, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from_service = service_verdict(client, name, monkeypatch)
+    assert from_service == tool_verdict(name)
+    assert from_service["valid"] is MANIFEST[name]["valid"]
+
+
+EXPECTED_CODES = {
+    "head-removed": ["cut-head", "cut-head"],
+    "middle-removed": ["chain-broken", "nonce-gap"],
+    "replayed-entry": ["chain-broken", "nonce-repeat"],
+    "reordered": [
+        "chain-broken",
+        "chain-broken",
+        "nonce-gap",
+        "nonce-back",
+        "chain-broken",
+        "nonce-gap",
+    ],
+    "mixed-seeds": ["another-seed"],
+    "supplied-in-seeded": ["supplied-dice"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_CODES))
+def test_each_broken_log_names_what_broke(
+    client: FlaskClient, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = service_verdict(client, name, monkeypatch)["log"]
+    assert sorted(log["codes"]) == sorted(EXPECTED_CODES[name])
+
+
+def test_an_edited_result_fails_its_signature_in_both(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    verdict = service_verdict(client, "edited-result", monkeypatch)
+    assert verdict["entries"][3]["codes"] == ["altered"]
+    assert verdict["log"]["codes"] == []  # its receipt is the genuine one: the chain links
+
+
+def test_the_forgery_with_duplicate_members_is_refused_naming_the_member(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    verdict = service_verdict(client, "duplicate-members", monkeypatch)
+    assert verdict["refused"][:2] == ("duplicate-member", "result")
+
+
+def test_a_cut_tail_verifies_but_the_answer_says_where_the_log_ends(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole = service_verdict(client, "valid-game", monkeypatch)["log"]["ends_with"]
+    cut = service_verdict(client, "tail-removed", monkeypatch)["log"]["ends_with"]
+    assert (whole["index"], whole["nonce"]) == (5, 6)
+    assert (cut["index"], cut["nonce"]) == (3, 4)
+    game = json.loads((LOGS / "valid-game.json").read_text())
+    assert cut["receipt_hash"] == game[4]["provenance"]["request"]["body"]["prev"]
+
+
+def test_sealed_rolls_before_the_reveal_are_not_yet_checkable_not_a_mismatch(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    verdict = service_verdict(client, "sealed-before-reveal", monkeypatch)
+    assert [e["dice_valid"] for e in verdict["entries"]] == [None] * 5
+    assert [e["codes"] for e in verdict["entries"][1:]] == [["sealed-not-yet-checkable"]] * 4
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(VERIFIER),
+            "--jwks",
+            str(LOGS / "jwks.json"),
+            str(LOGS / "sealed-before-reveal.json"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert "MISMATCH" not in done.stdout and done.stdout.count(": not yet checkable") == 4
+    assert "sealed rolls not yet checkable" in done.stdout
+
+
+def test_the_verifier_says_plainly_when_it_did_not_check_signatures() -> None:
+    done = subprocess.run(
+        [sys.executable, str(VERIFIER), str(LOGS / "edited-result.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert "signatures NOT checked" in done.stdout
+    assert done.returncode == 0  # the dice all re-derive: only a signature shows the edit
+    with_keys = subprocess.run(
+        [
+            sys.executable,
+            str(VERIFIER),
+            "--jwks",
+            str(LOGS / "jwks.json"),
+            str(LOGS / "edited-result.json"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert with_keys.returncode == 1 and "[altered]" in with_keys.stdout
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**53) + 1, 2**53 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(json_values)
+def test_the_standalone_canonical_json_is_rfc_8785(value: Any) -> None:
+    assert tool.canonical_json(value) == rfc8785.dumps(value)
+
+
+@pytest.mark.parametrize(
+    "number", [1e21, 1e-7, 123e-20, 5e-324, 1.7976931348623157e308, 0.1, -0.0, 1e16, 12345.678]
+)
+def test_the_standalone_canonical_numbers(number: float) -> None:
+    assert tool.canonical_json(number) == rfc8785.dumps(number)
