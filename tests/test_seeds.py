@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -12,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from flask import Flask
 from flask.testing import FlaskClient
+from joserfc.errors import BadSignatureError
 
 from service import create_app
-from service.receipts import keys
+from service.receipts import keys, sealing
 from tests.receipts_helpers import SOLO, TURN, receipt_hash, third_party_check, verify
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -284,3 +287,265 @@ def test_reveal_after_follows_reveal_in(client: FlaskClient) -> None:
     assert sealed["reveal_after"] == sealed["issued_at"]
     assert client.post("/v1/seeds/reveal", json={"sealed": sealed["sealed"]}).status_code == 200
     assert seal(client)["reveal_after"] > sealed["issued_at"]
+
+
+# --- tokens anyone can make with the public example key ------------------------------------
+
+
+def example_key_token(plain: bytes) -> str:
+    """A token as anyone can seal it: the published example key, the documented format."""
+    nonce = bytes(12)
+    aad = f"fc-sealed-seed-v1.{sealing.EXAMPLE_KID}".encode()
+    data = nonce + AESGCM(sealing.EXAMPLE_KEY).encrypt(nonce, plain, aad)
+    encoded = base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+    return f"fcs1.{sealing.EXAMPLE_KID}.{encoded}"
+
+
+# What the issue found (each a 500 on some endpoint) and its relatives. The seed and times
+# around each odd member are ones the service itself would seal.
+ODD_CONTENTS = {
+    "iat-infinity": b'{"seed":"s","iat":Infinity,"reveal_after":1767225600}',
+    "reveal-after-1e20": b'{"seed":"s","iat":1767225600,"reveal_after":1e20}',
+    "reveal-after-minus-1e20": b'{"seed":"s","iat":1767225600,"reveal_after":-1e20}',
+    "iat-not-an-integer": b'{"seed":"s","iat":1767225600.5,"reveal_after":1767225601}',
+    "reveal-after-integral-float": b'{"seed":"s","iat":1767225600,"reveal_after":1767225600.0}',
+    "reveal-after-nan": b'{"seed":"s","iat":1767225600,"reveal_after":NaN}',
+    "iat-huge-integer": b'{"seed":"s","iat":' + b"9" * 40 + b',"reveal_after":1767225600}',
+    "iat-true": b'{"seed":"s","iat":true,"reveal_after":1767225600}',
+    "reveal-before-iat": b'{"seed":"s","iat":1767225600,"reveal_after":1767225599}',
+    "seed-a-number": b'{"seed":5,"iat":1767225600,"reveal_after":1767225600}',
+    "seed-null": b'{"seed":null,"iat":1767225600,"reveal_after":1767225600}',
+    "seed-lone-surrogate": b'{"seed":"\\ud800","iat":1767225600,"reveal_after":1767225600}',
+    "seed-with-a-colon": b'{"seed":"a:b","iat":1767225600,"reveal_after":1767225600}',
+    "seed-missing": b'{"iat":1767225600,"reveal_after":1767225600}',
+    "member-twice": b'{"seed":"s","seed":"t","iat":1767225600,"reveal_after":1767225600}',
+    "unknown-member": b'{"seed":"s","iat":1767225600,"reveal_after":1767225600,"x":1}',
+    "binding-not-hex": b'{"seed":"s","iat":1767225600,"reveal_after":1767225600,'
+    b'"client_seed_sha256":"zz"}',
+    "a-list": b'["s",1767225600,1767225600]',
+    "not-json": b"\xff\xfe{",
+}
+ODD = pytest.mark.parametrize("content", ODD_CONTENTS.values(), ids=ODD_CONTENTS.keys())
+REFUSED = "this sealed token was not made by this service: "
+
+
+def test_a_token_of_the_example_key_with_sane_contents_opens(client: FlaskClient) -> None:
+    """The other side of the cases below: the test's token maker is right."""
+    plain = b'{"seed":"s","iat":1767225600,"reveal_after":1767225600}'
+    reveal = client.post("/v1/seeds/reveal", json={"sealed": example_key_token(plain)})
+    assert reveal.status_code == 200
+    assert reveal.get_json()["seed"] == "s"
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> FlaskClient:
+    """One app for the many odd-token cases (they need no keys of their own)."""
+    data = tmp_path_factory.mktemp("data")
+    return create_app({"TESTING": True, "FIRECONTROL_DATA_DIR": str(data)}).test_client()
+
+
+@ODD
+def test_an_odd_token_is_a_422_on_reveal(shared: FlaskClient, content: bytes) -> None:
+    client = shared
+    response = client.post("/v1/seeds/reveal", json={"sealed": example_key_token(content)})
+    assert problem_of(response) == (422, "dice", "sealed")
+    assert response.get_json()["detail"].startswith(REFUSED)
+
+
+@ODD
+def test_an_odd_token_is_a_422_on_a_step(shared: FlaskClient, content: bytes) -> None:
+    response = roll_with(shared, example_key_token(content))
+    assert problem_of(response) == (422, "dice", "dice.sealed")
+    assert response.get_json()["detail"].startswith(REFUSED)
+
+
+@ODD
+def test_an_odd_token_is_reported_by_verify(shared: FlaskClient, content: bytes) -> None:
+    """verify checks documents: a token that cannot be opened makes its entry invalid."""
+    client = shared
+    entry = play_sealed(client, seal(client))[1]
+    entry["provenance"]["request"]["body"]["dice"]["sealed"] = example_key_token(content)
+    report = verify(client, entry)
+    assert report["valid"] is False
+    assert report["entries"][0]["dice_valid"] is False
+    assert any(REFUSED in problem for problem in report["entries"][0]["problems"]), report
+
+
+# --- binding the client seed: no single party chooses the dice ------------------------------
+
+
+def commit(client_seed: str) -> str:
+    """What the roller hands the opponent: the hex SHA-256 of the client seed."""
+    return hashlib.sha256(client_seed.encode()).hexdigest()
+
+
+def seal_bound(client: FlaskClient, client_seed: str, reveal_in: int = 3600) -> dict[str, Any]:
+    response = client.post(
+        "/v1/seeds", json={"reveal_in": reveal_in, "client_seed_sha256": commit(client_seed)}
+    )
+    assert response.status_code == 200, response.get_json()
+    sealed: dict[str, Any] = response.get_json()
+    return sealed
+
+
+def two_d6(client: FlaskClient, token: str, client_seed: str, nonce: int = 1) -> Any:
+    dice = {"sealed": token, "client_seed": client_seed, "nonce": nonce}
+    return client.post("/v1/dice/roll", json={"notation": "2d6", "dice": dice})
+
+
+def test_the_seal_answer_and_the_reveal_show_the_binding_signed(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bound, unbound = seal_bound(client, CLIENT_SEED), seal(client)
+    assert bound["client_seed_sha256"] == commit(CLIENT_SEED)
+    assert unbound["client_seed_sha256"] is None
+    jwks = client.get("/.well-known/jwks.json").get_json()
+    third_party_check(jwks, bound)  # the binding is in the signed content
+    edited = {**bound, "client_seed_sha256": commit("another")}
+    with pytest.raises(BadSignatureError):
+        third_party_check(jwks, edited)
+
+    later(monkeypatch, 3601)
+    for sealed in (bound, unbound):
+        revealed = client.post("/v1/seeds/reveal", json={"sealed": sealed["sealed"]}).get_json()
+        assert revealed["client_seed_sha256"] == sealed["client_seed_sha256"]
+
+
+def test_a_bound_token_rolls_only_with_its_client_seed(client: FlaskClient) -> None:
+    """The roller cannot grind: every client seed but the committed one is refused."""
+    sealed = seal_bound(client, CLIENT_SEED)
+    honest = two_d6(client, sealed["sealed"], CLIENT_SEED)
+    assert honest.status_code == 200
+    assert honest.get_json()["dice"]["client_seed_sha256"] == commit(CLIENT_SEED)
+    for attempt in ["another", CLIENT_SEED.upper(), CLIENT_SEED + " ", commit(CLIENT_SEED)]:
+        response = two_d6(client, sealed["sealed"], attempt)
+        assert problem_of(response) == (422, "dice", "dice.client_seed")
+        assert commit(CLIENT_SEED) in response.get_json()["detail"]
+
+
+def test_grinding_finds_double_six_with_an_unbound_token_and_nothing_with_a_bound_one(
+    client: FlaskClient,
+) -> None:
+    """The issue's attack, then the same search against a bound token."""
+    unbound = seal(client)["sealed"]
+    found = None
+    for attempt in range(500):  # 1 in 36 per try: missing in 500 tries is under 1e-6
+        answer = two_d6(client, unbound, f"try-{attempt}").get_json()
+        if answer["result"]["terms"][0]["values"] == [6, 6]:
+            found = attempt
+            break
+    assert found is not None  # an unbound token does not stop grinding, as the docs say
+    assert "client_seed_sha256" not in answer["dice"]
+
+    bound = seal_bound(client, CLIENT_SEED)["sealed"]
+    statuses = {two_d6(client, bound, f"try-{attempt}").status_code for attempt in range(50)}
+    assert statuses == {422}
+    assert two_d6(client, bound, f"try-{found}").status_code == 422
+
+
+def test_the_opponent_holding_a_bound_token_cannot_roll_without_the_client_seed(
+    client: FlaskClient,
+) -> None:
+    """The opponent sealed with the hash alone: the token rolls nothing until the roller's
+    seed is sent, and no answer before that shows a die."""
+    sealed = seal_bound(client, CLIENT_SEED)
+    assert CLIENT_SEED not in json.dumps(sealed)
+    for guess in ["", "ajax", sealed["commitment"], sealed["client_seed_sha256"]]:
+        response = two_d6(client, sealed["sealed"], guess)
+        assert response.status_code == 422
+        assert "result" not in response.get_json()
+
+
+def test_the_seal_takes_only_the_hash_of_the_client_seed(client: FlaskClient) -> None:
+    """The service seals before it can know the client seed: the seal request has no room
+    for it, and the binding must be a SHA-256 as sha256sum prints it."""
+    digest = commit(CLIENT_SEED)
+    for body in [
+        {"client_seed": CLIENT_SEED},
+        {"client_seed_sha256": CLIENT_SEED},
+        {"client_seed_sha256": digest.upper()},
+        {"client_seed_sha256": digest[:-1]},
+        {"client_seed_sha256": digest + "0"},
+        {"client_seed_sha256": None},
+        {"client_seed_sha256": 5},
+    ]:
+        response = client.post("/v1/seeds", json=body)
+        assert response.status_code == 422, body
+        field = next(iter(body))
+        assert response.get_json()["errors"][0]["field"] == field
+
+
+def test_a_bound_game_verifies_and_its_binding_is_checked_at_reveal(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The documented flow end to end: the opponent seals with the roller's hash, the
+    roller plays, the log verifies, and after the reveal every client seed hashes to the
+    binding the reveal names."""
+    sealed = seal_bound(client, CLIENT_SEED)
+    log = play_sealed(client, sealed)
+    assert all(e["dice"]["client_seed_sha256"] == commit(CLIENT_SEED) for e in log[1:])
+    assert verify(client, log)["valid"] is True
+    later(monkeypatch, 3601)
+    revealed = client.post("/v1/seeds/reveal", json={"sealed": sealed["sealed"]}).get_json()
+    report = verify(client, log)
+    assert report["valid"] is True
+    assert [e["dice_valid"] for e in report["entries"]] == [None] + [True] * len(TURN)
+    assert {commit(e["dice"]["client_seed"]) for e in log[1:]} == {revealed["client_seed_sha256"]}
+
+
+def test_a_roller_who_seals_their_own_token_cannot_pass_it_off_as_the_opponents(
+    client: FlaskClient,
+) -> None:
+    """Sealing again until a server seed suits is grinding too: the log starts with the
+    opponent's seal answer, and rolls from any other token break one_seed."""
+    opponents = seal_bound(client, CLIENT_SEED)
+    own = seal_bound(client, CLIENT_SEED)  # same binding, another server seed
+    assert own["commitment"] != opponents["commitment"]
+    log = play_sealed(client, own)
+    forged = [opponents, *log[1:]]
+    forged[1] = two_sealed_roll(client, own, prev=receipt_hash(opponents))
+    report = verify(client, forged)
+    assert report["valid"] is False
+    assert report["log"]["one_seed"] is False
+
+
+def two_sealed_roll(client: FlaskClient, sealed: dict[str, Any], prev: str) -> dict[str, Any]:
+    step, inputs = TURN[0]
+    dice = {"sealed": sealed["sealed"], "client_seed": CLIENT_SEED, "nonce": 1}
+    response = client.post(f"{SOLO}/{step}", json={**inputs, "dice": dice, "prev": prev})
+    assert response.status_code == 200
+    answer: dict[str, Any] = response.get_json()
+    return answer
+
+
+def test_a_holder_of_token_and_client_seed_can_peek_at_any_nonce_unseen(
+    client: FlaskClient,
+) -> None:
+    """What no flow of a stateless service stops: whoever holds both the token and the client
+    seed rolls a coming nonce privately, and the log made afterwards is valid all the same.
+    Only keeping the token from the side that chooses the moves prevents it (the docs)."""
+    sealed = seal_bound(client, CLIENT_SEED)
+    peeked = two_d6(client, sealed["sealed"], CLIENT_SEED, nonce=1).get_json()
+    log = [sealed]
+    dice = {"sealed": sealed["sealed"], "client_seed": CLIENT_SEED, "nonce": 1}
+    body = {"notation": "2d6", "dice": dice, "prev": receipt_hash(sealed)}
+    log.append(client.post("/v1/dice/roll", json=body).get_json())
+    assert log[1]["rolls"] == peeked["rolls"]
+    assert verify(client, log)["valid"] is True
+
+
+def test_without_the_token_the_client_seed_rolls_no_sealed_dice(client: FlaskClient) -> None:
+    """The roller who keeps only the client seed (the opponent keeps the token) cannot peek:
+    no request rolls the game's dice without the token, and the client seed alone gives
+    other dice."""
+    sealed = seal_bound(client, CLIENT_SEED)
+    dice = {"sealed": sealed["sealed"], "client_seed": CLIENT_SEED, "nonce": 1}
+    game = client.post("/v1/dice/roll", json={"notation": "20d6", "dice": dice}).get_json()
+    without = client.post(
+        "/v1/dice/roll",
+        json={"notation": "20d6", "dice": {"client_seed": CLIENT_SEED, "nonce": 1}},
+    )
+    assert without.status_code == 422
+    alone = {"seed": CLIENT_SEED, "nonce": 1}
+    own = client.post("/v1/dice/roll", json={"notation": "20d6", "dice": alone}).get_json()
+    assert own["rolls"] != game["rolls"]

@@ -73,6 +73,17 @@ class SuppliedDiceSchema(Schema):
         return engine_dice.SuppliedDice(data["values"])
 
 
+class BoundSealedDice(engine_dice.SealedDice):
+    """Sealed dice whose token binds the client seed: the answer's ``dice`` shows the binding."""
+
+    def __init__(self, *args: Any, client_seed_sha256: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.client_seed_sha256 = client_seed_sha256
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "client_seed_sha256": self.client_seed_sha256}
+
+
 class SealedDiceSchema(Schema):
     """The service rolls from a sealed server seed (POST /v1/seeds) and the client's seed."""
 
@@ -84,7 +95,11 @@ class SealedDiceSchema(Schema):
     client_seed = fields.String(
         required=True,
         validate=[validate.Length(min=1, max=256), _unicode],
-        metadata={"description": "Any text, chosen after the commitment", "example": "ajax"},
+        metadata={
+            "description": "Any text, chosen before the seal; if the token binds a client "
+            "seed (`client_seed_sha256`), exactly the seed whose SHA-256 it binds",
+            "example": "ajax",
+        },
     )
     nonce = _nonce()
 
@@ -98,11 +113,24 @@ class SealedDiceSchema(Schema):
                 f"this sealed seed may be revealed since {rfc3339(opened.reveal_after)}, so its "
                 "rolls are no longer secret: seal a new one with POST /v1/seeds"
             )
-        return engine_dice.SealedDice(
+        if not opened.admits(data["client_seed"]):
+            raise sealing.SealError(
+                "this sealed token binds the client seed whose SHA-256 is "
+                f"{opened.client_seed_sha256}; dice.client_seed is not that seed, and a bound "
+                "token rolls with no other",
+                field="dice.client_seed",
+            )
+        reveal_after = rfc3339(opened.reveal_after)
+        if opened.client_seed_sha256 is None:
+            return engine_dice.SealedDice(
+                opened.seed, data["client_seed"], data["nonce"], reveal_after=reveal_after
+            )
+        return BoundSealedDice(
             opened.seed,
             data["client_seed"],
             data["nonce"],
-            reveal_after=rfc3339(opened.reveal_after),
+            reveal_after=reveal_after,
+            client_seed_sha256=opened.client_seed_sha256,
         )
 
 
@@ -161,6 +189,13 @@ class DiceUsedSchema(Schema):
     commitment = fields.String(metadata={"description": "Sealed: SHA-256 of the server seed"})
     client_seed = fields.String()
     reveal_after = fields.String(metadata={"description": "Sealed: when the seed is revealed"})
+    client_seed_sha256 = fields.String(
+        metadata={
+            "description": "Sealed with a bound token: the SHA-256 of the client seed the "
+            "token binds (the roller committed to it before the seal); absent for an unbound "
+            "token, whose holder could have tried other client seeds"
+        }
+    )
 
 
 def _named(name: str, base: type[Schema], members: Mapping[str, Any]) -> type[Schema]:

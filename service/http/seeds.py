@@ -1,6 +1,7 @@
 """POST /v1/seeds and /v1/seeds/reveal: commit to a secret seed now, reveal it later.
 
-No server state: the seed and its times travel in the sealed token the players keep.
+No server state: the seed, its times and the binding of the roller's client seed travel in
+the sealed token the players keep.
 """
 
 from __future__ import annotations
@@ -18,10 +19,21 @@ from ..receipts import sealing
 from ..receipts.signing import rfc3339
 from .fields import StrictInteger
 from .problems import problem
-from .receipts import ProvenanceSchema, current_keys, prev_field, receipt_field, signed
+from .receipts import HASH, ProvenanceSchema, current_keys, prev_field, receipt_field, signed
 
-MAX_REVEAL_IN = 366 * 24 * 3600
+MAX_REVEAL_IN = sealing.MAX_REVEAL_IN
 DEFAULT_REVEAL_IN = 24 * 3600
+
+# The example binding: the SHA-256 of the example client seed "ajax-4f1c9e27b3d05a86".
+EXAMPLE_CLIENT_SEED = "ajax-4f1c9e27b3d05a86"
+EXAMPLE_BINDING = sealing.client_seed_hash(EXAMPLE_CLIENT_SEED)
+
+BINDING_DESCRIPTION = (
+    "Hex SHA-256 (64 lowercase digits, as `sha256sum` prints it) of the UTF-8 client seed "
+    "the roller will use, committed before the server seed exists. A bound token rolls only "
+    "with that client seed, so whoever holds the token cannot try client seeds until one "
+    "gives the dice they want. null: the token is unbound, and its holder can."
+)
 
 blp = Blueprint(
     "seeds",
@@ -41,6 +53,17 @@ class SealRequestSchema(Schema):
             "a year). Steps refuse the token from then on: set it past the game's end."
         },
     )
+    client_seed_sha256 = fields.String(
+        validate=validate.Regexp(HASH, error="Not a hex SHA-256 (64 lowercase hex digits)."),
+        metadata={
+            "description": "Binds the token to one client seed: the hex SHA-256 (64 lowercase "
+            'digits, `printf %s "$client_seed" | sha256sum`) of the client seed the roller '
+            "chose. Rolls with the token must then send that very client seed as "
+            "`dice.client_seed` (anything else is a 422). Leave out for an unbound token, "
+            "with which the holder can try any client seed.",
+            "example": EXAMPLE_BINDING,
+        },
+    )
     prev = prev_field()
 
 
@@ -54,6 +77,11 @@ class SealedSeedSchema(Schema):
     sealed = fields.String(
         required=True,
         metadata={"description": "The token: send it as dice.sealed, and to /reveal later"},
+    )
+    client_seed_sha256 = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": BINDING_DESCRIPTION, "example": EXAMPLE_BINDING},
     )
 
 
@@ -81,6 +109,7 @@ def _described(opened: sealing.Sealed, token: str) -> dict[str, Any]:
         "issued_at": rfc3339(opened.issued_at),
         "reveal_after": rfc3339(opened.reveal_after),
         "sealed": token,
+        "client_seed_sha256": opened.client_seed_sha256,
     }
 
 
@@ -93,30 +122,47 @@ EXAMPLE_TOKEN = sealing.seal_example("example-seed-public-by-design", 1767225600
 @blp.doc(
     summary="Seal a secret seed",
     description="The service picks a secret seed and answers with its SHA-256 commitment, "
-    "the time after which it may be revealed, and a sealed token (the seed and times, "
-    "encrypted and authenticated with a server key). Roll with "
-    '`dice: {"sealed": <token>, "client_seed": <your text>, "nonce": n}`: the dice come from '
-    "both seeds, so neither the players (the server seed is hidden) nor the service (it "
-    "committed before it saw the client seed) can choose them. The answer is signed; send "
-    "its receipt hash as the first roll's `prev` to put the commitment at the head of the "
-    "game's log.",
+    "the time after which it may be revealed, and a sealed token (the seed, its times and "
+    "any binding, encrypted and authenticated with a server key). Roll with "
+    '`dice: {"sealed": <token>, "client_seed": <text>, "nonce": n}`: the dice come from '
+    "both seeds.\n\n"
+    "The flow in which no single party can choose the dice: (1) the roller picks an "
+    "unguessable client seed (say 32 random bytes in hex) and gives its SHA-256 to the "
+    "opponent or referee; (2) the opponent or referee calls this endpoint with "
+    "`client_seed_sha256`, keeps the signed answer, and hands the token over; (3) every roll "
+    "sends the token with that client seed, which the service checks against the binding "
+    "(another client seed is a 422). The roller cannot try client seeds (the token binds "
+    "one) nor seal again until a token suits (the opponent sealed it, and the log starts "
+    "with the opponent's answer); the opponent cannot compute the dice (it knows only the "
+    "hash of the client seed); the service committed to its seed before it saw the client "
+    "seed. Without `client_seed_sha256` the token is unbound: whoever holds it can try client "
+    "seeds privately until the dice suit, so an unbound token does not stop grinding. "
+    "Whoever holds both the token and the client seed can also roll any nonce privately "
+    "before choosing a move (the service keeps no state): let the side that does not choose "
+    "the move send the rolls. See docs/verifiable-rolls.md for who can do what.\n\n"
+    "The answer is signed and shows the binding; send its receipt hash as the first roll's "
+    "`prev` to put the commitment at the head of the game's log.",
 )
-@blp.arguments(SealRequestSchema(), example={"reveal_in": 86400})
+@blp.arguments(
+    SealRequestSchema(), example={"reveal_in": 86400, "client_seed_sha256": EXAMPLE_BINDING}
+)
 @blp.response(200, SealResponseSchema)
 def seal(args: dict[str, Any]) -> Response:
     now = int(time.time())
     seed = sealing.new_server_seed()
-    token = sealing.seal(current_keys().seals, seed, now, now + args["reveal_in"])
-    return signed(_described(sealing.open_token(current_keys().seals, token), token))
+    keys = current_keys().seals
+    token = sealing.seal(keys, seed, now, now + args["reveal_in"], args.get("client_seed_sha256"))
+    return signed(_described(sealing.open_token(keys, token), token))
 
 
 @blp.route("/reveal", methods=["POST"])
 @blp.doc(
     summary="Reveal a sealed seed",
     description="Returns the server seed of a sealed token once its `reveal_after` time has "
-    "passed; anyone can then check it against the commitment and re-derive every roll "
-    "(tools/verify_dice.py). Before that time: 409. A token this service did not make, or "
-    "one that was altered: 422.",
+    "passed, with the binding the token holds (`client_seed_sha256`); anyone can then check "
+    "the seed against the commitment, the rolls' client seed against the binding, and "
+    "re-derive every roll (tools/verify_dice.py). Before that time: 409. A token this "
+    "service did not make, or one that was altered: 422.",
 )
 @blp.arguments(RevealRequestSchema(), example={"sealed": EXAMPLE_TOKEN})
 @blp.response(200, RevealResponseSchema)
