@@ -3,6 +3,10 @@
 #   docker run --rm -p 8080:8080 --read-only --tmpfs /tmp fire-control
 # Runtime dependencies come from requirements/runtime.lock (`make lock-runtime`): no test
 # tools, no compilers (wheels only) in the image.
+# gunicorn's sync workers need a buffering proxy in front (two slow clients hold both
+# workers): on Kubernetes the nginx sidecar of deploy/k8s/base (nginx.conf), elsewhere the
+# same config or another proxy that reads whole requests. Only that proxy should reach its
+# port (the run above is for trying it out on one machine).
 
 ARG PYTHON_IMAGE=python:3.11-slim-bookworm
 
