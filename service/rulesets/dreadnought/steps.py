@@ -103,7 +103,7 @@ def resolve_critical(target: Ship, throw: str, res: Resolution, label: str) -> d
             f"{label}: rudder jammed which way",
             roll,
             [],
-            "1-2 left, 3-4 right, 5-6 straight ahead",
+            t.d6_text(t.RUDDER_JAM),
             way,
         )
         effect = f"rudder jammed {way}"
@@ -116,16 +116,15 @@ def _turret_explodes(target: Ship, res: Resolution, label: str) -> str:
         return "no effect"  # ruling two-turrets: no main turret is left to explode
     if left <= t.TWO_TURRETS_AT_MOST:
         roll = res.roll(f"{label}: two turrets", 1, 6).total
-        low, high = t.TWO_TURRETS_NO_EFFECT
-        spared = low <= roll <= high
-        res.check(
-            f"{label}: two turrets",
-            roll,
-            [],
-            f"{left} main turret(s): 1-3 no effect, 4-6 the turret explodes",
-            "no effect" if spared else "turret explodes",
+        outcome = t.two_turrets(roll)
+        bands = t.d6_text(
+            (
+                (*t.TWO_TURRETS_NO_EFFECT, "no effect"),
+                (*t.TWO_TURRETS_EXPLODES, "the turret explodes"),
+            )
         )
-        if spared:
+        res.check(f"{label}: two turrets", roll, [], f"{left} main turret(s): {bands}", outcome)
+        if outcome == "no effect":
             return "no effect"
     card = target.card
     chances = t.BLOW_UP_IN_D6.get((card.nationality, card.ship_class), 0)

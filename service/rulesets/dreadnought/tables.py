@@ -84,11 +84,13 @@ CREWS: Final = ("good", "average")
 # nationalities."
 GUNNER_D10: Final = {"German": CREWS, "British": ("good",)}
 GUNNER_DIE_SIDES: Final = {"d10": 10, "d8": 8}
+GUNNER_DIE_OTHERWISE: Final = "d8"
 
 
 def gunner_die(nationality: str, crew: str) -> int:
     """Sides of the gunner die for a crew of this nationality and quality."""
-    return 10 if crew in GUNNER_D10.get(nationality, ()) else 8
+    kind = "d10" if crew in GUNNER_D10.get(nationality, ()) else GUNNER_DIE_OTHERWISE
+    return GUNNER_DIE_SIDES[kind]
 
 
 # --- to hit ---------------------------------------------------------------------------
@@ -270,6 +272,24 @@ CRITICAL_EFFECTS: Final = (
 )
 
 
+def two_turrets(roll: int) -> str:
+    """What the two-turrets D6 does: 'no effect' or 'turret explodes', by its two bands."""
+    for (low, high), outcome in (
+        (TWO_TURRETS_NO_EFFECT, "no effect"),
+        (TWO_TURRETS_EXPLODES, "turret explodes"),
+    ):
+        if low <= roll <= high:
+            return outcome
+    raise ValueError(f"no two-turrets band holds {roll}")  # the D6 bands cover 1-6
+
+
+def d6_text(bands: tuple[tuple[int, int, str], ...]) -> str:
+    """D6 bands as one line, e.g. '1-2 left, 3-4 right, 5-6 straight ahead'."""
+    return ", ".join(
+        f"{low} {name}" if low == high else f"{low}-{high} {name}" for low, high, name in bands
+    )
+
+
 def rudder_jam(roll: int) -> str:
     for low, high, way in RUDDER_JAM:
         if low <= roll <= high:
@@ -285,7 +305,7 @@ def as_data() -> dict[str, Any]:
         "german_capital_turn_cost": GERMAN_CAPITAL_TURN_COST,
         "gunner_die": {
             "d10": {nation: list(crews) for nation, crews in GUNNER_D10.items()},
-            "otherwise": "d8",
+            "otherwise": GUNNER_DIE_OTHERWISE,
         },
         "to_hit": {
             "dice": "2D8 + Gnr",

@@ -74,7 +74,7 @@ class Tally:
         return Tally(
             hits=self.hits + shot.hit,
             saves=self.saves + (shot.hit and shot.saved),
-            hull_lost=self.hull_lost + shot.through,
+            hull_lost=self.hull_lost + shot.through * t.HULL_PER_UNSAVED_HIT,
             catastrophic=self.catastrophic or shot.catastrophic,
         )
 

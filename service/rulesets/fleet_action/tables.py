@@ -46,6 +46,9 @@ VISIBILITY: Final = {"Clear": 0, "Poor": 1, "Terrible": 2}
 VISIBILITY_CONDITIONS: Final = {"Clear": "", "Poor": "rain, dusk", "Terrible": "fog, night"}
 WORST_TO_HIT: Final = 6
 
+# Each hit that is not saved costs the target this much Hull.
+HULL_PER_UNSAVED_HIT: Final = 1
+
 # An attack die showing this face, unmodified, that gets through sinks the target outright.
 CATASTROPHIC_FACE: Final = 6
 
@@ -80,7 +83,7 @@ def as_data() -> dict[str, Any]:
         "guns": {
             "dice": "Attack x 1d6 against To Hit",
             "save": "1d6 per hit against the target's Armour",
-            "hull_per_unsaved_hit": 1,
+            "hull_per_unsaved_hit": HULL_PER_UNSAVED_HIT,
             "catastrophic_face": CATASTROPHIC_FACE,
         },
         "torpedoes": {

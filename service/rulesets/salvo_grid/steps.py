@@ -514,7 +514,7 @@ def computer(inp: ComputerInput, res: Resolution) -> dict[str, Any]:
     wounded = [sq for sq in BOARD if sq in wounded_set]
 
     def ready(ship: str) -> bool:
-        return ship in afloat and ship not in ocean.specials_used
+        return ship in t.COMPUTER_SPECIALS and ship in afloat and ship not in ocean.specials_used
 
     specials: list[Special] = []
     if wounded and ready("destroyer"):
@@ -586,12 +586,14 @@ def _half_away_from_zero(value: float) -> int:
 
 def rating(inp: RatingInput, res: Resolution) -> dict[str, Any]:
     """Elo for one finished battle: what the winner gains, the loser drops."""
-    expected_a = 1 / (1 + 10 ** ((inp.b - inp.a) / t.RATING_SCALE))
-    score_a = t.RATING_SCORES[RESULT_SCORES[inp.result]]
-    change = _half_away_from_zero(t.RATING_K * (score_a - expected_a))
+    rule = t.RATING  # the very table /tables publishes
+    expected_a = 1 / (1 + 10 ** ((inp.b - inp.a) / rule["scale"]))
+    score_a = rule["score"][RESULT_SCORES[inp.result]]
+    change = _half_away_from_zero(rule["k"] * (score_a - expected_a))
     # Ruling rating: both ratings stay in range, and both move by the same amount.
-    change = max(change, t.RATING_LOWEST - inp.a, inp.b - t.RATING_HIGHEST)
-    change = min(change, t.RATING_HIGHEST - inp.a, inp.b - t.RATING_LOWEST)
+    lowest, highest = rule["lowest"], rule["highest"]
+    change = max(change, lowest - inp.a, inp.b - highest)
+    change = min(change, highest - inp.a, inp.b - lowest)
     return {
         "a": {
             "rating": inp.a,

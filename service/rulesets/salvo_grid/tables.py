@@ -114,7 +114,7 @@ RATING_SCALE: Final = 400
 RATING_SCORES: Final = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 RATING_LOWEST: Final = 0
 RATING_HIGHEST: Final = 10_000
-RATING: Final = {
+RATING: Final[dict[str, Any]] = {
     "start": RATING_START,
     "k": RATING_K,
     "scale": RATING_SCALE,
@@ -128,6 +128,8 @@ RATING: Final = {
 
 # The computer captain, in the order it fills its salvo (ruling computer-captain).
 COMPUTER_AIMS: Final = ("contact", "next to a hit", "at random")
+# The specials the computer captain fires (in this order); it never uses the others.
+COMPUTER_SPECIALS: Final = ("destroyer", "battleship", "submarine")
 NEIGHBOURS: Final = ((0, -1), (-1, 0), (1, 0), (0, 1))
 
 
@@ -162,5 +164,8 @@ def as_data() -> dict[str, Any]:
             "largest": MAX_SALVO,
         },
         "rating": RATING,
-        "computer": {"aims_in_order": list(COMPUTER_AIMS), "never_uses": ["carrier", "cruiser"]},
+        "computer": {
+            "aims_in_order": list(COMPUTER_AIMS),
+            "never_uses": [ship for ship in SPECIALS if ship not in COMPUTER_SPECIALS],
+        },
     }

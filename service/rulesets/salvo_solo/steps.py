@@ -11,6 +11,11 @@ from . import tables as t
 from .ships import Ship
 
 
+def _published(table: dict[str, int], source: str) -> Modifier:
+    """A modifier exactly as the published table names and values it."""
+    return Modifier(source, table[source])
+
+
 def _step_range(current: str, change: int) -> tuple[str | None, bool]:
     """Move along the range ladder; closer than Short stays Short, past Extreme is out."""
     index = t.RANGES.index(current) + change
@@ -67,12 +72,12 @@ def initiative(inp: InitiativeInput, res: Resolution) -> dict[str, Any]:
     roll = res.roll("initiative", 1, 6)
     mods = []
     if inp.enemy.speed < inp.player.speed:
-        mods.append(Modifier("enemy slower than player", 1))
+        mods.append(_published(t.INITIATIVE_MODIFIERS, "enemy slower than player"))
     elif inp.enemy.speed > inp.player.speed:
-        mods.append(Modifier("enemy faster than player", -1))
+        mods.append(_published(t.INITIATIVE_MODIFIERS, "enemy faster than player"))
     final = roll.total + sum(m.value for m in mods)
     first = t.look_up(t.INITIATIVE, final)
-    res.check("initiative", roll.total, mods, "1-3 player, 4+ enemy", f"{first} first")
+    res.check("initiative", roll.total, mods, t.bands_text(t.INITIATIVE, {}), f"{first} first")
     return {"first": first}
 
 
@@ -90,7 +95,7 @@ def enemy_action(inp: EnemyActionInput, res: Resolution) -> dict[str, Any]:
     roll = res.roll("enemy action", 1, 6)
     mods = []
     if inp.enemy.card.guns < inp.player.card.guns:
-        mods.append(Modifier("enemy gun size smaller than player's", 1))
+        mods.append(_published(t.ENEMY_ACTION_MODIFIERS, "enemy gun size smaller than player's"))
     final = roll.total + sum(m.value for m in mods)
     row = t.look_up(t.ENEMY_ACTION, final)
     if row == "same":
@@ -104,7 +109,7 @@ def enemy_action(inp: EnemyActionInput, res: Resolution) -> dict[str, Any]:
         "enemy action",
         roll.total,
         mods,
-        "1-2 C, 3-4 OB, 5 same as last turn, 6+ W",
+        t.bands_text(t.ENEMY_ACTION, {"same": "same as last turn"}),
         action,
     )
     return {"action": action, "reason": reason}
@@ -309,10 +314,12 @@ def torpedo(inp: TorpedoInput, res: Resolution, label: str = "torpedo") -> dict[
     if inp.target.card.type in t.TORPEDO_TARGET_TYPE_MODIFIER:
         kind = inp.target.card.type
         mods.append(Modifier(f"target is a {kind}", t.TORPEDO_TARGET_TYPE_MODIFIER[kind]))
-    if inp.target.speed < t.TORPEDO_SLOW_TARGET["below_speed"]:
+    below = t.TORPEDO_SLOW_TARGET["below_speed"]
+    if inp.target.speed < below:
         mods.append(
             Modifier(
-                f"target speed {inp.target.speed} is below 5", t.TORPEDO_SLOW_TARGET["modifier"]
+                f"target speed {inp.target.speed} is below {below}",
+                t.TORPEDO_SLOW_TARGET["modifier"],
             )
         )
     hit = roll.total + sum(m.value for m in mods) >= t.TORPEDO_HIT_FROM
@@ -358,16 +365,15 @@ def end_of_turn(inp: EndOfTurnInput, res: Resolution) -> dict[str, Any]:
     actions = (inp.player_action, inp.enemy_action)
     mods = []
     if "C" in actions:
-        mods.append(Modifier("either ship closed", t.END_OF_TURN_MODIFIERS["either ship closed"]))
+        mods.append(_published(t.END_OF_TURN_MODIFIERS, "either ship closed"))
     if "W" in actions:
-        mods.append(
-            Modifier("either ship withdrew", t.END_OF_TURN_MODIFIERS["either ship withdrew"])
-        )
+        mods.append(_published(t.END_OF_TURN_MODIFIERS, "either ship withdrew"))
     if inp.weather in t.END_OF_TURN_MODIFIERS:
         mods.append(Modifier(f"weather {inp.weather}", t.END_OF_TURN_MODIFIERS[inp.weather]))
     final = roll.total + sum(m.value for m in mods)
     outcome = t.look_up(t.END_OF_TURN, final)
-    res.check("end of turn", roll.total, mods, "1-5 new turn, 6+ game over", outcome)
+    text = t.bands_text(t.END_OF_TURN, {"continue": "new turn"})
+    res.check("end of turn", roll.total, mods, text, outcome)
     return {"game_over": outcome == "game over"}
 
 
@@ -465,7 +471,8 @@ def _fire_order(
         return ("player", "enemy") if player.card.guns > enemy.card.guns else ("enemy", "player")
     roll = res.roll("fire order", 1, 6)
     first = t.look_up(t.FIRE_ORDER_TIE, roll.total)
-    res.check("fire order", roll.total, [], "gun sizes tied: 1-3 player first, 4+ enemy", first)
+    text = f"gun sizes tied: {t.bands_text(t.FIRE_ORDER_TIE, {'player': 'player first'})}"
+    res.check("fire order", roll.total, [], text, first)
     events.append({"phase": "fire-order", "result": {"first": first}})
     return ("player", "enemy") if first == "player" else ("enemy", "player")
 

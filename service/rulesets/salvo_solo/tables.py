@@ -158,6 +158,19 @@ def band_text(table: tuple[Band, ...], roll: int) -> str:
     raise ValueError(f"no band holds {roll}")
 
 
+def bands_text(table: tuple[Band, ...], names: dict[Any, str], lowest: int = 1) -> str:
+    """A whole band table as one line, e.g. '1-3 player, 4+ enemy' (an open low end read
+    from the die's ``lowest`` face), so a trail's text comes from the very rows it uses."""
+    parts = []
+    for low, high, result in table:
+        start = lowest if low is None else low
+        span = f"{start}+" if high is None else f"{start}-{high}"
+        if start == high:
+            span = str(start)
+        parts.append(f"{span} {names.get(result, result)}")
+    return ", ".join(parts)
+
+
 def as_data() -> dict[str, Any]:
     """Every table, for GET /tables (the very objects the engine resolves with)."""
 
