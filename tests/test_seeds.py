@@ -6,6 +6,7 @@ import base64
 import hashlib
 import hmac
 import json
+import re
 import subprocess
 import sys
 import time
@@ -549,3 +550,26 @@ def test_without_the_token_the_client_seed_rolls_no_sealed_dice(client: FlaskCli
     alone = {"seed": CLIENT_SEED, "nonce": 1}
     own = client.post("/v1/dice/roll", json={"notation": "20d6", "dice": alone}).get_json()
     assert own["rolls"] != game["rolls"]
+
+
+def test_the_threat_table_names_a_test_that_exists_for_each_cannot() -> None:
+    """docs/verifiable-rolls.md's table of who can do what matches the tests."""
+    text = (ROOT / "docs" / "verifiable-rolls.md").read_text(encoding="utf-8")
+    section = text.split("## Who can do what with a sealed seed", 1)[1].split("\n## ", 1)[0]
+    rows = [
+        [cell.strip() for cell in line.strip("|").split("|")]
+        for line in section.splitlines()
+        if line.startswith("| ") and not line.startswith(("| party", "| ---"))
+    ]
+    defined = {
+        name
+        for path in (ROOT / "tests").glob("test_*.py")
+        for name in re.findall(r"^def (test_\w+)", path.read_text(encoding="utf-8"), re.M)
+    }
+    assert {row[0] for row in rows} == {"roller", "opponent", "operator"}
+    for party, kind, _what, _stopped_by, tests in rows:
+        named = re.findall(r"`(test_\w+)`", tests)
+        if kind == "cannot":
+            assert named, f"{party} cannot {_what}: no test named"
+        assert set(named) <= defined, set(named) - defined
+    assert any(row[1] == "can" and "peek" in row[2] for row in rows)
