@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum requirements.lock | cut -d' ' -f1)
 
-.PHONY: serve test install lock lock-runtime openapi bench load
+.PHONY: serve test install lock lock-runtime openapi bench worst-case load
 
 $(STAMP): requirements.lock
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -51,6 +51,10 @@ lock-runtime:
 # (needs wrk: apt-get install -y wrk). See docs/performance.md.
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# Every endpoint's worst case at its limits, CPU per request; fails if any passes 50 ms.
+worst-case: $(STAMP)
+	$(BIN)/python bench/worst_case.py
 
 load: $(STAMP)
 	$(BIN)/python bench/load.py

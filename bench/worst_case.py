@@ -1,0 +1,178 @@
+"""Every endpoint's worst case at its documented limits, in CPU per request.
+
+    make worst-case                          # every case, a Markdown table; exit 1 if any > 50 ms
+    .venv/bin/python bench/worst_case.py --only dreadnought --seconds 1
+
+The requests are tests/worst_cases.py (the test suite checks every operation has one).
+Each is a raw WSGI call of ``create_app()`` (no server, no test client), repeated until it
+has used ``--seconds`` of CPU; the figure is the median of ``time.process_time()`` per call,
+which counts this process's CPU only (the 2 shared cores' other work does not add to it,
+though it still slows caches). The ratio is against a plain step, salvo-solo ``straddle``
+with supplied dice, measured the same way. Not part of ``make test``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from werkzeug.test import EnvironBuilder  # noqa: E402
+
+from service import create_app  # noqa: E402
+from tests.worst_cases import PLAIN, WORST_CASES, Case  # noqa: E402
+
+BUDGET_MS = 50.0
+
+
+class RawClient:
+    """Calls the WSGI app directly with a prepared environ: what a server's worker does."""
+
+    def __init__(self, app: Callable[..., Any]) -> None:
+        self.app = app
+
+    def environ(self, method: str, path: str, body: Any) -> tuple[dict[str, Any], bytes]:
+        data = None if body is None else json.dumps(body).encode()
+        builder = EnvironBuilder(
+            path=path,
+            method=method,
+            data=data,
+            content_type="application/json" if data is not None else None,
+        )
+        try:
+            return builder.get_environ(), data or b""
+        finally:
+            builder.close()
+
+    def call(self, environ: dict[str, Any], data: bytes) -> tuple[int, bytes]:
+        env = dict(environ)
+        env["wsgi.input"] = io.BytesIO(data)
+        status: list[str] = []
+
+        def start_response(line: str, headers: Any, exc_info: Any = None) -> None:
+            status.append(line)
+
+        answer = self.app(env, start_response)
+        try:
+            out = b"".join(answer)
+        finally:
+            close = getattr(answer, "close", None)
+            if close:
+                close()
+        return int(status[0].split()[0]), out
+
+    def post(self, path: str, body: Any) -> Any:
+        status, out = self.call(*self.environ("POST", path, body))
+        if status != 200:
+            raise RuntimeError(f"{path}: {status} {out[:300]!r}")
+        return json.loads(out)
+
+
+def body_of(case: Case, client: RawClient) -> Any:
+    return case.body(client.post) if callable(case.body) else case.body
+
+
+@dataclass
+class Measured:
+    case: Case
+    status: int
+    ms: float
+    calls: int
+    request_bytes: int
+    response_bytes: int
+
+
+def measure(client: RawClient, case: Case, seconds: float, body: Any = None) -> Measured:
+    if body is None:
+        body = body_of(case, client)
+    environ, data = client.environ(case.method, case.path, body)
+    status, out = client.call(environ, data)  # warm: first-call caches
+    times: list[float] = []
+    spent = 0.0
+    while spent < seconds or len(times) < 5:
+        start = time.process_time()
+        client.call(environ, data)
+        took = time.process_time() - start
+        times.append(took)
+        spent += took
+    return Measured(case, status, statistics.median(times) * 1000, len(times), len(data), len(out))
+
+
+def table(rows: list[Measured], plain: Measured) -> str:
+    lines = [
+        f"| endpoint | limit that bounds it | CPU ms per request | ratio to a plain step "
+        f"({plain.ms:.2f} ms) | status |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for row in rows:
+        case = row.case
+        over = " **over**" if row.ms > BUDGET_MS else ""
+        lines.append(
+            f"| `{case.method} {case.path}` | {case.limit} | {row.ms:.2f}{over} | "
+            f"{row.ms / plain.ms:.1f} | {row.status} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=0.5, help="CPU per case (default 0.5)")
+    parser.add_argument("--only", help="only cases whose path contains this text")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args(argv)
+
+    with tempfile.TemporaryDirectory() as data_dir:
+        client = RawClient(create_app({"FIRECONTROL_DATA_DIR": data_dir}))
+        plain = measure(client, PLAIN, max(args.seconds, 1.0))
+        cases = [c for c in WORST_CASES if not args.only or args.only in c.path]
+        rows = []
+        for case in cases:
+            row = measure(client, case, args.seconds)
+            rows.append(row)
+            print(f"  {row.ms:8.2f} ms  {row.status}  {case.method} {case.path}", file=sys.stderr)
+
+    print(table(rows, plain))
+    wrong = [r for r in rows if r.status != r.case.status]
+    over = [r for r in rows if r.ms > BUDGET_MS]
+    if args.json:
+        args.json.write_text(
+            json.dumps(
+                {
+                    "plain_ms": plain.ms,
+                    "rows": [
+                        {
+                            "method": r.case.method,
+                            "path": r.case.path,
+                            "limit": r.case.limit,
+                            "ms": r.ms,
+                            "status": r.status,
+                            "calls": r.calls,
+                            "request_bytes": r.request_bytes,
+                            "response_bytes": r.response_bytes,
+                        }
+                        for r in rows
+                    ],
+                },
+                indent=2,
+            )
+        )
+    for row in wrong:
+        print(f"{row.case.path}: answered {row.status}, not {row.case.status}", file=sys.stderr)
+    for row in over:
+        print(f"{row.case.path}: {row.ms:.1f} ms of CPU, over {BUDGET_MS:g} ms", file=sys.stderr)
+    return 1 if over or wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

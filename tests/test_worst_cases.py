@@ -1,0 +1,106 @@
+"""Every operation has a worst case at its limits (bench/worst_case.py measures them), and
+each is answered as tests/worst_cases.py says: 200 at the limit, refused just past it.
+
+No timing here: the figures are in docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service.engine.dice import MAX_ODDS_BRANCHES
+from tests.worst_cases import PLAIN, UNDOCUMENTED, WORST_CASES, Case, signed_log
+
+
+def _operations(app: Flask) -> set[tuple[str, str]]:
+    document = app.test_client().get("/openapi.json").get_json()
+    return {
+        (method, path)
+        for path, item in document["paths"].items()
+        for method in item
+        if method in {"get", "post", "put", "patch", "delete"}
+    }
+
+
+def test_every_documented_operation_has_a_worst_case(app: Flask) -> None:
+    covered = {case.operation for case in WORST_CASES}
+    missing = sorted(_operations(app) - covered)
+    assert missing == [], f"add a worst case to tests/worst_cases.py for: {missing}"
+
+
+def test_every_worst_case_names_an_operation_that_exists(app: Flask) -> None:
+    documented = _operations(app) | {case.operation for case in UNDOCUMENTED}
+    assert sorted({case.operation for case in WORST_CASES} - documented) == []
+
+
+def _send(client: FlaskClient, case: Case, body: Any) -> Any:
+    if case.method == "GET":
+        return client.get(case.path)
+    return client.post(case.path, json=body)
+
+
+def _post(client: FlaskClient) -> Any:
+    def post(path: str, body: Any) -> Any:
+        response = client.post(path, json=body)
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+    return post
+
+
+@pytest.mark.parametrize(
+    "case", [PLAIN, *WORST_CASES], ids=lambda c: f"{c.method} {c.path} ({c.limit})"
+)
+def test_the_worst_case_is_answered(client: FlaskClient, case: Case) -> None:
+    body = case.body(_post(client)) if callable(case.body) else case.body
+    response = _send(client, case, body)
+    assert response.status_code == case.status, response.get_data(as_text=True)[:500]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [case for case in WORST_CASES if case.past is not None],
+    ids=lambda c: f"{c.method} {c.path} ({c.limit})",
+)
+def test_just_past_the_limit_is_refused_naming_it(client: FlaskClient, case: Case) -> None:
+    response = client.post(case.path, json=case.past)
+    assert response.status_code == case.past_status, response.get_json()
+    assert response.mimetype == "application/problem+json"
+    assert response.get_json()["detail"]
+
+
+def test_odds_past_the_branch_cap_are_refused_naming_it(client: FlaskClient) -> None:
+    # 2D8 and a D8 gunner die, every throw a hit on a lesser vessel: 512 outcomes, the
+    # smallest fire tree there is; a torpedo's 2D6 and D10 at a lesser vessel make 360.
+    from tests.worst_cases import FIRE_ODDS, TORPEDO_ODDS
+
+    inside = client.post("/v1/rulesets/dreadnought/torpedo/odds", json=TORPEDO_ODDS)
+    assert inside.status_code == 200, inside.get_json()
+    assert sum(o["p"] for o in inside.get_json()["outcomes"]) == pytest.approx(1)
+
+    past = client.post("/v1/rulesets/dreadnought/fire/odds", json=FIRE_ODDS)
+    assert past.status_code == 422
+    problem = past.get_json()
+    assert problem["type"].endswith("#limit")
+    assert f"more than {MAX_ODDS_BRANCHES} dice outcomes" in problem["detail"]
+
+
+def test_the_verify_worst_case_is_a_chained_log_filling_the_body_limit(
+    client: FlaskClient,
+) -> None:
+    log = signed_log(_post(client))
+    assert isinstance(log, list)
+    assert 60 * 1024 < len(json.dumps(log)) <= 64 * 1024
+    for before, after in zip(log, log[1:], strict=False):
+        assert (
+            after["provenance"]["request"]["body"]["prev"]
+            == hashlib.sha256(before["receipt"].encode()).hexdigest()
+        )
+    report = client.post("/v1/receipts/verify", json=log).get_json()
+    assert report["valid"] is True, report

@@ -1,0 +1,620 @@
+"""Every operation's most expensive request at its documented limits, as data.
+
+``bench/worst_case.py`` measures these (CPU per request, nothing may pass 50 ms) and
+``tests/test_worst_cases.py`` checks that every operation of the OpenAPI document has one
+and that each is answered as written here. A new endpoint needs an entry: the test fails
+until it has one.
+
+Each case is the request at the limit that bounds its cost (the largest counts, the longest
+lists, the branch of the rules that does the most work); ``past`` is, where a count bounds
+the cost, the same request just over that limit, which must be refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from service.engine.dice import MAX_NOTATION_DICE, MAX_ODDS_BRANCHES, MAX_SIDES
+from service.http.seeds import EXAMPLE_TOKEN, MAX_REVEAL_IN
+from service.rulesets.dreadnought.api import MAX_BATTERIES
+
+Body = dict[str, Any] | list[Any] | None
+# A body that depends on the running app (signed responses to verify): built by calling
+# ``post(path, body) -> response document`` on the app under measurement.
+BodyMaker = Callable[[Callable[[str, Any], Any]], Body]
+
+
+@dataclass(frozen=True)
+class Case:
+    method: str
+    path: str  # concrete path, as requested
+    limit: str  # what bounds the cost, in words (the table's "limit" column)
+    body: Body | BodyMaker = None
+    status: int = 200
+    template: str | None = None  # the document's path when it has parameters
+    past: Body = None  # just over the limit
+    past_status: int = 422
+
+    @property
+    def operation(self) -> tuple[str, str]:
+        return self.method.lower(), self.template or self.path
+
+
+SEED = {"seed": "s" * 256, "nonce": 2**53 - 1}
+PREV = "f" * 64
+NAME = "N" * 60
+
+# --- salvo-solo ---------------------------------------------------------------------------
+
+SOLO = "/v1/rulesets/salvo-solo"
+
+
+def solo_card(**figures: Any) -> dict[str, Any]:
+    """A Salvo! card at its longest: 60-character name, 40-character nation."""
+    return {
+        "card": {
+            "name": NAME,
+            "type": "BB",
+            "guns": 20,
+            "broadside": 10,
+            "stern": 10,
+            "bow": 10,
+            "flotation": 20,
+            "turret": 20,
+            "speed": 20,
+            "armor": 20,
+            "nation": "X" * 40,
+            **figures,
+        },
+        "state": {"flotation_hits": 0, "turret_hits": 0, "speed_hits": 0},
+    }
+
+
+SOLO_SHIP = solo_card()
+# The straddle tree is 3d6 whatever the ships; these two make every branch go on to hits.
+STRADDLE_ODDS = {
+    "firer": {"ship": "Graf Spee"},
+    "target": {"ship": "Prinz Eugen"},
+    "range": "Short",
+    "guns_bearing": "bow",
+}
+# Of the nonces 1 to 200 with the seed "worst", the one whose answer has the most rolls
+# (ties: the slowest), found by trying each once.
+SOLO_ATTACK_SEED = {"seed": "worst", "nonce": 135}  # 5 rolls
+SOLO_TURN_SEED = {"seed": "worst", "nonce": 141}  # 13 rolls
+
+SOLO_CASES = [
+    Case("POST", f"{SOLO}/weather", "2d6", {"dice": SEED, "prev": PREV}),
+    Case("POST", f"{SOLO}/weather/odds", "36 branches", {}),
+    Case("POST", f"{SOLO}/range", "2d6", {"weather": "Stormy", "dice": SEED}),
+    Case("POST", f"{SOLO}/range/odds", "36 branches", {"weather": "Fine"}),
+    Case(
+        "POST",
+        f"{SOLO}/initiative",
+        "1d6; inline cards at their longest",
+        {"player": SOLO_SHIP, "enemy": SOLO_SHIP, "dice": SEED},
+    ),
+    Case(
+        "POST",
+        f"{SOLO}/initiative/odds",
+        "6 branches",
+        {"player": SOLO_SHIP, "enemy": SOLO_SHIP},
+    ),
+    Case(
+        "POST",
+        f"{SOLO}/enemy-action",
+        "1d6; inline cards",
+        {"enemy": SOLO_SHIP, "player": SOLO_SHIP, "last_action": "C", "dice": SEED},
+    ),
+    Case(
+        "POST",
+        f"{SOLO}/enemy-action/odds",
+        "6 branches",
+        {"enemy": SOLO_SHIP, "player": SOLO_SHIP, "last_action": "C"},
+    ),
+    Case(
+        "POST",
+        f"{SOLO}/maneuver",
+        "no dice; inline cards",
+        {
+            "range": "Extreme",
+            "player_action": "W",
+            "enemy_action": "W",
+            "player": SOLO_SHIP,
+            "enemy": SOLO_SHIP,
+        },
+    ),
+    Case(
+        "POST",
+        f"{SOLO}/fire",
+        "2d6",
+        {"range": "Short", "weather": "Fine", "previously_straddled": True, "dice": SEED},
+    ),
+    Case(
+        "POST",
+        f"{SOLO}/fire/odds",
+        "36 branches",
+        {"range": "Short", "weather": "Fine", "previously_straddled": True},
+    ),
+    Case(
+        "POST",
+        f"{SOLO}/straddle",
+        "3d6; inline cards",
+        {
+            "firer": SOLO_SHIP,
+            "target": SOLO_SHIP,
+            "range": "Short",
+            "guns_bearing": "broadside",
+            "dice": SEED,
+        },
+    ),
+    Case("POST", f"{SOLO}/straddle/odds", "216 branches (3d6)", STRADDLE_ODDS),
+    Case("POST", f"{SOLO}/special-damage", "2d6", {"dice": SEED}),
+    Case("POST", f"{SOLO}/special-damage/odds", "36 branches", {}),
+    Case(
+        "POST",
+        f"{SOLO}/critical",
+        "2d6, then 2d6 for plunging fire",
+        {"target": {"ship": "Hood"}, "range": "Long", "dice": {"values": [6, 6, 6, 6]}},
+    ),
+    Case(
+        "POST",
+        f"{SOLO}/critical/odds",
+        "71 branches (plunging fire)",
+        {"target": {"ship": "Hood"}, "range": "Long"},
+    ),
+    Case(
+        "POST",
+        f"{SOLO}/torpedo",
+        "2d6, then 1d6 of damage",
+        {
+            "firer": {"ship": "Ajax"},
+            "target": {"ship": "Hood"},
+            "range": "Short",
+            "weather": "Fair",
+            "dice": SEED,
+        },
+    ),
+    Case(
+        "POST",
+        f"{SOLO}/torpedo/odds",
+        "66 branches",
+        {
+            "firer": {"ship": "Ajax"},
+            "target": {"ship": "Hood"},
+            "range": "Short",
+            "weather": "Fair",
+        },
+    ),
+    Case(
+        "POST",
+        f"{SOLO}/damage",
+        "hits: 40 letters",
+        {"ship": SOLO_SHIP, "hits": "FTS" * 13 + "F", "fire_control_lost": True},
+        past={"ship": SOLO_SHIP, "hits": "F" * 41},
+    ),
+    Case(
+        "POST",
+        f"{SOLO}/end-of-turn",
+        "1d6",
+        {"weather": "Stormy", "player_action": "W", "enemy_action": "W", "dice": SEED},
+    ),
+    Case(
+        "POST",
+        f"{SOLO}/end-of-turn/odds",
+        "6 branches",
+        {"weather": "Stormy", "player_action": "W", "enemy_action": "W"},
+    ),
+    Case(
+        "POST",
+        f"{SOLO}/attack",
+        "every shot of the turn; inline cards",
+        {
+            "firer": SOLO_SHIP,
+            "target": SOLO_SHIP,
+            "range": "Short",
+            "weather": "Fine",
+            "guns_bearing": "broadside",
+            "previously_straddled": True,
+            "dice": SOLO_ATTACK_SEED,
+        },
+    ),
+    Case(
+        "POST",
+        f"{SOLO}/turn",
+        "a whole turn: both sides fire; turn 10000",
+        {
+            "state": {
+                "turn": 10_000,
+                "weather": "Fine",
+                "range": "Short",
+                "player": SOLO_SHIP,
+                "enemy": SOLO_SHIP,
+                "enemy_last_action": "C",
+                "player_has_straddled": True,
+                "enemy_has_straddled": True,
+            },
+            "player_action": "C",
+            "dice": SOLO_TURN_SEED,
+            "prev": PREV,
+        },
+    ),
+]
+
+# --- dreadnought ---------------------------------------------------------------------------
+
+DREAD = "/v1/rulesets/dreadnought"
+
+
+def dread_card(ship_class: str = "Battleship", crew: str = "good", **figures: Any) -> Any:
+    """A record card at its longest: 4 batteries (the first the main one), 40 barrels."""
+    state = figures.pop("state", {})
+    batteries = [{"calibre": 12, "barrels": 40, "turrets": 2}]
+    batteries += [{"calibre": 11 - n * 0.5, "barrels": 40} for n in range(MAX_BATTERIES - 1)]
+    return {
+        "card": {
+            "name": NAME,
+            "class": ship_class,
+            "nationality": "British",
+            "crew": crew,
+            "batteries": figures.pop("batteries", batteries),
+            **figures,
+        },
+        "state": state,
+    }
+
+
+# Every throw hits (to_hit 2), so every double goes on to the Critical Hits table, and a
+# British battleship with two turrets left rolls both the two-turrets and the blow-up die.
+DREAD_TARGET = dread_card(to_hit=2)
+D8_LIGHT_GUNS = dread_card(
+    "Armoured Cruiser",
+    crew="average",
+    batteries=[{"calibre": 4 - n / 10, "barrels": 40} for n in range(MAX_BATTERIES)],
+)
+DESTROYER = dread_card("Destroyer", batteries=[{"calibre": 4, "barrels": 3}])
+# The smallest fire tree: 2D8 and a D8 gunner die (512 branches), every branch a hit on a
+# lesser vessel (no criticals). It took 45 to 55 ms of CPU, so the odds cap (400) now refuses
+# every fire/odds until the odds are worked out faster (a later issue); the refusal itself
+# walks 400 branches first, the cost the cap bounds.
+FIRE_ODDS = {
+    "firer": D8_LIGHT_GUNS,
+    "battery": 4,
+    "target": dread_card("Destroyer", to_hit=2, batteries=[{"calibre": 4, "barrels": 3}]),
+    "distance": 1,
+    "first_time_at_target": True,
+}
+# The documented example: a D10 gunner die and criticals, 825 branches.
+FIRE_ODDS_PAST = {
+    "firer": {"ship": "Queen Elizabeth"},
+    "battery": 15,
+    "target": {"ship": "Derfflinger"},
+    "distance": 20,
+}
+# 2D6 and a D10 gunner die at a lesser vessel, every throw a hit: 360 branches. Against an
+# Armoured Cruiser or heavier, the criticals take every torpedo tree past the cap.
+TORPEDO_ODDS = {
+    "firer": dread_card("Destroyer", crew="good", batteries=[{"calibre": 4, "barrels": 3}]),
+    "target": dread_card("Protected Cruiser", to_hit=2),
+    "distance": 1,
+    "torpedoes": 20,
+}
+
+DREAD_CASES = [
+    Case(
+        "POST",
+        f"{DREAD}/range",
+        "no dice",
+        {"calibre": 8, "target_class": "Armoured Cruiser", "distance": 1000},
+    ),
+    Case(
+        "POST",
+        f"{DREAD}/fire",
+        f"2D8 + gunner die, a critical with its two extra dice; {MAX_BATTERIES} batteries a card",
+        {
+            "firer": dread_card(),
+            "battery": 12,
+            "target": DREAD_TARGET,
+            "distance": 1,
+            "firer_turned": True,
+            "target_turned": True,
+            "first_time_at_target": True,
+            "more_than_one_ship_firing": True,
+            "not_under_fire": True,
+            "dice": {"values": [8, 8, 1, 6, 6]},
+        },
+        past={
+            "firer": dread_card(
+                batteries=[{"calibre": 12 - n, "barrels": 4} for n in range(MAX_BATTERIES + 1)]
+            ),
+            "battery": 12,
+            "target": DREAD_TARGET,
+            "distance": 1,
+        },
+    ),
+    Case(
+        "POST",
+        f"{DREAD}/fire/odds",
+        f"at most {MAX_ODDS_BRANCHES} dice outcomes: every fire tree has 512 or more, refused",
+        FIRE_ODDS,
+        status=422,
+    ),
+    Case(
+        "POST",
+        f"{DREAD}/critical",
+        "1d6 two turrets, 1d6 blow up",
+        {"target": DREAD_TARGET, "throw": "double 8", "dice": {"values": [6, 6]}},
+    ),
+    Case(
+        "POST",
+        f"{DREAD}/critical/odds",
+        "36 branches",
+        {"target": DREAD_TARGET, "throw": "double 8"},
+    ),
+    Case(
+        "POST",
+        f"{DREAD}/torpedo",
+        "2D6 + gunner die, a critical; 20 torpedoes",
+        {
+            "firer": dread_card("Destroyer", batteries=[{"calibre": 4, "barrels": 3}]),
+            "target": DREAD_TARGET,
+            "distance": 1,
+            "torpedoes": 20,
+            "dice": {"seed": "worst", "nonce": 132},  # a hit and a critical
+        },
+    ),
+    Case(
+        "POST",
+        f"{DREAD}/torpedo/odds",
+        f"at most {MAX_ODDS_BRANCHES} dice outcomes (here 360, a D10 at a lesser vessel)",
+        TORPEDO_ODDS,
+    ),
+    Case(
+        "POST",
+        f"{DREAD}/damage",
+        f"10,000 points; {MAX_BATTERIES} batteries",
+        {"ship": dread_card(damage_boxes=500), "points": 10_000, "critical_effect": "no effect"},
+    ),
+    Case(
+        "POST",
+        f"{DREAD}/rudder",
+        "1d6",
+        {"ship": dread_card(state={"rudder_jammed": "left"}), "dice": SEED},
+    ),
+    Case(
+        "POST",
+        f"{DREAD}/rudder/odds",
+        "6 branches",
+        {"ship": dread_card(state={"rudder_jammed": "left"})},
+    ),
+]
+
+# --- fleet-action --------------------------------------------------------------------------
+
+FLEET = "/v1/rulesets/fleet-action"
+BATTLESHIP = {"class": "Battleship", "crew": "Veteran", "name": NAME}
+FLEET_FIRE = {
+    "firer": BATTLESHIP,
+    "target": {"class": "Battleship", "name": NAME},
+    "range": 1,
+    "line_of_sight": True,
+    "visibility": "Clear",
+}
+FLEET_TORPEDO = {**FLEET_FIRE, "firer": {"class": "Destroyer", "crew": "Veteran", "name": NAME}}
+
+FLEET_CASES = [
+    Case(
+        "POST",
+        f"{FLEET}/initiative",
+        "1d6 each, ties rolled again",
+        {"dice": {"seed": "worst", "nonce": 129}},  # 3 ties: 8 rolls
+    ),
+    Case("POST", f"{FLEET}/fire", "a battleship's 6 attack dice, each saved", FLEET_FIRE),
+    Case("POST", f"{FLEET}/fire/odds", "6 attack dice, exact tallies", FLEET_FIRE),
+    Case("POST", f"{FLEET}/torpedo", "torpedo dice", FLEET_TORPEDO),
+    Case("POST", f"{FLEET}/torpedo/odds", "torpedo dice, exact tallies", FLEET_TORPEDO),
+    Case(
+        "POST",
+        f"{FLEET}/damage",
+        "no dice",
+        {"ship": {"class": "Battleship", "name": NAME}, "hull_lost": 100, "catastrophic": True},
+    ),
+]
+
+# --- salvo-grid ----------------------------------------------------------------------------
+
+GRID = "/v1/rulesets/salvo-grid"
+SQUARES = [f"{c}{r}" for r in range(1, 11) for c in "ABCDEFGHIJ"]
+FLEET_A = [
+    {"ship": "carrier", "squares": ["A1", "B1", "C1", "D1", "E1"]},
+    {"ship": "battleship", "squares": ["A3", "A4", "A5", "A6"]},
+    {"ship": "cruiser", "squares": ["C3", "D3", "E3"]},
+    {"ship": "submarine", "squares": ["G5", "G6", "G7"]},
+    {"ship": "destroyer", "squares": ["I9", "J9"]},
+]
+LOOT = [
+    {"square": "F1", "kind": "crate"},
+    {"square": "B5", "kind": "crate"},
+    {"square": "H8", "kind": "crate"},
+    {"square": "D6", "kind": "mine"},
+    {"square": "J3", "kind": "mine"},
+    {"square": "E9", "kind": "radar-buoy"},
+    {"square": "C10", "kind": "radar-buoy"},
+]
+FLEET_SHIP_SQUARES = {s for ship in FLEET_A for s in ship["squares"]}
+# Ten ships of ten squares each, every one at fault (sizes, gaps, overlaps, off the board).
+BAD_FLEET = [
+    {"ship": ship, "squares": [f"{c}{n}" for c in "ABCDEFGHIK"]}
+    for n, ship in enumerate(["carrier", "battleship", "cruiser", "submarine", "destroyer"] * 2, 1)
+]
+OCEAN = {
+    "fleet": FLEET_A,
+    "loot": LOOT,
+    # every square fired on but the ships', so the captain still has a fleet afloat
+    "shots_received": [s for s in SQUARES if s not in FLEET_SHIP_SQUARES],
+    "contacts": sorted(FLEET_SHIP_SQUARES),
+    "specials_used": [],
+    "diving": False,
+    "loot_bonus": 3,
+}
+SPECIALS = [
+    {"ship": "carrier", "square": "E5"},
+    {"ship": "battleship", "square": "C3"},
+    {"ship": "cruiser", "column": "E"},
+    {"ship": "destroyer", "square": "A1", "orientation": "horizontal"},
+    {"ship": "submarine"},
+]
+# A salvo is at most 8 shots by the rules (5 ships afloat, +3 from loot); all on ships.
+SHOTS = ["D1", "A3", "A4", "A5", "A6", "G5", "G6", "G7"]  # ships' squares no special covers
+SIDE = {"ocean": OCEAN, "salvo": {"shots": SHOTS, "specials": SPECIALS}}
+VIEW = {
+    "misses": [s for s in SQUARES if s not in FLEET_SHIP_SQUARES][:83],
+    "hits": sorted(FLEET_SHIP_SQUARES)[:16],
+    "contacts": [],
+    "sunk": [],
+}
+
+GRID_CASES = [
+    Case("POST", f"{GRID}/layout", "a random fleet placed", {"dice": SEED}),
+    Case(
+        "POST",
+        f"{GRID}/layout",
+        "10 ships of 10 squares checked",
+        {"fleet": BAD_FLEET},
+    ),
+    Case(
+        "POST",
+        f"{GRID}/loot",
+        "7 pieces placed",
+        {"fleet": FLEET_A, "dice": SEED},
+        past={"fleet": BAD_FLEET + [FLEET_A[0]]},
+    ),
+    Case(
+        "POST",
+        f"{GRID}/salvo",
+        "8 shots (the rules' most) and every special a side; full oceans",
+        {"a": SIDE, "b": SIDE, "dice": SEED},
+        past={
+            "a": {**SIDE, "salvo": {"shots": SQUARES[:21]}},
+            "b": SIDE,
+        },
+    ),
+    Case(
+        "POST",
+        f"{GRID}/computer",
+        "100 squares known; full ocean",
+        {"ocean": OCEAN, "view": VIEW, "dice": SEED},
+    ),
+    Case("POST", f"{GRID}/rating", "no dice", {"a": 0, "b": 10_000, "result": "draw"}),
+]
+
+# --- dice, receipts, seeds, and the GETs -----------------------------------------------------
+
+
+def notation_terms() -> str:
+    """As many NdS terms as 200 characters hold, at most 100 dice, the largest dice."""
+    terms = [f"1d{MAX_SIDES - n}" for n in range(MAX_NOTATION_DICE)]
+    text = ""
+    for term in terms:
+        if len(text) + len(term) + 1 + len("+10000") > 200:
+            break
+        text += ("+" if text else "") + term
+    return text + "+10000"
+
+
+def signed_log(post: Callable[[str, Any], Any]) -> Body:
+    """A game log of 100-dice rolls, as long as the body limit lets it be, chained."""
+    log: list[Any] = []
+    size = 2
+    prev = None
+    nonce = 1
+    while True:
+        body: dict[str, Any] = {
+            "notation": f"{MAX_NOTATION_DICE}d{MAX_SIDES}",
+            "dice": {"seed": "s" * 256, "nonce": nonce},
+        }
+        if prev:
+            body["prev"] = prev
+        entry = post("/v1/dice/roll", body)
+        grown = size + len(json.dumps(entry)) + 2
+        if grown > 64 * 1024:
+            return log
+        log.append(entry)
+        size = grown
+        prev = hashlib.sha256(entry["receipt"].encode()).hexdigest()
+        nonce += 1
+
+
+OTHER_CASES = [
+    Case(
+        "POST",
+        "/v1/dice/roll",
+        f"{MAX_NOTATION_DICE} dice of {MAX_SIDES} sides",
+        {"notation": f"{MAX_NOTATION_DICE}d{MAX_SIDES}", "dice": SEED, "prev": PREV},
+        past={"notation": f"{MAX_NOTATION_DICE + 1}d{MAX_SIDES}"},
+    ),
+    Case(
+        "POST",
+        "/v1/dice/roll",
+        "200 characters of notation: as many terms as fit",
+        {"notation": notation_terms(), "dice": SEED},
+    ),
+    Case("POST", "/v1/receipts/verify", "the body limit (64 KiB) of 100-dice rolls", signed_log),
+    Case("POST", "/v1/seeds", "one seal and a receipt", {"reveal_in": MAX_REVEAL_IN, "prev": PREV}),
+    Case("POST", "/v1/seeds/reveal", "one token opened", {"sealed": EXAMPLE_TOKEN}),
+    Case("GET", "/.well-known/jwks.json", "every key"),
+    Case("GET", "/healthz", "none"),
+    Case("GET", "/readyz", "none"),
+    Case("GET", "/v1/rulesets", "every ruleset"),
+    Case(
+        "GET",
+        "/v1/rulesets/salvo-solo",
+        "the ruleset with the most rulings",
+        template="/v1/rulesets/{ruleset}",
+    ),
+    Case(
+        "GET",
+        "/v1/rulesets/dreadnought/ships",
+        "the longest catalog",
+        template="/v1/rulesets/{ruleset}/ships",
+    ),
+    Case(
+        "GET",
+        "/v1/rulesets/dreadnought/tables",
+        "the largest tables",
+        template="/v1/rulesets/{ruleset}/tables",
+    ),
+]
+
+# Not in the OpenAPI document, served all the same.
+UNDOCUMENTED = [
+    Case("GET", "/metrics", "every series of every step"),
+    Case("GET", "/openapi.json", "the whole document"),
+    Case("GET", "/docs/", "the page"),
+]
+
+WORST_CASES: list[Case] = [
+    *SOLO_CASES,
+    *DREAD_CASES,
+    *FLEET_CASES,
+    *GRID_CASES,
+    *OTHER_CASES,
+    *UNDOCUMENTED,
+]
+# The plain step every figure is compared with: salvo-solo straddle with supplied dice.
+PLAIN = Case(
+    "POST",
+    f"{SOLO}/straddle",
+    "plain step",
+    {
+        "firer": {"ship": "Ajax"},
+        "target": {"ship": "Graf Spee"},
+        "range": "Long",
+        "guns_bearing": "bow",
+        "dice": {"values": [6, 4, 2]},
+    },
+)
