@@ -273,3 +273,87 @@ def test_verifier_confirms_a_saved_response_and_catches_an_altered_die(
 def test_verifier_explains_supplied_dice_cannot_be_rederived(tmp_path: Path) -> None:
     result = run_verifier(tmp_path, {"dice": {"mode": "supplied", "values": [1]}, "rolls": []})
     assert result.returncode == 1 and "only seeded rolls" in result.stdout
+
+
+# --- the published vectors reach past one HMAC block, to 1000 sides, sealed too -------------
+
+
+def _bytes_read(vector: dict[str, Any]) -> int:
+    """How many bytes of the stream the vector's dice consume."""
+    stream = dice.byte_stream(vector["seed"], vector["nonce"])
+    count = 0
+
+    def counted() -> Any:
+        nonlocal count
+        for byte in stream:
+            count += 1
+            yield byte
+
+    source = counted()
+    for _ in vector["values"]:
+        dice.die_from_stream(source, vector["sides"])
+    return count
+
+
+def test_vectors_cross_hmac_blocks_for_one_and_two_byte_dice() -> None:
+    crossing = [v for v in VECTORS["vectors"] if _bytes_read(v) > 64]  # into a third block
+    assert {v["sides"] for v in crossing} >= {6, 256, 257, 500, 999, 1000}
+    assert any(v["nonce"] == dice.MAX_NONCE for v in crossing)
+    assert all(_bytes_read(v) > 32 for v in VECTORS["vectors"] if "sealed" in v)
+
+
+def test_vectors_cover_257_to_1000_sides() -> None:
+    sides = {v["sides"] for v in VECTORS["vectors"]}
+    assert {2, 6, 256, 257, 500, 999, 1000} <= sides
+
+
+def test_a_die_past_the_first_block_comes_from_block_1() -> None:
+    """The 33rd byte is the first byte of HMAC(..., "fc-dice-v1:<nonce>:1")."""
+    import hashlib
+    import hmac
+
+    first = hmac.new(b"cross-blocks", b"fc-dice-v1:5:0", hashlib.sha256).digest()
+    second = hmac.new(b"cross-blocks", b"fc-dice-v1:5:1", hashlib.sha256).digest()
+    assert list(itertools_islice(dice.byte_stream("cross-blocks", 5), 64)) == list(first + second)
+    vector = next(
+        v for v in VECTORS["vectors"] if v["seed"] == "cross-blocks" and v["sides"] == 256
+    )
+    assert vector["values"][32] == second[0] + 1
+
+
+def itertools_islice(iterator: Any, count: int) -> Any:
+    import itertools
+
+    return itertools.islice(iterator, count)
+
+
+SEALED_VECTORS = [v for v in VECTORS["vectors"] if "sealed" in v]
+
+
+@pytest.mark.parametrize("vector", SEALED_VECTORS, ids=lambda v: f"sealed-{v['sides']}")
+def test_sealed_vectors_are_fc_dice_v1_of_server_and_client_seed(vector: dict[str, Any]) -> None:
+    sealed = vector["sealed"]
+    assert sealed["algorithm"] == dice.SEALED_ALGORITHM
+    assert dice.commitment(sealed["server_seed"]) == sealed["commitment"]
+    assert vector["seed"] == f"{sealed['server_seed']}:{sealed['client_seed']}"
+    source = dice.SealedDice(sealed["server_seed"], sealed["client_seed"], vector["nonce"])
+    assert list(source.draw("v", len(vector["values"]), vector["sides"]).values) == vector["values"]
+    assert source.describe()["commitment"] == sealed["commitment"]
+
+
+def _verifier() -> Any:
+    """tools/verify_dice.py as a module: its own stream and die, which import no service code."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("verify_dice_under_test", VERIFIER)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("vector", VECTORS["vectors"], ids=lambda v: f"{v['sides']}-{v['nonce']}")
+def test_the_standalone_verifier_rederives_every_vector(vector: dict[str, Any]) -> None:
+    verifier = _verifier()
+    source = verifier.stream(vector["seed"], vector["nonce"])
+    assert [verifier.die(source, vector["sides"]) for _ in vector["values"]] == vector["values"]
