@@ -187,10 +187,10 @@ def test_the_logger_survives_whatever_it_is_given(
     bare.status = "431 Request Header Fields Too Large"
     odd = type("Odd", (), {"headers": [("X-Request-Id",), None, (1, 2)], "status_code": "x"})()
     logger.access(bare, None, {"REQUEST_METHOD": "GET", "PATH_INFO": "/"}, None)
-    logger.access(odd, None, None, "not a duration")  # type: ignore[arg-type]
+    logger.access(odd, None, None, "not a duration")
     logger.access(None, None, {"PATH_INFO": object()}, None)
     for handler in logger.access_log.handlers:
-        handler.flush()
+        handler.close()
     lines = [json.loads(line) for line in (tmp_path / "access.log").read_text().splitlines()]
     assert [line["status"] for line in lines] == [431, None, None]
     assert lines[0]["path"] == "/" and lines[0]["method"] == "GET"

@@ -14,8 +14,11 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from prometheus_client import CollectorRegistry, multiprocess
+from prometheus_client.mmap_dict import MmapedDict, mmap_key
 from prometheus_client.parser import text_string_to_metric_families
 
+from service.http import metrics
 from tests.serving_helpers import ROLL, Server, running, stop
 
 
@@ -90,6 +93,65 @@ def test_every_request_is_counted_once_across_workers_and_recycled_workers(
 
 def db_files(folder: Path) -> list[str]:
     return sorted(path.name for path in folder.glob("*.db"))
+
+
+def _totals(folder: Path) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry, path=str(folder))
+    return {
+        (sample.name, frozenset(sample.labels.items())): sample.value
+        for family in registry.collect()
+        for sample in family.samples
+    }
+
+
+def _write(path: Path, values: dict[str, float]) -> None:
+    store = MmapedDict(str(path))
+    for key, value in values.items():
+        store.write_value(key, value, 0.0)
+    store.close()
+
+
+def test_an_exited_workers_files_are_folded_into_the_archive_and_totals_kept(
+    tmp_path: Path,
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    dead, crashed, live = int(done.stdout), 2**22 + 7, os.getpid()  # pids stay below 2**22
+    roll = mmap_key(
+        "firecontrol_rolls_total",
+        "firecontrol_rolls_total",
+        ["ruleset", "step"],
+        ["dice", "roll"],
+        "Resolved rolls",
+    )
+    bucket = mmap_key("t", "t_bucket", ["le"], ["0.5"], "Latency")
+    total = mmap_key("t", "t_sum", [], [], "Latency")
+    _write(tmp_path / "counter_archive.db", {roll: 100})
+    _write(tmp_path / f"counter_{dead}.db", {roll: 7})
+    _write(tmp_path / f"counter_{crashed}.db", {roll: 5})  # left by an earlier exit
+    _write(tmp_path / f"counter_{live}.db", {roll: 3})
+    _write(tmp_path / f"histogram_{dead}.db", {bucket: 2, total: 0.25})
+    gauge = mmap_key("g", "g", [], [], "Workers")
+    _write(tmp_path / f"gauge_livesum_{dead}.db", {gauge: 1})
+    before = _totals(tmp_path)
+
+    assert metrics.worker_exited(dead, str(tmp_path)) == 3
+
+    assert db_files(tmp_path) == sorted(
+        ["counter_archive.db", f"counter_{live}.db", "histogram_archive.db"]
+    )
+    after = _totals(tmp_path)
+    rolls = ("firecontrol_rolls_total", labels(ruleset="dice", step="roll"))
+    assert before[rolls] == after[rolls] == 115
+    assert after[("t_sum", frozenset())] == 0.25 and after[("t_count", frozenset())] == 2
+    assert {k: v for k, v in before.items() if k[0] != "g"} == after
+    assert metrics.worker_exited(dead, str(tmp_path)) == 0  # nothing left to fold
 
 
 def test_the_metrics_folder_stays_bounded_over_many_recycles_and_crashes(tmp_path: Path) -> None:
