@@ -58,3 +58,11 @@ worst-case: $(STAMP)
 
 load: $(STAMP)
 	$(BIN)/python bench/load.py
+
+# Not part of `make test`: mutation testing with mutmut, one module at a time, each in its
+# own folder under var/mutation/ so a second run resumes where the first stopped
+# (docs/testing.md). MODULE=salvo-solo for one module; `.venv/bin/python -m tests.mutation
+# --list` names them, `--scores` prints the scores so far. MUTATION_JOBS=2 to use two cores.
+.PHONY: mutation
+mutation: $(STAMP)
+	nice -n 19 $(BIN)/python -m tests.mutation $(MODULE)
