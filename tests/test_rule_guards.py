@@ -17,7 +17,7 @@ from service.engine.resolution import Resolution
 from service.rulesets.fleet_action import steps as fleet_steps
 from service.rulesets.fleet_action import tables as fleet_tables
 from service.rulesets.salvo_solo import steps as solo_steps
-from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipCard
+from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipCard, ShipState
 from tests.http_helpers import check_of
 from tests.salvo_solo_helpers import AJAX, NURNBURG, SPEE, refused, resolve
 
@@ -248,3 +248,18 @@ def test_supplied_dice_refuse_a_0_or_less(value: int) -> None:
 def test_supplied_dice_take_every_face_from_1_to_sides() -> None:
     assert dice.SuppliedDice([1, 6]).draw("fire", 2, 6).values == (1, 6)
     assert dice.SuppliedDice([2, 1]).draw("coin", 2, 2).values == (2, 1)
+
+
+# --- salvo-solo: the slow-target torpedo modifier is for speed below 5, not 5 --------------------
+
+
+@pytest.mark.parametrize(("speed_hits", "speed", "modifier"), [(2, 5, None), (3, 3, 3)])
+def test_torpedo_slow_target_modifier_needs_speed_below_5(
+    speed_hits: int, speed: int, modifier: int | None
+) -> None:
+    target = Ship(CATALOG["King George V"], ShipState(speed_hits=speed_hits))  # speed 9
+    assert target.speed == speed
+    res = Resolution(dice.SuppliedDice([1, 1]))
+    solo_steps.torpedo(solo_steps.TorpedoInput(Ship(CATALOG["Ajax"]), target, "Short", "Fair"), res)
+    slow = [m["value"] for m in res.checks[0]["applied"] if m["source"].startswith("target speed")]
+    assert slow == ([] if modifier is None else [modifier])
