@@ -1,0 +1,250 @@
+"""What the engine hands the HTTP layer, word for word: dice descriptions, errors, the trail.
+
+These are the members and messages a player or an app reads in every answer (``dice``,
+``modifiers``, a 422's ``detail`` and ``errors[].field``); the mutation run showed that
+renaming any of them went unnoticed.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from fractions import Fraction
+
+import pytest
+
+from service.engine import dice
+from service.engine.errors import DiceError, LimitError, RuleError
+from service.engine.resolution import Modifier, Resolution
+from service.engine.ruleset import Ruleset, Ruling, Step, run_step, step_odds
+
+SERVER_SEED = "4mK2nVq8Yz3pL0sT7wX1cB5dF9gH6jR2uE4iO8aQ0kM"
+
+
+def test_seeded_dice_describe_themselves() -> None:
+    assert dice.SeededDice("game-42", 7).describe() == {
+        "mode": "seeded",
+        "algorithm": "fc-dice-v1",
+        "seed": "game-42",
+        "nonce": 7,
+        "seed_source": "client",
+    }
+    assert dice.SeededDice("game-42").describe()["nonce"] == 0
+
+
+def test_fresh_dice_describe_a_22_character_server_seed() -> None:
+    fresh = dice.SeededDice.fresh()
+    assert fresh.describe() == {
+        "mode": "seeded",
+        "algorithm": "fc-dice-v1",
+        "seed": fresh.seed,
+        "nonce": 0,
+        "seed_source": "server",
+    }
+    # 16 bytes of the operating system's randomness, base64url: 22 characters
+    assert len(fresh.seed) == 22
+    assert set(fresh.seed) <= set(string.ascii_letters + string.digits + "-_")
+
+
+def test_sealed_dice_describe_the_commitment_never_the_seed() -> None:
+    sealed = dice.SealedDice(SERVER_SEED, "ajax", 3, reveal_after="2026-12-01T00:00:00Z")
+    assert sealed.describe() == {
+        "mode": "sealed",
+        "algorithm": "fc-dice-sealed-v1",
+        "commitment": dice.commitment(SERVER_SEED),
+        "client_seed": "ajax",
+        "nonce": 3,
+        "reveal_after": "2026-12-01T00:00:00Z",
+    }
+    plain = dice.SealedDice(SERVER_SEED, "ajax")
+    assert plain.describe() == {
+        "mode": "sealed",
+        "algorithm": "fc-dice-sealed-v1",
+        "commitment": dice.commitment(SERVER_SEED),
+        "client_seed": "ajax",
+        "nonce": 0,
+    }
+    assert SERVER_SEED not in str(plain.describe())
+
+
+def test_commitment_is_hex_sha256_of_the_utf8_seed() -> None:
+    import hashlib
+
+    assert dice.commitment("Nürnburg") == hashlib.sha256("Nürnburg".encode()).hexdigest()
+    assert re.fullmatch(r"[0-9a-f]{64}", dice.commitment(SERVER_SEED))
+
+
+def test_supplied_dice_describe_themselves() -> None:
+    assert dice.SuppliedDice([3, 5]).describe() == {"mode": "supplied", "values": [3, 5]}
+
+
+def test_supplied_off_face_message_names_the_die_it_was_taken_as() -> None:
+    with pytest.raises(DiceError) as raised:
+        dice.SuppliedDice([3, 7, 1]).draw("straddle", 3, 6)
+    assert raised.value.detail == (
+        "value 7 (dice.values[1]) is not a face of a d6: it was taken as die 2 of 3d6 for straddle"
+    )
+    assert raised.value.field == "dice.values"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "dice notation is empty"),
+        (
+            "3x6",
+            "cannot read dice notation '3x6' at character 2; write terms like 3d6, 2d8+1d10 "
+            "or 1d6+2",
+        ),
+        (
+            "3d6 2d6",
+            "cannot read dice notation '3d6 2d6' at character 5; write terms like 3d6, "
+            "2d8+1d10 or 1d6+2",
+        ),
+        ("2d6-1d4", "dice can be added, not subtracted"),
+        ("5", "dice notation needs at least one NdS term"),
+        ("101d6", "a roll has 1 to 100 dice in all, not 101"),
+        ("1d1", "a die has 2 to 1000 sides"),
+        ("1d6+10001", "the constant is at most 10000 either way"),
+    ],
+)
+def test_notation_errors_word_for_word_on_the_notation_field(text: str, message: str) -> None:
+    with pytest.raises(LimitError) as raised:
+        dice.Notation.parse(text)
+    assert raised.value.detail == message
+    assert raised.value.field == "notation"
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [("3d6", "3d6"), ("2d8+1d10+2", "2d8+1d10+2"), ("1d6 - 1", "1d6-1"), ("d20", "1d20")],
+)
+def test_notation_is_written_back_plainly(text: str, written: str) -> None:
+    assert str(dice.Notation.parse(text)) == written
+
+
+def test_errors_carry_their_field() -> None:
+    assert RuleError("no", "firer").field == "firer"
+    assert RuleError("no").field is None
+    assert DiceError("no").field == "dice.values"
+    assert LimitError("too many", field="notation").field == "notation"
+
+
+def test_a_check_is_recorded_with_every_member() -> None:
+    res = Resolution(dice.SuppliedDice([4, 4]))
+    roll = res.roll("fire", 2, 6)
+    final = res.check(
+        "fire",
+        roll.total,
+        [Modifier("weather Misty", -1), Modifier("weather Fair", 0)],
+        "Fire table at Long: 8+ straddles",
+        "miss",
+    )
+    assert final == 7
+    assert res.checks == [
+        {
+            "roll": "fire",
+            "natural": 8,
+            "applied": [{"source": "weather Misty", "value": -1}],
+            "final": 7,
+            "compared_with": "Fire table at Long: 8+ straddles",
+            "outcome": "miss",
+        }
+    ]
+    assert res.envelope("salvo-solo", "fire", {"straddle": False}) == {
+        "ruleset": "salvo-solo",
+        "step": "fire",
+        "result": {"straddle": False},
+        "rolls": [{"label": "fire", "notation": "2d6", "values": [4, 4], "total": 8}],
+        "modifiers": res.checks,
+        "dice": {"mode": "supplied", "values": [4, 4]},
+    }
+
+
+def _ruleset() -> Ruleset:
+    def resolve(_: object, res: Resolution) -> dict[str, object]:
+        return {"total": res.roll("x", 1, 6).total}
+
+    steps = (
+        Step("one", "One", "the first", "1d6", resolve, odds=True),
+        Step("two", "Two", "the second", "none", resolve),
+    )
+    ruling = Ruling("r", "question?", "ruling.", "reason.")
+    return Ruleset("demo", "Demo", "a source", "a ruleset", steps, {}, (), (ruling,))
+
+
+def test_ruleset_finds_its_steps_by_name() -> None:
+    ruleset = _ruleset()
+    assert ruleset.step("two").summary == "Two"
+    assert ruleset.step("one").summary == "One"
+    with pytest.raises(KeyError):
+        ruleset.step("three")
+
+
+def test_ruleset_summary_and_detail() -> None:
+    ruleset = _ruleset()
+    assert ruleset.summary() == {
+        "id": "demo",
+        "title": "Demo",
+        "source": "a source",
+        "steps": ["one", "two"],
+    }
+    assert ruleset.detail() == {
+        "id": "demo",
+        "title": "Demo",
+        "source": "a source",
+        "description": "a ruleset",
+        "steps": [
+            {
+                "name": "one",
+                "summary": "One",
+                "dice": "1d6",
+                "path": "/v1/rulesets/demo/one",
+                "odds_path": "/v1/rulesets/demo/one/odds",
+            },
+            {
+                "name": "two",
+                "summary": "Two",
+                "dice": "none",
+                "path": "/v1/rulesets/demo/two",
+                "odds_path": None,
+            },
+        ],
+        "rulings": [{"id": "r", "question": "question?", "ruling": "ruling.", "reason": "reason."}],
+    }
+
+
+def test_run_step_answers_with_the_envelope() -> None:
+    step = _ruleset().step("one")
+    assert run_step("demo", step, None, dice.SuppliedDice([5])) == {
+        "ruleset": "demo",
+        "step": "one",
+        "result": {"total": 5},
+        "rolls": [{"label": "x", "notation": "1d6", "values": [5], "total": 5}],
+        "modifiers": [],
+        "dice": {"mode": "supplied", "values": [5]},
+    }
+
+
+def test_step_odds_enumerate_or_take_exact_odds_most_likely_first() -> None:
+    def resolve(_: object, res: Resolution) -> dict[str, object]:
+        return {"high": res.roll("x", 1, 4).total >= 2}
+
+    enumerated = step_odds("demo", Step("s", "S", "s", "1d4", resolve, odds=True), None)
+    assert enumerated == {
+        "ruleset": "demo",
+        "step": "s",
+        "outcomes": [
+            {"result": {"high": True}, "probability": "3/4", "p": 0.75},
+            {"result": {"high": False}, "probability": "1/4", "p": 0.25},
+        ],
+    }
+
+    def exact(_: object) -> list[tuple[dict[str, object], Fraction]]:
+        return [({"a": 1}, Fraction(1, 6)), ({"b": 2}, Fraction(1, 2)), ({"a": 1}, Fraction(1, 3))]
+
+    given = step_odds("demo", Step("e", "E", "e", "1d6", resolve, True, exact), None)
+    assert [(o["result"], o["probability"]) for o in given["outcomes"]] == [
+        ({"a": 1}, "1/2"),
+        ({"b": 2}, "1/2"),
+    ]
