@@ -13,6 +13,7 @@ tested, or those of functions changed since. Delete the folder to start the modu
     python -m tests.mutation salvo-solo      # one module
     python -m tests.mutation --list          # the modules and their tests
     python -m tests.mutation --scores        # the scores so far, per file
+    python -m tests.mutation salvo-solo --retest-survivors   # after adding tests
 
 Not part of ``make test``: a module takes minutes to an hour.
 """
@@ -106,13 +107,28 @@ def print_scores(module: str) -> None:
         print(f"  {path}: {killed}/{checked} killed ({share}); {detail}")
 
 
-def run(module: str, jobs: int) -> int:
+def survivors(module: str) -> list[str]:
+    """The mutants that survived the last run of this module, by name."""
+    names = []
+    for meta in sorted((WORK / module / "mutants").rglob("*.py.meta")):
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        names += [name for name, code in data.get("exit_code_by_key", {}).items() if code == 0]
+    return names
+
+
+def run(module: str, jobs: int, retest: bool) -> int:
     pytest_cfg, shared, modules = settings()
     folder = prepare(module, pytest_cfg, shared, modules[module])
     mutmut = Path(sys.executable).with_name("mutmut")
     print(f"== {module}: mutating {', '.join(modules[module]['mutate'])}", flush=True)
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    code = subprocess.call([str(mutmut), "run", "--max-children", str(jobs)], cwd=folder, env=env)
+    # mutmut keeps a survivor's verdict until asked by name: after adding tests, ask.
+    names = survivors(module) if retest else []
+    if retest and not names:
+        print(f"== {module}: no survivors to test again")
+        return 0
+    command = [str(mutmut), "run", "--max-children", str(jobs), *names]
+    code = subprocess.call(command, cwd=folder, env=env)
     print(f"== {module}: results so far")
     print_scores(module)
     return code
@@ -137,7 +153,7 @@ def main(argv: list[str]) -> int:
         return 2
     failed = 0
     for name in chosen:
-        failed |= run(name, jobs) != 0
+        failed |= run(name, jobs, "--retest-survivors" in argv) != 0
     return 1 if failed else 0
 
 

@@ -263,3 +263,45 @@ def test_torpedo_slow_target_modifier_needs_speed_below_5(
     solo_steps.torpedo(solo_steps.TorpedoInput(Ship(CATALOG["Ajax"]), target, "Short", "Fair"), res)
     slow = [m["value"] for m in res.checks[0]["applied"] if m["source"].startswith("target speed")]
     assert slow == ([] if modifier is None else [modifier])
+
+
+# --- salvo-solo: what a refusal names, and the plunging-fire trail --------------------------------
+
+SUNK_SPEE = {"ship": "Graf Spee", "state": {"flotation_hits": 6}}
+
+
+@pytest.mark.parametrize(
+    ("step", "body", "field"),
+    [
+        ("critical", {"target": SUNK_SPEE, "range": "Long"}, "target"),
+        ("damage", {"ship": SUNK_SPEE, "hits": "F"}, "ship"),
+        (
+            "straddle",
+            {"firer": AJAX, "target": SUNK_SPEE, "range": "Long", "guns_bearing": "bow"},
+            "target",
+        ),
+    ],
+)
+def test_a_step_aimed_at_a_sunk_ship_names_the_member_at_fault(
+    client: FlaskClient, step: str, body: dict[str, Any], field: str
+) -> None:
+    problem = refused(client, step, body)
+    assert [error["field"] for error in problem["errors"]] == [field]
+    assert "sunk" in problem["detail"]
+
+
+def test_plunging_fire_trail(client: FlaskClient) -> None:
+    data = resolve(client, "critical", {"target": SPEE, "range": "Long"}, [6, 6, 5, 4])
+    assert data["result"] == {"name": "Plunging fire", "hits": "FFFFFFFSSSSSSS"}
+    assert [(r["label"], r["notation"]) for r in data["rolls"]] == [
+        ("critical hit", "2d6"),
+        ("critical hit: plunging fire", "2d6"),
+    ]
+    assert check_of(data, "critical hit: plunging fire") == {
+        "roll": "critical hit: plunging fire",
+        "natural": 9,
+        "applied": [{"source": "target armor 2", "value": -2}],
+        "final": 7,
+        "compared_with": "number of FS hits (never below 0)",
+        "outcome": "7 FS",
+    }
