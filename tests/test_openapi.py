@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 import yaml
 from flask import Flask
@@ -50,3 +52,41 @@ def test_every_request_example_is_accepted_as_it_is(app: Flask) -> None:
         if response.status_code != 200:
             refused.append((path, response.status_code, response.get_json()))
     assert refused == []
+
+
+def _operations(document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    return [
+        (f"{method.upper()} {path}", operation)
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+        if method in ("get", "post", "put", "patch", "delete")
+    ]
+
+
+def test_every_operation_has_a_unique_camel_case_operation_id(app: Flask) -> None:
+    document = app.test_client().get("/openapi.json").get_json()
+    ids = {where: operation.get("operationId") for where, operation in _operations(document)}
+    assert [where for where, found in ids.items() if not found] == []
+    assert [
+        found for found in ids.values() if not re.fullmatch(r"[a-z]+(?:[A-Z][a-z0-9]*)*", found)
+    ] == []
+    assert len(set(ids.values())) == len(ids), "two operations share an operationId"
+    named = {
+        "POST /v1/rulesets/salvo-solo/turn": "salvoSoloTurn",
+        "POST /v1/rulesets/salvo-solo/straddle/odds": "salvoSoloStraddleOdds",
+        "POST /v1/rulesets/salvo-grid/salvo": "salvoGridSalvo",
+        "POST /v1/rulesets/dreadnought/fire": "dreadnoughtFire",
+        "POST /v1/rulesets/fleet-action/torpedo/odds": "fleetActionTorpedoOdds",
+        "GET /v1/rulesets": "listRulesets",
+        "GET /v1/rulesets/{ruleset}": "getRuleset",
+        "GET /v1/rulesets/{ruleset}/tables": "getRulesetTables",
+        "GET /v1/rulesets/{ruleset}/ships": "getRulesetShips",
+        "POST /v1/dice/roll": "rollDice",
+        "POST /v1/receipts/verify": "verifyReceipts",
+        "GET /.well-known/jwks.json": "getJwks",
+        "POST /v1/seeds": "sealSeed",
+        "POST /v1/seeds/reveal": "revealSeed",
+        "GET /healthz": "getHealth",
+        "GET /readyz": "getReadiness",
+    }
+    assert {where: ids.get(where) for where in named} == named

@@ -294,6 +294,11 @@ def _camel(text: str) -> str:
     return "".join(part.capitalize() for part in text.replace("_", "-").split("-"))
 
 
+def operation_id(name: str) -> str:
+    """A method name for generated clients: ``SalvoSoloTurn`` -> ``salvoSoloTurn``."""
+    return name[:1].lower() + name[1:]
+
+
 def register_steps(blp: Blueprint, ruleset: Ruleset, steps: list[StepHTTP]) -> None:
     """One POST endpoint per step (and its /odds where the step has one)."""
     for spec in steps:
@@ -317,9 +322,11 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         return signed(envelope)
 
     resolve.__name__ = f"{step.name.replace('-', '_')}"
-    view = blp.doc(summary=step.summary, description=f"{step.description} Dice: {step.dice}.")(
-        blp.response(200, response)(blp.arguments(request(), example=dict(spec.example))(resolve))
-    )
+    view = blp.doc(
+        operationId=operation_id(base),
+        summary=step.summary,
+        description=f"{step.description} Dice: {step.dice}.",
+    )(blp.response(200, response)(blp.arguments(request(), example=dict(spec.example))(resolve)))
     blp.route(f"/{step.name}", methods=["POST"])(view)
 
     if not step.odds:
@@ -338,6 +345,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
 
     odds.__name__ = f"{step.name.replace('-', '_')}_odds"
     odds_view = blp.doc(
+        operationId=operation_id(f"{base}Odds"),
         summary=f"Odds: {step.summary[0].lower()}{step.summary[1:]}",
         description="The exact distribution of this step's results for these inputs, "
         "over every face of every die, worked out by the same rules code that resolves a roll. "

@@ -75,6 +75,7 @@ class RollResponseSchema(EnvelopeBase):
 
 @blp.route("/roll", methods=["POST"])
 @blp.doc(
+    operationId="rollDice",
     summary="Roll dice in dice notation",
     description="A plain roll such as 3d6, 2d8+1d10 or 6d6+1, with the same three dice modes "
     "as every step. At most 100 dice, 2 to 1000 sides; past that a 422 names the limit.",

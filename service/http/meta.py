@@ -82,6 +82,7 @@ def _ruleset(ruleset: str) -> Ruleset:
 
 
 @blp.get("")
+@blp.doc(operationId="listRulesets")
 @blp.response(200, RulesetListSchema)
 def list_rulesets() -> Response:
     """Every ruleset
@@ -92,6 +93,7 @@ def list_rulesets() -> Response:
 
 
 @blp.get("/<string:ruleset>")
+@blp.doc(operationId="getRuleset")
 @blp.response(200, RulesetDetailSchema)
 def get_ruleset(ruleset: str) -> Response:
     """One ruleset: its steps and rulings
@@ -103,6 +105,7 @@ def get_ruleset(ruleset: str) -> Response:
 
 
 @blp.get("/<string:ruleset>/tables")
+@blp.doc(operationId="getRulesetTables")
 @blp.response(200, TablesSchema)
 def get_tables(ruleset: str) -> Response:
     """A ruleset's tables, as data
@@ -114,6 +117,7 @@ def get_tables(ruleset: str) -> Response:
 
 
 @blp.get("/<string:ruleset>/ships")
+@blp.doc(operationId="getRulesetShips")
 @blp.response(200, ShipsSchema)
 def get_ships(ruleset: str) -> Response:
     """A ruleset's ship cards or ship classes
@@ -125,6 +129,7 @@ def get_ships(ruleset: str) -> Response:
 
 
 @ops.get("/healthz")
+@ops.doc(operationId="getHealth")
 @ops.response(200, HealthSchema)
 def healthz() -> Response:
     """Alive
@@ -135,6 +140,7 @@ def healthz() -> Response:
 
 
 @ops.get("/readyz")
+@ops.doc(operationId="getReadiness")
 @ops.response(200, HealthSchema)
 def readyz() -> Response:
     """Ready to serve

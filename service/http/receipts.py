@@ -127,6 +127,7 @@ class JwksSchema(Schema):
 
 
 @blp.get("/.well-known/jwks.json")
+@blp.doc(operationId="getJwks")
 @blp.response(200, JwksSchema)
 def jwks() -> Response:
     """The public keys that sign receipts
@@ -298,7 +299,9 @@ LIMITS = (
 
 
 @blp.route("/v1/receipts/verify", methods=["POST"])
-@blp.doc(requestBody=VERIFY_BODY, description=VERIFY_DESCRIPTION + LIMITS)
+@blp.doc(
+    operationId="verifyReceipts", requestBody=VERIFY_BODY, description=VERIFY_DESCRIPTION + LIMITS
+)
 @blp.arguments(VerifyQuerySchema, location="query")
 @blp.response(200, VerifyResponseSchema)
 def verify(query: dict[str, Any]) -> Response:

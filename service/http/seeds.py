@@ -120,6 +120,7 @@ EXAMPLE_TOKEN = sealing.seal_example("example-seed-public-by-design", 1767225600
 
 @blp.route("", methods=["POST"])
 @blp.doc(
+    operationId="sealSeed",
     summary="Seal a secret seed",
     description="The service picks a secret seed and answers with its SHA-256 commitment, "
     "the time after which it may be revealed, and a sealed token (the seed, its times and "
@@ -157,6 +158,7 @@ def seal(args: dict[str, Any]) -> Response:
 
 @blp.route("/reveal", methods=["POST"])
 @blp.doc(
+    operationId="revealSeed",
     summary="Reveal a sealed seed",
     description="Returns the server seed of a sealed token once its `reveal_after` time has "
     "passed, with the binding the token holds (`client_seed_sha256`); anyone can then check "
