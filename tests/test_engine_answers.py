@@ -177,8 +177,9 @@ def test_ruleset_finds_its_steps_by_name() -> None:
     ruleset = _ruleset()
     assert ruleset.step("two").summary == "Two"
     assert ruleset.step("one").summary == "One"
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError) as raised:
         ruleset.step("three")
+    assert raised.value.args == ("three",)
 
 
 def test_ruleset_summary_and_detail() -> None:
@@ -240,11 +241,29 @@ def test_step_odds_enumerate_or_take_exact_odds_most_likely_first() -> None:
         ],
     }
 
-    def exact(_: object) -> list[tuple[dict[str, object], Fraction]]:
-        return [({"a": 1}, Fraction(1, 6)), ({"b": 2}, Fraction(1, 2)), ({"a": 1}, Fraction(1, 3))]
+    def exact(inputs: object) -> list[tuple[dict[str, object], Fraction]]:
+        assert inputs == "the inputs"
+        # the same result in two member orders is one outcome; ties are ordered by result
+        return [
+            ({"b": 2}, Fraction(1, 2)),
+            ({"a": 1, "c": 3}, Fraction(1, 6)),
+            ({"c": 3, "a": 1}, Fraction(1, 3)),
+        ]
 
-    given = step_odds("demo", Step("e", "E", "e", "1d6", resolve, True, exact), None)
+    given = step_odds("demo", Step("e", "E", "e", "1d6", resolve, True, exact), "the inputs")
     assert [(o["result"], o["probability"]) for o in given["outcomes"]] == [
-        ({"a": 1}, "1/2"),
+        ({"a": 1, "c": 3}, "1/2"),
         ({"b": 2}, "1/2"),
+    ]
+
+
+def test_step_odds_resolve_with_the_inputs_given() -> None:
+    def resolve(inputs: int, res: Resolution) -> dict[str, object]:
+        return {"at_least": res.roll("x", 1, 6).total >= inputs}
+
+    step = Step("s", "S", "s", "1d6", resolve, odds=True)
+    outcomes = step_odds("demo", step, 6)["outcomes"]
+    assert [(o["result"], o["probability"]) for o in outcomes] == [
+        ({"at_least": False}, "5/6"),
+        ({"at_least": True}, "1/6"),
     ]
