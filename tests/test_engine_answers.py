@@ -267,3 +267,7 @@ def test_step_odds_resolve_with_the_inputs_given() -> None:
         ({"at_least": False}, "5/6"),
         ({"at_least": True}, "1/6"),
     ]
+
+
+def test_enumerating_dice_describe_themselves() -> None:
+    assert dice._EnumeratingDice([]).describe() == {"mode": "enumerated"}
