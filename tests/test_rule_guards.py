@@ -305,3 +305,10 @@ def test_plunging_fire_trail(client: FlaskClient) -> None:
         "compared_with": "number of FS hits (never below 0)",
         "outcome": "7 FS",
     }
+
+
+def test_a_torpedo_refused_names_the_firer(client: FlaskClient) -> None:
+    body = {"firer": SPEE, "target": AJAX, "range": "Short", "weather": "Fair"}
+    problem = refused(client, "torpedo", body)
+    assert [error["field"] for error in problem["errors"]] == ["firer"]
+    assert "only a CL launches torpedoes" in problem["detail"]
