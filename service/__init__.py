@@ -14,9 +14,10 @@ from flask import Flask, Response, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .engine.errors import RuleError
-from .http import cors, dice_api, jsonbody, meta, metrics, receipts, request_id, seeds
+from .http import cors, dice_api, jsonbody, meta, metrics, receipts, referee, request_id, seeds
 from .http.api import Api
-from .http.fields import StrictBoolean, StrictInteger, one_of_to_property
+from .http.components import COMPONENTS, component_to_property, nullable_as_one_of
+from .http.fields import StrictBoolean, StrictInteger, const_to_property, one_of_to_property
 from .http.problems import problem
 from .rulesets import REGISTERED
 
@@ -51,7 +52,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api = Api(app)
     api.register_field(StrictInteger, "integer", None)
     api.register_field(StrictBoolean, "boolean", None)
-    api.ma_plugin.converter.add_attribute_function(one_of_to_property)
+    converter = api.ma_plugin.converter
+    for documents in (one_of_to_property, const_to_property, component_to_property):
+        converter.add_attribute_function(documents)
+    converter.add_attribute_function(nullable_as_one_of)  # last: it reads what the others wrote
 
     @app.before_request
     def require_json_body() -> Response | None:
@@ -123,7 +127,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         meta.register_ruleset(module.RULESET)
         api.register_blueprint(module.blp)
 
+    for name, schema in sorted(COMPONENTS.items()):
+        api.spec.components.schema(name, schema)
     meta.init_docs(app)
+    app.register_blueprint(referee.blp)  # GET /referee: checks a game log in the browser
     metrics.init_app(app)
     cors.init_app(app)
     app.wsgi_app = request_id.RequestId(app.wsgi_app)  # type: ignore[method-assign]

@@ -90,3 +90,43 @@ def test_every_operation_has_a_unique_camel_case_operation_id(app: Flask) -> Non
         "GET /readyz": "getReadiness",
     }
     assert {where: ids.get(where) for where in named} == named
+
+
+def _walk(node: Any, where: str = "") -> Any:
+    """Every (where, schema-ish dict) in the document, depth first."""
+    if isinstance(node, dict):
+        yield where, node
+        for key, value in node.items():
+            yield from _walk(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _walk(value, f"{where}/{index}")
+
+
+def test_one_component_per_set_of_values(app: Flask) -> None:
+    """Each fixed set of strings is one named component, referenced wherever it is used:
+    two components with the same values, or an enum written inline, would each become a
+    type of their own in a generated client."""
+    document = app.test_client().get("/openapi.json").get_json()
+    schemas = document["components"]["schemas"]
+    owners: dict[frozenset[str], list[str]] = {}
+    for name, schema in schemas.items():
+        if "enum" in schema:
+            owners.setdefault(frozenset(schema["enum"]), []).append(name)
+    assert {values: names for values, names in owners.items() if len(names) > 1} == {}
+    top_level = {f"/components/schemas/{name}" for name in schemas}
+    inline = [where for where, node in _walk(document) if "enum" in node and where not in top_level]
+    assert inline == []
+
+
+def test_component_names_carry_their_ruleset(app: Flask) -> None:
+    """A ruleset's components are named after it (salvo-solo's too), none bare."""
+    document = app.test_client().get("/openapi.json").get_json()
+    prefixes = ("SalvoSolo", "SalvoGrid", "Dreadnought", "FleetAction")
+    shared = {name for name in document["components"]["schemas"] if not name.startswith(prefixes)}
+    # The envelope, dice, receipts, seeds, problems and the catalog: one for every ruleset.
+    assert not any(
+        word in name
+        for name in shared
+        for word in ("Ship", "Range", "Weather", "Damage", "Turn", "Straddle", "Torpedo", "Fleet")
+    ), sorted(shared)

@@ -16,13 +16,33 @@ from ..engine import dice as engine_dice
 from ..engine.ruleset import Ruleset, run_step, step_odds
 from ..receipts import sealing
 from ..receipts.signing import rfc3339
-from .fields import OneOf, StrictInteger, choice
+from ..rulesets import REGISTERED
+from .components import EnumType
+from .fields import Const, OneOf, StrictInteger, date_time
 from .metrics import count_rolls
 from .receipts import ProvenanceSchema, current_keys, prev_field, receipt_field, signed
 
 
 def json_response(body: Any, status: int = 200) -> Response:
     return Response(orjson.dumps(body), status=status, mimetype="application/json")
+
+
+RULESET_ID = EnumType(
+    "RulesetId",
+    (name.replace("_", "-") for name in REGISTERED),
+    "A ruleset this service resolves (GET /v1/rulesets lists them).",
+)
+DICE_MODE = EnumType(
+    "DiceMode",
+    ("seeded", "supplied", "sealed"),
+    "How the dice were obtained: rolled from a seed, supplied by the player, or rolled from "
+    "a sealed server seed and the client's seed.",
+)
+SEED_SOURCE = EnumType(
+    "SeedSource",
+    ("client", "server"),
+    "Who chose the seed: the client, or the service (fresh, from its randomness).",
+)
 
 
 # --- dice in ------------------------------------------------------------------------
@@ -180,15 +200,15 @@ class CheckSchema(Schema):
 
 
 class DiceUsedSchema(Schema):
-    mode = fields.String(required=True, validate=validate.OneOf(["seeded", "supplied", "sealed"]))
+    mode = DICE_MODE.field(required=True)
     algorithm = fields.String()
     seed = fields.String()
     nonce = fields.Integer()
-    seed_source = fields.String(validate=validate.OneOf(["client", "server"]))
+    seed_source = SEED_SOURCE.field()
     values = fields.List(fields.Integer())
     commitment = fields.String(metadata={"description": "Sealed: SHA-256 of the server seed"})
     client_seed = fields.String()
-    reveal_after = fields.String(metadata={"description": "Sealed: when the seed is revealed"})
+    reveal_after = date_time(metadata={"description": "Sealed: when the seed is revealed"})
     client_seed_sha256 = fields.String(
         metadata={
             "description": "Sealed with a bound token: the SHA-256 of the client seed the "
@@ -203,7 +223,7 @@ def _named(name: str, base: type[Schema], members: Mapping[str, Any]) -> type[Sc
 
 
 class EnvelopeBase(Schema):
-    ruleset = fields.String(required=True, allow_none=True)
+    ruleset = RULESET_ID.field(required=True, allow_none=True)
     step = fields.String(required=True)
     rolls = fields.List(fields.Nested(RollSchema), required=True)
     modifiers = fields.List(fields.Nested(CheckSchema), required=True)
@@ -218,7 +238,7 @@ class OddsOutcomeBase(Schema):
 
 
 class OddsBase(Schema):
-    ruleset = fields.String(required=True)
+    ruleset = RULESET_ID.field(required=True)
     step = fields.String(required=True)
 
 
@@ -227,8 +247,8 @@ class OddsBase(Schema):
 
 def ship_reference(
     prefix: str,
+    names: EnumType,
     catalog: Mapping[str, Any],
-    aliases: Mapping[str, str],
     card: type[Schema],
     state: type[Schema],
     ship: Callable[[Any, Any], Any],
@@ -241,7 +261,7 @@ def ship_reference(
     """
 
     def named(self: Schema, data: dict[str, Any], **_: Any) -> Any:
-        return ship(catalog[aliases.get(data["ship"], data["ship"])], data["state"])
+        return ship(catalog[names.canonical(data["ship"])], data["state"])
 
     def inline(self: Schema, data: dict[str, Any], **_: Any) -> Any:
         return ship(data["card"], data["state"])
@@ -252,7 +272,7 @@ def ship_reference(
             (Schema,),
             {
                 "__doc__": "A catalog ship by name, with its state so far.",
-                "ship": choice([*catalog, *aliases], required=True),
+                "ship": names.field(required=True),
                 "state": fields.Nested(state, load_default=blank_state),
                 "make": post_load(named),
             },
@@ -311,8 +331,11 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
     step = ruleset.step(spec.name)
     base = _camel(ruleset.id) + _camel(step.name)
     request = _named(f"{base}Request", spec.inputs, {"dice": dice_field(), "prev": prev_field()})
+    tags = {"ruleset": Const(ruleset.id, required=True), "step": Const(step.name, required=True)}
     response = _named(
-        f"{base}Response", EnvelopeBase, {"result": fields.Nested(spec.result, required=True)}
+        f"{base}Response",
+        EnvelopeBase,
+        {**tags, "result": fields.Nested(spec.result, required=True)},
     )
 
     def resolve(args: dict[str, Any]) -> Response:
@@ -336,7 +359,9 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         f"{base}OddsOutcome", OddsOutcomeBase, {"result": fields.Nested(spec.result, required=True)}
     )
     odds_response = _named(
-        f"{base}Odds", OddsBase, {"outcomes": fields.List(fields.Nested(outcome), required=True)}
+        f"{base}Odds",
+        OddsBase,
+        {**tags, "outcomes": fields.List(fields.Nested(outcome), required=True)},
     )
     odds_example = {k: v for k, v in spec.example.items() if k != "dice"}
 

@@ -35,6 +35,18 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
+class Inches(fields.Float):
+    """A distance or a calibre in inches: a JSON number (fractions allowed), never a string
+    or a boolean."""
+
+    default_error_messages = {"invalid": "Not a valid number."}
+
+    def _validated(self, value: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid", input=value)
+        return super()._validated(value)
+
+
 class OneOf(fields.Field[Any]):
     """An object that must match exactly one of several schemas (``oneOf`` in the document).
 
@@ -42,8 +54,14 @@ class OneOf(fields.Field[Any]):
     it, registering each variant's schema as a component.
     """
 
-    def __init__(self, variants: Sequence[type[Schema]], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        variants: Sequence[type[Schema]],
+        discriminator: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         self.variant_classes = list(variants)
+        self.discriminator = discriminator
         self.variants = [(cls.__name__, cls()) for cls in variants]
         super().__init__(**kwargs)
 
@@ -71,17 +89,46 @@ class OneOf(fields.Field[Any]):
 
 
 def one_of_to_property(converter: Any, field: fields.Field[Any], **_: Any) -> dict[str, Any]:
-    """apispec attribute function: a OneOf field is a oneOf of its variants' components."""
+    """apispec attribute function: a OneOf field is a oneOf of its variants' components,
+    with a ``discriminator`` (each variant's ``Const`` value of that member) if it has one."""
     if not isinstance(field, OneOf):
         return {}
-    return {"oneOf": [converter.resolve_nested_schema(cls) for cls in field.variant_classes]}
+    refs = [converter.resolve_nested_schema(cls) for cls in field.variant_classes]
+    documented: dict[str, Any] = {"oneOf": refs}
+    if field.discriminator is not None:
+        name = field.discriminator
+        mapping = {
+            str(cls._declared_fields[name].value): ref["$ref"]  # type: ignore[attr-defined]
+            for cls, ref in zip(field.variant_classes, refs, strict=True)
+        }
+        documented["discriminator"] = {"propertyName": name, "mapping": mapping}
+    return documented
 
 
-def choice(values: Any, **kwargs: Any) -> fields.String:
-    """A string that must be one of ``values`` (an enum in the document)."""
-    return fields.String(validate=validate.OneOf(list(values)), **kwargs)
+class Const(fields.Field[Any]):
+    """One fixed value (``const`` in the document): the tag of a variant of a union."""
+
+    def __init__(self, value: str | bool, **kwargs: Any) -> None:
+        self.value = value
+        super().__init__(validate=validate.Equal(value), **kwargs)
+
+
+def const_to_property(converter: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
+    """apispec attribute function: a Const field is ``const`` with its JSON type (and no
+    one-member ``enum``, which apispec reads off its validator)."""
+    if not isinstance(field, Const):
+        return {}
+    kwargs["ret"].pop("enum", None)
+    kind = "boolean" if isinstance(field.value, bool) else "string"
+    return {"type": kind, "const": field.value}
 
 
 def count(low: int, high: int, **kwargs: Any) -> StrictInteger:
     """A strict integer from ``low`` to ``high``."""
     return StrictInteger(validate=validate.Range(min=low, max=high), **kwargs)
+
+
+def date_time(**kwargs: Any) -> fields.String:
+    """An RFC 3339 UTC time, as the service writes it (``format: date-time``)."""
+    metadata = {"format": "date-time", "example": "2026-11-30T09:30:00Z"}
+    return fields.String(metadata={**metadata, **kwargs.pop("metadata", {})}, **kwargs)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from flask import Flask, Response
@@ -10,7 +11,10 @@ from flask_swagger_ui import get_swaggerui_blueprint
 from marshmallow import Schema, fields
 
 from ..engine.ruleset import Ruleset
-from .common import json_response
+from ..rulesets import REGISTERED
+from .common import RULESET_ID, json_response
+from .components import EnumType, component, ref
+from .shapes import merged, shape_of
 
 blp = Blueprint(
     "rulesets",
@@ -22,7 +26,7 @@ ops = Blueprint("operations", __name__, description="Liveness and readiness.")
 
 
 class RulesetSummarySchema(Schema):
-    id = fields.String(required=True)
+    id = RULESET_ID.field(required=True)
     title = fields.String(required=True)
     source = fields.String(required=True)
     steps = fields.List(fields.String(), required=True)
@@ -48,7 +52,7 @@ class RulingSchema(Schema):
 
 
 class RulesetDetailSchema(Schema):
-    id = fields.String(required=True)
+    id = RULESET_ID.field(required=True)
     title = fields.String(required=True)
     source = fields.String(required=True)
     description = fields.String(required=True)
@@ -56,18 +60,92 @@ class RulesetDetailSchema(Schema):
     rulings = fields.List(fields.Nested(RulingSchema), required=True)
 
 
-class TablesSchema(Schema):
-    ruleset = fields.String(required=True)
-    tables = fields.Dict(required=True, metadata={"description": "Every table, as data"})
+def _camel(text: str) -> str:
+    return "".join(part.capitalize() for part in text.split("-"))
 
 
-class ShipsSchema(Schema):
-    ruleset = fields.String(required=True)
-    ships = fields.List(fields.Dict(), required=True)
+def _answers(kind: str, member: str, items: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """``oneOf`` the rulesets' answers, told apart by ``ruleset``: each answer is a component
+    ``<Ruleset><kind>Response`` with ``ruleset`` (its id) and ``member`` (its own schema)."""
+    mapping = {}
+    for ruleset, schema in items.items():
+        name = component(
+            f"{_camel(ruleset)}{kind}Response",
+            {
+                "type": "object",
+                "properties": {"ruleset": {"type": "string", "const": ruleset}, member: schema},
+                "required": ["ruleset", member],
+                "additionalProperties": False,
+            },
+        )
+        mapping[ruleset] = ref(name)["$ref"]
+    return {
+        "oneOf": [{"$ref": target} for target in mapping.values()],
+        "discriminator": {"propertyName": "ruleset", "mapping": mapping},
+    }
+
+
+def _ship_shapes(prefix: str, items: Any, refs: dict[str, str]) -> dict[str, Any]:
+    """One component for a ruleset's ships, or one per ``kind`` told apart by it."""
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for item in items:
+        kinds.setdefault(str(item.get("kind", "")), []).append(shape_of(item, refs))
+    if len(kinds) == 1:
+        return ref(component(f"{prefix}ShipInfo", merged(next(iter(kinds.values())))))
+    mapping = {}
+    for kind, shapes in kinds.items():
+        shape = merged(shapes)
+        shape["properties"]["kind"] = {"type": "string", "const": kind}
+        name = component(f"{prefix}{_camel(kind.replace(' ', '-'))}Info", shape)
+        mapping[kind] = ref(name)["$ref"]
+    return {
+        "oneOf": [{"$ref": target} for target in mapping.values()],
+        "discriminator": {"propertyName": "kind", "mapping": mapping},
+    }
+
+
+def _catalog() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The tables and ships answers of every registered ruleset, typed per ruleset.
+
+    A ruleset's HTTP module may name the component of one ship (``SHIP_COMPONENT``, the card
+    a request can send back inline) and the components its data's members refer to
+    (``SHAPE_REFS``); the rest is the shape of the data itself (service/http/shapes.py).
+    """
+    tables: dict[str, dict[str, Any]] = {}
+    ships: dict[str, dict[str, Any]] = {}
+    for name in REGISTERED:
+        module = importlib.import_module(f"..rulesets.{name}.api", __package__)
+        found: Ruleset = module.RULESET
+        refs = getattr(module, "SHAPE_REFS", {})
+        prefix = _camel(found.id)
+        tables[found.id] = ref(component(f"{prefix}Tables", shape_of(found.tables, refs)))
+        ship = getattr(module, "SHIP_COMPONENT", None)
+        ships[found.id] = {
+            "type": "array",
+            "items": ref(ship) if ship else _ship_shapes(prefix, found.ships, refs),
+        }
+    return _answers("Tables", "tables", tables), _answers("Ships", "ships", ships)
+
+
+TABLES_ANSWER, SHIPS_ANSWER = _catalog()
+RULESET_PARAMETER = {
+    "in": "path",
+    "name": "ruleset",
+    "required": True,
+    "description": "A ruleset id (another is a 404)",
+    "schema": ref(RULESET_ID.name),
+}
+
+HEALTH = EnumType(
+    "HealthStatus",
+    ("ok", "ready", "starting"),
+    "ok: the process answers (/healthz); ready or starting: whether every ruleset is loaded "
+    "(/readyz).",
+)
 
 
 class HealthSchema(Schema):
-    status = fields.String(required=True)
+    status = HEALTH.field(required=True)
 
 
 RULESETS: dict[str, Ruleset] = {}
@@ -92,7 +170,7 @@ def list_rulesets() -> Response:
     return json_response({"rulesets": [r.summary() for r in RULESETS.values()]})
 
 
-@blp.get("/<string:ruleset>")
+@blp.get("/<string:ruleset>", parameters=[RULESET_PARAMETER])
 @blp.doc(operationId="getRuleset")
 @blp.response(200, RulesetDetailSchema)
 def get_ruleset(ruleset: str) -> Response:
@@ -104,9 +182,9 @@ def get_ruleset(ruleset: str) -> Response:
     return json_response(_ruleset(ruleset).detail())
 
 
-@blp.get("/<string:ruleset>/tables")
+@blp.get("/<string:ruleset>/tables", parameters=[RULESET_PARAMETER])
 @blp.doc(operationId="getRulesetTables")
-@blp.response(200, TablesSchema)
+@blp.response(200, TABLES_ANSWER)
 def get_tables(ruleset: str) -> Response:
     """A ruleset's tables, as data
 
@@ -116,9 +194,9 @@ def get_tables(ruleset: str) -> Response:
     return json_response({"ruleset": found.id, "tables": found.tables})
 
 
-@blp.get("/<string:ruleset>/ships")
+@blp.get("/<string:ruleset>/ships", parameters=[RULESET_PARAMETER])
 @blp.doc(operationId="getRulesetShips")
-@blp.response(200, ShipsSchema)
+@blp.response(200, SHIPS_ANSWER)
 def get_ships(ruleset: str) -> Response:
     """A ruleset's ship cards or ship classes
 

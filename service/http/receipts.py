@@ -20,6 +20,7 @@ from ..engine.errors import RuleError
 from ..receipts import checking, keys
 from ..receipts.canonical import CanonicalizationError
 from ..receipts.signing import Signer
+from .fields import date_time
 from .problems import problem
 
 EXTENSION = "fire-control.receipts"
@@ -74,7 +75,7 @@ class ReceiptRequestSchema(Schema):
 class ProvenanceSchema(Schema):
     service = fields.String(required=True, metadata={"example": DEFAULT_ISSUER})
     kid = fields.String(required=True, metadata={"description": "The key that signed"})
-    issued_at = fields.String(required=True, metadata={"example": "2026-11-30T09:30:00Z"})
+    issued_at = date_time(required=True)
     request = fields.Nested(ReceiptRequestSchema, required=True)
 
 

@@ -17,7 +17,7 @@ from marshmallow import Schema, fields, validate
 from ..engine.dice import SEALED_ALGORITHM
 from ..receipts import sealing
 from ..receipts.signing import rfc3339
-from .fields import StrictInteger
+from .fields import StrictInteger, date_time
 from .problems import problem
 from .receipts import HASH, ProvenanceSchema, current_keys, prev_field, receipt_field, signed
 
@@ -72,8 +72,8 @@ class SealedSeedSchema(Schema):
         required=True, metadata={"description": "Hex SHA-256 of the secret server seed"}
     )
     algorithm = fields.String(required=True, metadata={"example": SEALED_ALGORITHM})
-    issued_at = fields.String(required=True, metadata={"example": "2026-11-30T09:30:00Z"})
-    reveal_after = fields.String(required=True, metadata={"example": "2026-12-01T09:30:00Z"})
+    issued_at = date_time(required=True)
+    reveal_after = date_time(required=True, metadata={"example": "2026-12-01T09:30:00Z"})
     sealed = fields.String(
         required=True,
         metadata={"description": "The token: send it as dice.sealed, and to /reveal later"},

@@ -8,7 +8,8 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
 from ...http.common import StepHTTP, inputs, register_steps, ship_reference
-from ...http.fields import StrictBoolean, choice, count
+from ...http.components import EnumType
+from ...http.fields import Inches, StrictBoolean, count
 from . import RULESET, steps, tables
 from .ships import ALIASES, CATALOG, RUDDER_STATES, Battery, Ship, ShipCard, ShipState
 
@@ -20,22 +21,52 @@ blp = Blueprint(
 )
 
 
-class DreadnoughtInches(fields.Float):
-    """A number of inches: a JSON number, never a string or a boolean."""
-
-    default_error_messages = {"invalid": "Not a valid number."}
-
-    def _validated(self, value: Any) -> float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.make_error("invalid", input=value)
-        return super()._validated(value)
+def _inches(low: float, high: float, **kwargs: Any) -> Inches:
+    return Inches(validate=validate.Range(min=low, max=high), **kwargs)
 
 
-def _inches(low: float, high: float, **kwargs: Any) -> DreadnoughtInches:
-    return DreadnoughtInches(validate=validate.Range(min=low, max=high), **kwargs)
-
-
-CLASS_CHOICES = [*tables.CLASS_NAMES, *tables.CLASS_ALIASES]
+SHIP_CLASS = EnumType(
+    "DreadnoughtShipClass",
+    tables.CLASS_NAMES,
+    "A ship class, lightest first (GET /v1/rulesets/dreadnought/ships).",
+    aliases=tables.CLASS_ALIASES,
+)
+SHIP_NAME = EnumType(
+    "DreadnoughtShipName",
+    CATALOG,
+    "A record card of the catalog (GET /v1/rulesets/dreadnought/ships).",
+    aliases=ALIASES,
+)
+NATIONALITY = EnumType("DreadnoughtNationality", tables.NATIONALITIES, "A ship's navy.")
+CREW = EnumType(
+    "DreadnoughtCrew",
+    tables.CREWS,
+    "Crew quality: good British crews roll a D10 gunner die (Germans always).",
+)
+RUDDER = EnumType("DreadnoughtRudder", RUDDER_STATES, "Which way a jammed rudder is stuck.")
+THROW = EnumType(
+    "DreadnoughtThrow", tables.THROWS, "A throw that makes a critical hit: triples or a double."
+)
+CRITICAL_EFFECT = EnumType(
+    "DreadnoughtCriticalEffect", tables.CRITICAL_EFFECTS, "What a critical hit does to a ship."
+)
+TARGETS = EnumType(
+    "DreadnoughtTargetWeight",
+    ("light", "heavy"),
+    "light: Destroyers and Protected Cruisers; heavy: Armoured Cruisers and heavier.",
+)
+BAND = EnumType("DreadnoughtRangeBand", tables.RANGE_TARGET_NUMBER, "A range band.")
+DAMAGE = EnumType(
+    "DreadnoughtDamageColumn",
+    dict.fromkeys(row.damage for row in tables.WEAPONS),
+    "The damage column of a weapon row.",
+)
+WEAPON = EnumType(
+    "DreadnoughtWeapon",
+    dict.fromkeys(row.weapon for row in tables.WEAPONS),
+    "A row of the Weapons Effect table, by calibre.",
+)
+GUNNER_DIE = EnumType("DreadnoughtGunnerDie", tables.GUNNER_DIE_SIDES, "The gunner die rolled.")
 # Every odds branch looks through a card's batteries; with 10 a fire/odds at the branch cap
 # took 51 ms of CPU, past the 50 ms budget (docs/performance.md). Four calibres a card is
 # more than the ships of the rules carry (main, secondary, tertiary, anti-torpedo).
@@ -43,7 +74,7 @@ MAX_BATTERIES = 4
 
 
 def _class_name(name: str) -> str:
-    return tables.CLASS_ALIASES.get(name, name)
+    return SHIP_CLASS.canonical(name)
 
 
 # --- ships in ---------------------------------------------------------------------------
@@ -67,13 +98,9 @@ class DreadnoughtShipCardSchema(Schema):
     """A ship record card: the class's figures unless the card gives its own."""
 
     name = fields.String(required=True, validate=validate.Length(min=1, max=60))
-    ship_class = choice(CLASS_CHOICES, required=True, data_key="class")
-    nationality = choice(tables.NATIONALITIES, required=True)
-    crew = choice(
-        tables.CREWS,
-        required=True,
-        metadata={"description": "good British crews roll a D10 gunner die (Germans always)"},
-    )
+    ship_class = SHIP_CLASS.field(required=True, data_key="class")
+    nationality = NATIONALITY.field(required=True)
+    crew = CREW.field(required=True)
     batteries = fields.List(
         fields.Nested(DreadnoughtBatterySchema),
         required=True,
@@ -92,13 +119,14 @@ class DreadnoughtShipCardSchema(Schema):
 
 
 class DreadnoughtShipStateSchema(Schema):
-    """What has happened to the ship so far."""
+    """What has happened to the ship so far: sent in, and handed back by every answer that
+    changes it."""
 
     damage_taken = count(0, 10_000, load_default=0)
     turrets_lost = count(0, 40, load_default=0)
     director_destroyed = StrictBoolean(load_default=False)
     no_orders_turns = count(0, tables.BRIDGE_NO_ORDERS_TURNS, load_default=0)
-    rudder_jammed = choice(RUDDER_STATES, load_default=None, allow_none=True)
+    rudder_jammed = RUDDER.field(load_default=None, allow_none=True)
     destroyed = StrictBoolean(load_default=False)
 
     @post_load
@@ -108,8 +136,8 @@ class DreadnoughtShipStateSchema(Schema):
 
 ship_field = ship_reference(
     "Dreadnought",
+    SHIP_NAME,
     CATALOG,
-    ALIASES,
     DreadnoughtShipCardSchema,
     DreadnoughtShipStateSchema,
     Ship,
@@ -124,7 +152,7 @@ Distance = _inches(0, 1000, required=True, metadata={"description": "Inches on t
 
 class DreadnoughtRangeInputs(Schema):
     calibre = _inches(1, 20, required=True, metadata={"description": "Bore, inches"})
-    target_class = choice(CLASS_CHOICES, required=True)
+    target_class = SHIP_CLASS.field(required=True)
     distance = Distance
 
 
@@ -144,9 +172,7 @@ class DreadnoughtFireInputs(Schema):
 
 class DreadnoughtCriticalInputs(Schema):
     target = ship_field(required=True)
-    throw = choice(
-        tables.THROWS, required=True, metadata={"description": "triples or a double, e.g. double 8"}
-    )
+    throw = THROW.field(required=True)
 
 
 class DreadnoughtTorpedoInputs(Schema):
@@ -164,7 +190,7 @@ class DreadnoughtTorpedoInputs(Schema):
 class DreadnoughtDamageInputs(Schema):
     ship = ship_field(required=True)
     points = count(0, 10_000, required=True, metadata={"description": "After damage reduction"})
-    critical_effect = choice(tables.CRITICAL_EFFECTS, load_default="no effect")
+    critical_effect = CRITICAL_EFFECT.field(load_default="no effect")
 
 
 class DreadnoughtRudderInputs(Schema):
@@ -175,25 +201,25 @@ class DreadnoughtRudderInputs(Schema):
 
 
 class DreadnoughtRangeResult(Schema):
-    weapon = fields.String(required=True)
-    targets = fields.String(required=True, metadata={"description": "light or heavy"})
+    weapon = WEAPON.field(required=True)
+    targets = TARGETS.field(required=True)
     may_fire = fields.Boolean(required=True)
-    band = fields.String(required=True, allow_none=True)
+    band = BAND.field(required=True, allow_none=True, metadata={"description": "null: none"})
     score_needed_change = fields.Integer(required=True, allow_none=True)
-    damage = fields.String(required=True)
+    damage = DAMAGE.field(required=True)
     reason = fields.String(required=True, allow_none=True)
 
 
 class DreadnoughtCriticalResult(Schema):
-    throw = fields.String(required=True)
+    throw = THROW.field(required=True)
     name = fields.String(required=True)
-    effect = fields.String(required=True, validate=validate.OneOf(tables.CRITICAL_EFFECTS))
+    effect = CRITICAL_EFFECT.field(required=True)
 
 
 class DreadnoughtFireResult(Schema):
-    weapon = fields.String(required=True)
-    band = fields.String(required=True)
-    gunner_die = fields.String(required=True)
+    weapon = WEAPON.field(required=True)
+    band = BAND.field(required=True)
+    gunner_die = GUNNER_DIE.field(required=True)
     score_needed = fields.Integer(required=True)
     hit = fields.Boolean(required=True)
     damage = fields.Integer(required=True, metadata={"description": "Points marked off"})
@@ -208,15 +234,6 @@ class DreadnoughtTorpedoResult(Schema):
     critical = fields.Nested(DreadnoughtCriticalResult, required=True, allow_none=True)
 
 
-class DreadnoughtShipStateOut(Schema):
-    damage_taken = fields.Integer(required=True)
-    turrets_lost = fields.Integer(required=True)
-    director_destroyed = fields.Boolean(required=True)
-    no_orders_turns = fields.Integer(required=True)
-    rudder_jammed = fields.String(required=True, allow_none=True)
-    destroyed = fields.Boolean(required=True)
-
-
 class DreadnoughtBatteryStatus(Schema):
     calibre = fields.Float(required=True)
     barrels = fields.Integer(required=True)
@@ -225,15 +242,15 @@ class DreadnoughtBatteryStatus(Schema):
 
 class DreadnoughtShipStatus(Schema):
     name = fields.String(required=True)
-    ship_class = fields.String(required=True, data_key="class")
-    state = fields.Nested(DreadnoughtShipStateOut, required=True)
+    ship_class = SHIP_CLASS.field(required=True, data_key="class")
+    state = fields.Nested(DreadnoughtShipStateSchema, required=True)
     damage_boxes = fields.Integer(required=True)
     boxes_left = fields.Integer(required=True)
     damage_reduction = fields.Integer(required=True)
     speed = fields.Integer(required=True)
     turn_cost = fields.Integer(required=True)
     to_hit = fields.Integer(required=True)
-    gunner_die = fields.String(required=True)
+    gunner_die = GUNNER_DIE.field(required=True)
     batteries = fields.List(fields.Nested(DreadnoughtBatteryStatus), required=True)
     sunk = fields.Boolean(required=True)
 
@@ -316,3 +333,9 @@ STEPS = [
 ]
 
 register_steps(blp, RULESET, STEPS)
+
+SHAPE_REFS = {
+    "class": SHIP_CLASS.name,
+    "nationality": NATIONALITY.name,
+    "crew": CREW.name,
+}

@@ -8,7 +8,8 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
 from ...http.common import StepHTTP, inputs, register_steps
-from ...http.fields import StrictBoolean, StrictInteger, choice
+from ...http.components import EnumType
+from ...http.fields import Inches, StrictBoolean, StrictInteger
 from . import RULESET, steps, tables
 from .ships import Ship
 
@@ -23,13 +24,19 @@ MAX_HULL = max(row.hull for row in tables.SHIP_CLASSES.values())
 MAX_INCHES = 1000
 
 
-class FleetActionInches(fields.Float):
-    """A distance in inches: a JSON number (fractions allowed), never a string or a boolean."""
-
-    def _validated(self, value: Any) -> float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.make_error("invalid", input=value)
-        return super()._validated(value)
+SHIP_CLASS = EnumType(
+    "FleetActionShipClass",
+    tables.SHIP_CLASSES,
+    "A ship class (GET /v1/rulesets/fleet-action/ships).",
+)
+CREW = EnumType("FleetActionCrew", tables.CREW_QUALITY, "Crew quality (sets To Hit).")
+VISIBILITY = EnumType(
+    "FleetActionVisibility",
+    tables.VISIBILITY,
+    "Clear; Poor (rain, dusk) +1 to Hit; Terrible (fog, night) +2.",
+)
+PLAYER = EnumType("FleetActionPlayer", ("A", "B"), "One of the two players.")
+SUNK_BY = EnumType("FleetActionSunkBy", ("hull", "catastrophic hit"), "What sank a ship.")
 
 
 # --- ships in ----------------------------------------------------------------------------
@@ -38,10 +45,10 @@ class FleetActionInches(fields.Float):
 class FleetActionShipSchema(Schema):
     """A ship by its class, with its crew and the Hull it has lost so far."""
 
-    ship_class = choice(
-        tables.SHIP_CLASSES, required=True, data_key="class", metadata={"example": "Destroyer"}
+    ship_class = SHIP_CLASS.field(
+        required=True, data_key="class", metadata={"example": "Destroyer"}
     )
-    crew = choice(tables.CREW_QUALITY, metadata={"description": "Crew quality (sets To Hit)"})
+    crew = CREW.field()
     name = fields.String(
         validate=validate.Length(min=1, max=60),
         metadata={"description": "What the players call it", "example": "Destroyer 1"},
@@ -60,18 +67,7 @@ class FleetActionShipSchema(Schema):
 class FleetActionFirerSchema(FleetActionShipSchema):
     """The firing ship: its crew quality is needed, it sets the To Hit number."""
 
-    crew = choice(
-        tables.CREW_QUALITY,
-        required=True,
-        metadata={"description": "Crew quality (sets To Hit)", "example": "Veteran"},
-    )
-
-
-Visibility = choice(
-    tables.VISIBILITY,
-    load_default="Clear",
-    metadata={"description": "Poor (rain, dusk) +1 to Hit, Terrible (fog, night) +2"},
-)
+    crew = CREW.field(required=True, metadata={"example": "Veteran"})
 
 
 # --- requests ------------------------------------------------------------------------------
@@ -84,7 +80,7 @@ class FleetActionNoInputs(Schema):
 class FleetActionAttackInputs(Schema):
     firer = fields.Nested(FleetActionFirerSchema, required=True)
     target = fields.Nested(FleetActionShipSchema, required=True)
-    range = FleetActionInches(
+    range = Inches(
         required=True,
         validate=validate.Range(min=0, max=MAX_INCHES),
         metadata={"description": "Distance to the target in inches, measured by the players"},
@@ -92,7 +88,7 @@ class FleetActionAttackInputs(Schema):
     line_of_sight = StrictBoolean(
         required=True, metadata={"description": "Can the firer see the target?"}
     )
-    visibility = Visibility
+    visibility = VISIBILITY.field(load_default="Clear")
 
 
 class FleetActionDamageInputs(Schema):
@@ -112,8 +108,8 @@ class FleetActionDamageInputs(Schema):
 
 class FleetActionShipStatusSchema(Schema):
     name = fields.String(required=True, allow_none=True)
-    ship_class = fields.String(required=True, data_key="class")
-    crew = fields.String(required=True, allow_none=True)
+    ship_class = SHIP_CLASS.field(required=True, data_key="class")
+    crew = CREW.field(required=True, allow_none=True)
     hull = fields.Integer(required=True)
     hull_lost = fields.Integer(required=True)
     hull_left = fields.Integer(required=True)
@@ -121,9 +117,9 @@ class FleetActionShipStatusSchema(Schema):
 
 
 class FleetActionInitiativeResult(Schema):
-    winner = fields.String(required=True, metadata={"description": "A or B: goes second"})
-    first = fields.String(required=True, metadata={"description": "The loser: goes first"})
-    second = fields.String(required=True)
+    winner = PLAYER.field(required=True, metadata={"description": "Goes second"})
+    first = PLAYER.field(required=True, metadata={"description": "The loser: goes first"})
+    second = PLAYER.field(required=True)
     ties = fields.Integer(required=True, metadata={"description": "Tied rounds rolled again"})
 
 
@@ -145,11 +141,7 @@ class FleetActionFireResult(FleetActionTorpedoResult):
 class FleetActionDamageResult(Schema):
     ship = fields.Nested(FleetActionShipStatusSchema, required=True)
     sunk = fields.Boolean(required=True)
-    sunk_by = fields.String(
-        required=True,
-        allow_none=True,
-        validate=validate.OneOf(["hull", "catastrophic hit"]),
-    )
+    sunk_by = SUNK_BY.field(required=True, allow_none=True)
 
 
 # --- registration ---------------------------------------------------------------------------

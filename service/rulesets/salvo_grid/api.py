@@ -9,10 +9,12 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
 from ...http.common import StepHTTP, inputs, register_steps
-from ...http.fields import StrictBoolean, StrictInteger, choice
+from ...http.components import EnumType, component
+from ...http.fields import StrictBoolean, StrictInteger
 from . import RULESET, steps
 from . import tables as t
 from .fleet import LootPiece, Ocean, Placement, parse
+from .ships import CATALOG
 
 blp = Blueprint(
     "salvo-grid",
@@ -30,16 +32,76 @@ MAX_FLEET = 10
 MAX_SHIP_SQUARES = 10
 SQUARES_ON_BOARD = len(t.COLUMNS) * t.ROWS
 
+SQUARE_COMPONENTS = {
+    BOARD_SQUARE: component(
+        "SalvoGridSquare",
+        {
+            "type": "string",
+            "pattern": BOARD_SQUARE,
+            "description": "A square of the 10 x 10 board: a column A-J and a row 1-10.",
+            "example": "C5",
+        },
+    ),
+    ANY_SQUARE: component(
+        "SalvoGridAnySquare",
+        {
+            "type": "string",
+            "pattern": ANY_SQUARE,
+            "description": "A square as a fleet sent for checking may name it: a column letter "
+            "and a row, on the board (A-J, 1-10) or off it (K3, A11), which the check names.",
+            "example": "C5",
+        },
+    ),
+}
+
+SHIP = EnumType("SalvoGridShip", t.SHIP_IDS, "One of the five ships of a fleet.")
+LOOT_KIND = EnumType("SalvoGridLootKind", t.LOOT_KINDS, "A piece of loot hidden in an ocean.")
+ORIENTATION = EnumType("SalvoGridOrientation", t.ORIENTATIONS, "Which way a line of squares runs.")
+COLUMN = EnumType("SalvoGridColumn", t.COLUMNS, "A column of the board.")
+RATING_RESULT = EnumType(
+    "SalvoGridBattleResult", steps.RESULT_SCORES, "How a battle between captains a and b ended."
+)
+CAPTAIN = EnumType("SalvoGridCaptain", ("a", "b"), "One of the two captains.")
+SHOT_RESULT = EnumType(
+    "SalvoGridShotResult",
+    ("miss", "hit", "sunk", "contact"),
+    "What one square fired on found.",
+)
+FIRED_BY = EnumType(
+    "SalvoGridFiredBy", dict.fromkeys(t.FIRE_BY.values()), "What fired on a square."
+)
+AIM = EnumType("SalvoGridAimReason", t.COMPUTER_AIMS, "Why the computer captain aims there.")
+SPECIAL = EnumType(
+    "SalvoGridSpecialName",
+    dict.fromkeys(ship["special"] for ship in CATALOG),
+    "A ship's special, once a game (GET /v1/rulesets/salvo-grid/ships).",
+)
+FAULT = EnumType(
+    "SalvoGridFaultKind",
+    (
+        "missing-ship",
+        "extra-ship",
+        "repeated-square",
+        "wrong-size",
+        "off-board",
+        "gap",
+        "diagonal",
+        "not-in-line",
+        "overlap",
+    ),
+    "What is wrong with a fleet sent for checking.",
+)
+
 
 class SalvoGridSquare(fields.String):
-    """A square like C5, read as (column, row); the pattern is in the document."""
+    """A square like C5, read as (column, row); documented as its component."""
 
     default_error_messages = {"invalid": "Not a square: write a column letter and a row, like C5."}
 
     def __init__(self, pattern: str = BOARD_SQUARE, **kwargs: Any) -> None:
-        metadata = {"example": "C5", **kwargs.pop("metadata", {}), "pattern": pattern}
-        super().__init__(metadata=metadata, **kwargs)
+        super().__init__(**kwargs)
         self.pattern = re.compile(pattern)
+        self.component = SQUARE_COMPONENTS[pattern]
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         text = super()._deserialize(value, attr, data, **kwargs)
@@ -56,9 +118,10 @@ def _squares(most: int, pattern: str = BOARD_SQUARE, **kwargs: Any) -> fields.Li
 
 
 class SalvoGridPlacementSchema(Schema):
-    """One ship and the squares it covers, in any order."""
+    """One ship and the squares it covers: sent in any order; a layout answers them in
+    reading order, ready to send back as a fleet."""
 
-    ship = choice(t.SHIP_IDS, required=True)
+    ship = SHIP.field(required=True)
     squares = fields.List(
         SalvoGridSquare(ANY_SQUARE),
         required=True,
@@ -81,7 +144,7 @@ def _fleet(**kwargs: Any) -> fields.List[Any]:
 
 class SalvoGridLootPieceSchema(Schema):
     square = SalvoGridSquare(required=True)
-    kind = choice(t.LOOT_KINDS, required=True)
+    kind = LOOT_KIND.field(required=True)
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> LootPiece:
@@ -109,7 +172,7 @@ class SalvoGridOceanSchema(Schema):
         metadata={"description": "Ship squares the rival knows as contacts and may fire at"},
     )
     specials_used = fields.List(
-        choice(t.SHIP_IDS),
+        SHIP.field(),
         load_default=list,
         validate=validate.Length(max=len(t.FLEET)),
         metadata={"description": "Ships whose special this captain has used"},
@@ -140,7 +203,7 @@ class SalvoGridOceanSchema(Schema):
 class SalvoGridSpecialSchema(Schema):
     """A special: the ship, and what its table entry says to aim it with."""
 
-    ship = choice(t.SHIP_IDS, required=True)
+    ship = SHIP.field(required=True)
     square = SalvoGridSquare(
         metadata={
             "description": "carrier: centre of the 3x3; battleship: top-left of the 2x2; "
@@ -148,11 +211,11 @@ class SalvoGridSpecialSchema(Schema):
             "example": "C5",
         }
     )
-    orientation = choice(t.ORIENTATIONS, metadata={"description": "destroyer only"})
+    orientation = ORIENTATION.field(metadata={"description": "destroyer only"})
     row = StrictInteger(
         validate=validate.Range(min=1, max=t.ROWS), metadata={"description": "cruiser: a row"}
     )
-    column = choice(t.COLUMNS, metadata={"description": "cruiser: a column"})
+    column = COLUMN.field(metadata={"description": "cruiser: a column"})
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> steps.Special:
@@ -184,12 +247,15 @@ class SalvoGridSideSchema(Schema):
 
 
 class SalvoGridSunkShipSchema(Schema):
-    ship = choice(t.SHIP_IDS, required=True)
+    """A sunk ship and its squares."""
+
+    ship = SHIP.field(required=True)
     squares = _squares(5, required=True)
 
 
 class SalvoGridViewSchema(Schema):
-    """What one captain knows of the enemy ocean, as the salvo step returns it."""
+    """What one captain knows of the enemy ocean: the salvo step hands it back as `view`,
+    and the computer step takes it as `view`, as it is."""
 
     misses = _squares(SQUARES_ON_BOARD, load_default=list)
     hits = _squares(t.FLEET_SQUARES, load_default=list)
@@ -237,46 +303,31 @@ def _rating(**kwargs: Any) -> StrictInteger:
 class SalvoGridRatingInputs(Schema):
     a = _rating(required=True, metadata={"description": "Captain a's rating before the battle"})
     b = _rating(required=True, metadata={"description": "Captain b's rating before the battle"})
-    result = choice(steps.RESULT_SCORES, required=True)
+    result = RATING_RESULT.field(required=True)
 
 
 # --- results --------------------------------------------------------------------------------
 
 
 class SalvoGridFaultSchema(Schema):
-    fault = choice(
-        (
-            "missing-ship",
-            "extra-ship",
-            "repeated-square",
-            "wrong-size",
-            "off-board",
-            "gap",
-            "diagonal",
-            "not-in-line",
-            "overlap",
-        ),
-        required=True,
-    )
+    fault = FAULT.field(required=True)
     detail = fields.String(required=True)
     field = fields.String(required=True, metadata={"description": "The request member at fault"})
-    ship = fields.String(required=True, allow_none=True)
-    squares = fields.List(fields.String(validate=validate.Regexp(ANY_SQUARE)), required=True)
-
-
-class SalvoGridShipOut(Schema):
-    ship = choice(t.SHIP_IDS, required=True)
-    squares = fields.List(fields.String(validate=validate.Regexp(BOARD_SQUARE)), required=True)
+    ship = SHIP.field(required=True, allow_none=True)
+    squares = fields.List(SalvoGridSquare(ANY_SQUARE), required=True)
 
 
 class SalvoGridLayoutResult(Schema):
     legal = fields.Boolean(required=True)
     faults = fields.List(fields.Nested(SalvoGridFaultSchema), required=True)
     fleet = fields.List(
-        fields.Nested(SalvoGridShipOut),
+        fields.Nested(SalvoGridPlacementSchema),
         required=True,
         allow_none=True,
-        metadata={"description": "Each ship's squares in reading order; null if not legal"},
+        metadata={
+            "description": "Each ship's squares in reading order, to send as the `fleet` of "
+            "loot and of an ocean; null if not legal"
+        },
     )
 
 
@@ -284,43 +335,41 @@ class SalvoGridLootResult(Schema):
     loot = fields.List(fields.Nested(SalvoGridLootPieceSchema), required=True)
 
 
-Result = choice(("miss", "hit", "sunk", "contact"), required=True)
-By = choice(tuple(t.FIRE_BY.values()), required=True)
-Loot = choice(t.LOOT_KINDS, required=True, allow_none=True)
-SquareOut = fields.String(required=True, validate=validate.Regexp(BOARD_SQUARE))
+def _square() -> SalvoGridSquare:
+    return SalvoGridSquare(required=True)
 
 
 class SalvoGridToldFireSchema(Schema):
-    square = SquareOut
-    by = By
-    result = Result
-    ship = fields.String(required=True, allow_none=True, metadata={"description": "Only if sunk"})
+    square = _square()
+    by = FIRED_BY.field(required=True)
+    result = SHOT_RESULT.field(required=True)
+    ship = SHIP.field(required=True, allow_none=True, metadata={"description": "Only if sunk"})
     position = fields.List(
-        fields.String(), required=True, metadata={"description": "The sunk ship's squares"}
+        SalvoGridSquare(), required=True, metadata={"description": "The sunk ship's squares"}
     )
-    loot = Loot
+    loot = LOOT_KIND.field(required=True, allow_none=True)
 
 
 class SalvoGridSeenFireSchema(Schema):
-    square = SquareOut
-    by = By
-    result = Result
-    ship = fields.String(required=True, allow_none=True, metadata={"description": "Ship struck"})
-    loot = Loot
+    square = _square()
+    by = FIRED_BY.field(required=True)
+    result = SHOT_RESULT.field(required=True)
+    ship = SHIP.field(required=True, allow_none=True, metadata={"description": "Ship struck"})
+    loot = LOOT_KIND.field(required=True, allow_none=True)
 
 
 class SalvoGridSpecialReportSchema(Schema):
-    ship = choice(t.SHIP_IDS, required=True)
-    special = fields.String(required=True)
-    squares = fields.List(fields.String(), required=True)
+    ship = SHIP.field(required=True)
+    special = SPECIAL.field(required=True)
+    squares = fields.List(SalvoGridSquare(), required=True)
     count = fields.Integer(
         required=True, allow_none=True, metadata={"description": "Recon and sonar only"}
     )
 
 
 class SalvoGridRadarSchema(Schema):
-    buoy = SquareOut
-    contact = fields.String(
+    buoy = _square()
+    contact = SalvoGridSquare(
         required=True, allow_none=True, metadata={"description": "The revealed square"}
     )
 
@@ -331,7 +380,7 @@ class SalvoGridToldSchema(Schema):
     fire = fields.List(fields.Nested(SalvoGridToldFireSchema), required=True)
     specials = fields.List(fields.Nested(SalvoGridSpecialReportSchema), required=True)
     radar = fields.List(fields.Nested(SalvoGridRadarSchema), required=True)
-    sunk = fields.List(fields.Nested(SalvoGridShipOut), required=True)
+    sunk = fields.List(fields.Nested(SalvoGridSunkShipSchema), required=True)
     loot_bonus = fields.Integer(required=True)
 
 
@@ -340,26 +389,21 @@ class SalvoGridSeenSchema(Schema):
 
     fire = fields.List(fields.Nested(SalvoGridSeenFireSchema), required=True)
     radar = fields.List(fields.Nested(SalvoGridRadarSchema), required=True)
-    sunk = fields.List(fields.Nested(SalvoGridShipOut), required=True)
-
-
-class SalvoGridViewOut(Schema):
-    misses = fields.List(fields.String(), required=True)
-    hits = fields.List(fields.String(), required=True)
-    contacts = fields.List(fields.String(), required=True)
-    sunk = fields.List(fields.Nested(SalvoGridShipOut), required=True)
+    sunk = fields.List(fields.Nested(SalvoGridSunkShipSchema), required=True)
 
 
 class SalvoGridCaptainResult(Schema):
     told = fields.Nested(SalvoGridToldSchema, required=True)
     own_ocean = fields.Nested(SalvoGridSeenSchema, required=True)
-    afloat = fields.List(fields.String(), required=True)
+    afloat = fields.List(SHIP.field(), required=True)
     salvo_size = fields.Integer(required=True, metadata={"description": "Next round's salvo"})
     ocean = fields.Nested(
         SalvoGridOceanSchema, required=True, metadata={"description": "Send back next round"}
     )
     view = fields.Nested(
-        SalvoGridViewOut, required=True, metadata={"description": "Of the enemy ocean"}
+        SalvoGridViewSchema,
+        required=True,
+        metadata={"description": "Of the enemy ocean: the computer step's `view`"},
     )
 
 
@@ -367,17 +411,21 @@ class SalvoGridSalvoResult(Schema):
     a = fields.Nested(SalvoGridCaptainResult, required=True)
     b = fields.Nested(SalvoGridCaptainResult, required=True)
     game_over = fields.Boolean(required=True)
-    winner = fields.String(required=True, allow_none=True, validate=validate.OneOf(["a", "b"]))
+    winner = CAPTAIN.field(required=True, allow_none=True)
     draw = fields.Boolean(required=True)
 
 
 class SalvoGridAimSchema(Schema):
-    square = SquareOut
-    reason = choice(t.COMPUTER_AIMS, required=True)
+    square = _square()
+    reason = AIM.field(required=True)
 
 
 class SalvoGridComputerResult(Schema):
-    salvo = fields.Nested(SalvoGridSalvoSchema, required=True)
+    salvo = fields.Nested(
+        SalvoGridSalvoSchema,
+        required=True,
+        metadata={"description": "Ready to send as this captain's `salvo` to the salvo step"},
+    )
     aims = fields.List(fields.Nested(SalvoGridAimSchema), required=True)
     salvo_size = fields.Integer(required=True)
 
@@ -392,7 +440,7 @@ class SalvoGridRatingSide(Schema):
 class SalvoGridRatingResult(Schema):
     a = fields.Nested(SalvoGridRatingSide, required=True)
     b = fields.Nested(SalvoGridRatingSide, required=True)
-    result = fields.String(required=True)
+    result = RATING_RESULT.field(required=True)
 
 
 # --- registration ---------------------------------------------------------------------------
@@ -493,3 +541,5 @@ STEPS = [
 ]
 
 register_steps(blp, RULESET, STEPS)
+
+SHAPE_REFS = {"ship": SHIP.name, "special": SPECIAL.name}

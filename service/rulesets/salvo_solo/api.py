@@ -8,7 +8,8 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
 from ...http.common import StepHTTP, inputs, register_steps, ship_reference
-from ...http.fields import StrictBoolean, choice, count
+from ...http.components import EnumType
+from ...http.fields import Const, OneOf, StrictBoolean, count
 from . import RULESET, steps, tables
 from .ships import ALIASES, CATALOG, FIRE_CONTROL_STATES, MAX_HITS, Ship, ShipCard, ShipState
 
@@ -19,15 +20,55 @@ blp = Blueprint(
     description="Salvo!: solitaire WWII gunnery duel driven by tables.",
 )
 
-Range = fields.String(required=True, validate=validate.OneOf(tables.RANGES))
+# --- one component per concept ------------------------------------------------------------
+
+RANGE = EnumType("SalvoSoloRange", tables.RANGES, "A range band, nearest first.")
+WEATHER = EnumType("SalvoSoloWeather", tables.WEATHERS, "The weather of the game.")
+ACTION = EnumType(
+    "SalvoSoloAction",
+    tables.ACTIONS,
+    "A ship's Action: C (Close), OB (Offer Broadside), W (Withdraw).",
+)
+BEARING = EnumType("SalvoSoloBearing", ("bow", "broadside", "stern"), "Which guns bear.")
+SIDE = EnumType("SalvoSoloSide", ("player", "enemy"), "One of the two ships' sides.")
+SHIP_TYPE = EnumType("SalvoSoloShipType", tables.SHIP_TYPES, "A ship's type, as on its card.")
+CARD_PROVENANCE = EnumType(
+    "SalvoSoloCardProvenance",
+    ("card", "derived", "custom"),
+    "Where a card's figures come from: a published card, derived from one, or the player's.",
+)
+FIRE_CONTROL = EnumType(
+    "SalvoSoloFireControl", FIRE_CONTROL_STATES, "The state of a ship's fire control."
+)
+SHIP_NAME = EnumType(
+    "SalvoSoloShipName",
+    CATALOG,
+    "A ship of the catalog (GET /v1/rulesets/salvo-solo/ships).",
+    aliases=ALIASES,
+)
+STRADDLE_OUTCOME = EnumType(
+    "SalvoSoloStraddleOutcome",
+    dict.fromkeys(result for _, _, result in tables.STRADDLE),
+    "A row of the Straddle table: NE (no effect), hits (F, T, S), Special or Critical.",
+)
+ROLL_NEXT = EnumType(
+    "SalvoSoloRollNext", ("special-damage", "critical"), "The step to roll next on a straddle."
+)
+Hits = fields.String(
+    required=True,
+    validate=validate.Regexp(r"^[FTS]*$"),
+    metadata={"description": "F, T and S hits, e.g. FFST; empty for none"},
+)
 
 
 # --- ships in ---------------------------------------------------------------------------
 
 
 class SalvoSoloShipCardSchema(Schema):
+    """A ship card: as GET /ships lists it, and as a request may send it inline."""
+
     name = fields.String(required=True, validate=validate.Length(min=1, max=60))
-    type = choice(tables.SHIP_TYPES, required=True)
+    type = SHIP_TYPE.field(required=True)
     guns = count(1, 20, required=True, metadata={"description": "Main gun size, inches"})
     broadside = count(-5, 10, required=True)
     stern = count(-5, 10, required=True)
@@ -37,7 +78,7 @@ class SalvoSoloShipCardSchema(Schema):
     speed = count(0, 20, required=True, metadata={"description": "Maximum speed (x3 = knots)"})
     armor = count(0, 20, required=True)
     nation = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    provenance = choice(("card", "derived", "custom"), load_default="custom")
+    provenance = CARD_PROVENANCE.field(load_default="custom")
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> ShipCard:
@@ -45,10 +86,12 @@ class SalvoSoloShipCardSchema(Schema):
 
 
 class SalvoSoloShipStateSchema(Schema):
+    """What has happened to a ship: sent in, and handed back by every answer that changes it."""
+
     flotation_hits = count(0, MAX_HITS, load_default=0)
     turret_hits = count(0, MAX_HITS, load_default=0)
     speed_hits = count(0, MAX_HITS, load_default=0)
-    fire_control = choice(FIRE_CONTROL_STATES, load_default="ready")
+    fire_control = FIRE_CONTROL.field(load_default="ready")
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> ShipState:
@@ -57,8 +100,8 @@ class SalvoSoloShipStateSchema(Schema):
 
 ship_field = ship_reference(
     "SalvoSolo",
+    SHIP_NAME,
     CATALOG,
-    ALIASES,
     SalvoSoloShipCardSchema,
     SalvoSoloShipStateSchema,
     Ship,
@@ -66,73 +109,83 @@ ship_field = ship_reference(
 )
 
 
-Weather = choice(tables.WEATHERS, required=True)
-Action = choice(tables.ACTIONS, required=True, metadata={"description": "C, OB or W"})
-Bearing = choice(("bow", "broadside", "stern"), required=True)
+def _range(**kwargs: Any) -> fields.String:
+    return RANGE.field(required=True, **kwargs)
+
+
+def _weather() -> fields.String:
+    return WEATHER.field(required=True)
+
+
+def _action() -> fields.String:
+    return ACTION.field(required=True)
+
+
+def _bearing() -> fields.String:
+    return BEARING.field(required=True)
 
 
 # --- requests -----------------------------------------------------------------------------
 
 
-class NoInputs(Schema):
+class SalvoSoloNoInputs(Schema):
     pass
 
 
-class RangeInputs(Schema):
-    weather = Weather
+class SalvoSoloRangeInputs(Schema):
+    weather = _weather()
 
 
-class InitiativeInputs(Schema):
+class SalvoSoloInitiativeInputs(Schema):
     player = ship_field(required=True)
     enemy = ship_field(required=True)
 
 
-class EnemyActionInputs(Schema):
+class SalvoSoloEnemyActionInputs(Schema):
     enemy = ship_field(required=True)
     player = ship_field(required=True)
-    last_action = choice(
-        tables.ACTIONS,
+    last_action = ACTION.field(
         load_default=None,
         allow_none=True,
         metadata={"description": "The enemy's Act last turn; null on turn 1"},
     )
 
 
-class ManeuverInputs(Schema):
-    range = Range
-    player_action = Action
-    enemy_action = Action
+class SalvoSoloManeuverInputs(Schema):
+    range = _range()
+    player_action = _action()
+    enemy_action = _action()
     player = ship_field(metadata={"description": "Checks speed 0 forces OB"})
     enemy = ship_field()
 
 
-class FireInputs(Schema):
-    range = Range
-    weather = Weather
+class SalvoSoloFireInputs(Schema):
+    range = _range()
+    weather = _weather()
     previously_straddled = StrictBoolean(load_default=False)
     firer = ship_field(metadata={"description": "Checks the ship can fire"})
 
 
-class StraddleInputs(Schema):
+class SalvoSoloStraddleInputs(Schema):
     firer = ship_field(required=True)
     target = ship_field(required=True)
-    range = Range
-    guns_bearing = Bearing
+    range = _range()
+    guns_bearing = _bearing()
 
 
-class CriticalInputs(Schema):
+class SalvoSoloCriticalInputs(Schema):
     target = ship_field(required=True)
-    range = Range
+    range = _range()
 
 
-class TorpedoInputs(Schema):
+class SalvoSoloTorpedoInputs(Schema):
     firer = ship_field(required=True)
     target = ship_field(required=True)
-    range = Range
-    weather = Weather
+    range = _range()
+    weather = _weather()
 
 
-class DamageInputs(Schema):
+class SalvoSoloDamageInputs(Schema):
     ship = ship_field(required=True)
     hits = fields.String(
         required=True,
@@ -142,28 +195,31 @@ class DamageInputs(Schema):
     fire_control_lost = StrictBoolean(load_default=False)
 
 
-class EndOfTurnInputs(Schema):
-    weather = Weather
-    player_action = Action
-    enemy_action = Action
+class SalvoSoloEndOfTurnInputs(Schema):
+    weather = _weather()
+    player_action = _action()
+    enemy_action = _action()
 
 
-class AttackInputs(Schema):
+class SalvoSoloAttackInputs(Schema):
     firer = ship_field(required=True)
     target = ship_field(required=True)
-    range = Range
-    weather = Weather
-    guns_bearing = Bearing
+    range = _range()
+    weather = _weather()
+    guns_bearing = _bearing()
     previously_straddled = StrictBoolean(load_default=False)
 
 
-class GameStateSchema(Schema):
+class SalvoSoloGameStateSchema(Schema):
+    """The whole game between turns: a turn's answer hands it back as `result.state`, and
+    the next turn's request takes it as `state`, as it is."""
+
     turn = count(1, 10_000, required=True)
-    weather = Weather
-    range = Range
+    weather = _weather()
+    range = _range()
     player = ship_field(required=True)
     enemy = ship_field(required=True)
-    enemy_last_action = choice(tables.ACTIONS, load_default=None, allow_none=True)
+    enemy_last_action = ACTION.field(load_default=None, allow_none=True)
     player_has_straddled = StrictBoolean(load_default=False)
     enemy_has_straddled = StrictBoolean(load_default=False)
 
@@ -172,134 +228,158 @@ class GameStateSchema(Schema):
         return steps.GameState(**data)
 
 
-class TurnInputs(Schema):
-    state = fields.Nested(GameStateSchema, required=True)
-    player_action = Action
+class SalvoSoloTurnInputs(Schema):
+    state = fields.Nested(SalvoSoloGameStateSchema, required=True)
+    player_action = _action()
 
 
 # --- results ------------------------------------------------------------------------------
 
 
-class ShipStateOut(Schema):
-    flotation_hits = fields.Integer(required=True)
-    turret_hits = fields.Integer(required=True)
-    speed_hits = fields.Integer(required=True)
-    fire_control = fields.String(required=True)
-
-
-class ShipStatusSchema(Schema):
+class SalvoSoloShipStatusSchema(Schema):
     name = fields.String(required=True)
-    state = fields.Nested(ShipStateOut, required=True)
+    state = fields.Nested(SalvoSoloShipStateSchema, required=True)
     speed = fields.Integer(required=True)
     sunk = fields.Boolean(required=True)
     can_fire = fields.Boolean(required=True)
     must_offer_broadside = fields.Boolean(required=True)
 
 
-class WeatherResult(Schema):
-    weather = fields.String(required=True)
+class SalvoSoloWeatherResult(Schema):
+    weather = WEATHER.field(required=True)
     initial_range_modifier = fields.Integer(required=True)
 
 
-class RangeResult(Schema):
-    range = fields.String(required=True)
+class SalvoSoloRangeResult(Schema):
+    range = _range()
 
 
-class InitiativeResult(Schema):
-    first = fields.String(required=True, metadata={"description": "player or enemy"})
+class SalvoSoloInitiativeResult(Schema):
+    first = SIDE.field(required=True, metadata={"description": "Who acts first"})
 
 
-class EnemyActionResult(Schema):
-    action = fields.String(required=True)
+class SalvoSoloEnemyActionResult(Schema):
+    action = _action()
     reason = fields.String(required=True)
 
 
-class ManeuverResult(Schema):
-    range = fields.String(required=True, allow_none=True)
+class SalvoSoloManeuverResult(Schema):
+    range = RANGE.field(
+        required=True, allow_none=True, metadata={"description": "null: out of range"}
+    )
     range_change = fields.Integer(required=True)
     out_of_range = fields.Boolean(required=True)
     game_over = fields.Boolean(required=True)
-    player_guns_bearing = fields.String(required=True)
-    enemy_guns_bearing = fields.String(required=True)
+    player_guns_bearing = _bearing()
+    enemy_guns_bearing = _bearing()
 
 
-class FireResult(Schema):
+class SalvoSoloFireResult(Schema):
     straddle = fields.Boolean(required=True)
     shots_per_turn = fields.Integer(required=True)
 
 
-class StraddleResult(Schema):
-    outcome = fields.String(required=True)
-    hits = fields.String(required=True)
-    roll_next = fields.String(required=True, allow_none=True)
+class SalvoSoloStraddleResult(Schema):
+    outcome = STRADDLE_OUTCOME.field(required=True)
+    hits = Hits
+    roll_next = ROLL_NEXT.field(required=True, allow_none=True)
 
 
-class SpecialDamageResult(Schema):
+class SalvoSoloSpecialDamageResult(Schema):
     name = fields.String(required=True)
-    hits = fields.String(required=True)
+    hits = Hits
     fire_control_lost = fields.Boolean(required=True)
 
 
-class CriticalResult(Schema):
+class SalvoSoloCriticalResult(Schema):
     name = fields.String(required=True)
-    hits = fields.String(required=True)
+    hits = Hits
 
 
-class TorpedoResult(Schema):
+class SalvoSoloTorpedoResult(Schema):
     hit = fields.Boolean(required=True)
-    hits = fields.String(required=True)
+    hits = Hits
 
 
-class DamageResult(Schema):
-    ship = fields.Nested(ShipStatusSchema, required=True)
+class SalvoSoloDamageResult(Schema):
+    ship = fields.Nested(SalvoSoloShipStatusSchema, required=True)
     newly_sunk = fields.Boolean(required=True)
 
 
-class EndOfTurnResult(Schema):
+class SalvoSoloEndOfTurnResult(Schema):
     game_over = fields.Boolean(required=True)
 
 
-class ShotSchema(Schema):
+class SalvoSoloShotSchema(Schema):
     shot = fields.Integer(required=True)
-    fire = fields.Nested(FireResult, required=True)
-    straddle = fields.Nested(StraddleResult)
-    special_damage = fields.Nested(SpecialDamageResult)
-    critical = fields.Nested(CriticalResult)
-    hits = fields.String()
-    target = fields.Nested(ShipStatusSchema, required=True)
+    fire = fields.Nested(SalvoSoloFireResult, required=True)
+    straddle = fields.Nested(SalvoSoloStraddleResult)
+    special_damage = fields.Nested(SalvoSoloSpecialDamageResult)
+    critical = fields.Nested(SalvoSoloCriticalResult)
+    hits = fields.String(validate=validate.Regexp(r"^[FTS]*$"))
+    target = fields.Nested(SalvoSoloShipStatusSchema, required=True)
 
 
-class AttackResult(Schema):
-    shots = fields.List(fields.Nested(ShotSchema), required=True)
-    target = fields.Nested(ShipStatusSchema, required=True)
+class SalvoSoloAttackResult(Schema):
+    shots = fields.List(fields.Nested(SalvoSoloShotSchema), required=True)
+    target = fields.Nested(SalvoSoloShipStatusSchema, required=True)
     straddled = fields.Boolean(required=True)
     target_sunk = fields.Boolean(required=True)
 
 
-class GameStateOut(Schema):
-    turn = fields.Integer(required=True)
-    weather = fields.String(required=True)
-    range = fields.String(required=True)
-    player = ship_field(required=True)
-    enemy = ship_field(required=True)
-    enemy_last_action = fields.String(required=True, allow_none=True)
-    player_has_straddled = fields.Boolean(required=True)
-    enemy_has_straddled = fields.Boolean(required=True)
+class SalvoSoloHeldFireSchema(Schema):
+    """A ship that could not fire this turn, and why."""
+
+    fired = Const(False, required=True)
+    reason = fields.String(required=True)
 
 
-class EventSchema(Schema):
-    phase = fields.String(required=True)
-    side = fields.String()
-    result = fields.Dict(required=True)
+class SalvoSoloFireOrderResult(Schema):
+    first = SIDE.field(required=True, metadata={"description": "Gun sizes tied: who fired first"})
 
 
-class TurnResult(Schema):
+def _event(phase: str, result: Any, sided: bool = False) -> type[Schema]:
+    name = "SalvoSolo" + "".join(p.capitalize() for p in phase.split("-")) + "Event"
+    members: dict[str, Any] = {"phase": Const(phase, required=True), "result": result}
+    if sided:
+        members["side"] = SIDE.field(required=True, metadata={"description": "The firer"})
+    return type(name, (Schema,), members)
+
+
+def _result(schema: type[Schema]) -> fields.Nested:
+    return fields.Nested(schema, required=True)
+
+
+EVENTS = [
+    _event("initiative", _result(SalvoSoloInitiativeResult)),
+    _event("enemy-action", _result(SalvoSoloEnemyActionResult)),
+    _event("maneuver", _result(SalvoSoloManeuverResult)),
+    _event("fire-order", _result(SalvoSoloFireOrderResult)),
+    _event(
+        "fire",
+        OneOf([SalvoSoloAttackResult, SalvoSoloHeldFireSchema], required=True),
+        sided=True,
+    ),
+    _event("torpedo", _result(SalvoSoloTorpedoResult), sided=True),
+    _event("end-of-turn", _result(SalvoSoloEndOfTurnResult)),
+]
+
+
+class SalvoSoloTurnResult(Schema):
     game_over = fields.Boolean(required=True)
-    winner = fields.String(required=True, allow_none=True)
+    winner = SIDE.field(required=True, allow_none=True, metadata={"description": "null: none"})
     draw = fields.Boolean(required=True)
     reason = fields.String(required=True, allow_none=True)
-    state = fields.Nested(GameStateOut, required=True)
-    events = fields.List(fields.Nested(EventSchema), required=True)
+    state = fields.Nested(
+        SalvoSoloGameStateSchema,
+        required=True,
+        metadata={"description": "Send it back as the next turn's `state`"},
+    )
+    events = fields.List(
+        OneOf(EVENTS, discriminator="phase"),
+        required=True,
+        metadata={"description": "What happened, in order; told apart by `phase`"},
+    )
 
 
 # --- registration ---------------------------------------------------------------------------
@@ -310,46 +390,52 @@ SEED = {"seed": "game-42", "nonce": 1}
 
 
 STEPS = [
-    StepHTTP("weather", NoInputs, WeatherResult, lambda _: steps.NoInput(), {"dice": SEED}),
+    StepHTTP(
+        "weather",
+        SalvoSoloNoInputs,
+        SalvoSoloWeatherResult,
+        lambda _: steps.NoInput(),
+        {"dice": SEED},
+    ),
     StepHTTP(
         "range",
-        RangeInputs,
-        RangeResult,
+        SalvoSoloRangeInputs,
+        SalvoSoloRangeResult,
         inputs(steps.RangeInput),
         {"weather": "Fair", "dice": {"values": [4, 5]}},
     ),
     StepHTTP(
         "initiative",
-        InitiativeInputs,
-        InitiativeResult,
+        SalvoSoloInitiativeInputs,
+        SalvoSoloInitiativeResult,
         inputs(steps.InitiativeInput),
         {"player": AJAX, "enemy": SPEE, "dice": SEED},
     ),
     StepHTTP(
         "enemy-action",
-        EnemyActionInputs,
-        EnemyActionResult,
+        SalvoSoloEnemyActionInputs,
+        SalvoSoloEnemyActionResult,
         inputs(steps.EnemyActionInput),
         {"enemy": SPEE, "player": AJAX, "last_action": None, "dice": SEED},
     ),
     StepHTTP(
         "maneuver",
-        ManeuverInputs,
-        ManeuverResult,
+        SalvoSoloManeuverInputs,
+        SalvoSoloManeuverResult,
         inputs(steps.ManeuverInput),
         {"range": "Long", "player_action": "C", "enemy_action": "OB"},
     ),
     StepHTTP(
         "fire",
-        FireInputs,
-        FireResult,
+        SalvoSoloFireInputs,
+        SalvoSoloFireResult,
         inputs(steps.FireInput),
         {"range": "Long", "weather": "Fair", "previously_straddled": False, "dice": SEED},
     ),
     StepHTTP(
         "straddle",
-        StraddleInputs,
-        StraddleResult,
+        SalvoSoloStraddleInputs,
+        SalvoSoloStraddleResult,
         inputs(steps.StraddleInput),
         {
             "firer": AJAX,
@@ -360,40 +446,44 @@ STEPS = [
         },
     ),
     StepHTTP(
-        "special-damage", NoInputs, SpecialDamageResult, lambda _: steps.NoInput(), {"dice": SEED}
+        "special-damage",
+        SalvoSoloNoInputs,
+        SalvoSoloSpecialDamageResult,
+        lambda _: steps.NoInput(),
+        {"dice": SEED},
     ),
     StepHTTP(
         "critical",
-        CriticalInputs,
-        CriticalResult,
+        SalvoSoloCriticalInputs,
+        SalvoSoloCriticalResult,
         inputs(steps.CriticalInput),
         {"target": SPEE, "range": "Long", "dice": {"values": [6, 6, 5, 4]}},
     ),
     StepHTTP(
         "torpedo",
-        TorpedoInputs,
-        TorpedoResult,
+        SalvoSoloTorpedoInputs,
+        SalvoSoloTorpedoResult,
         inputs(steps.TorpedoInput),
         {"firer": AJAX, "target": SPEE, "range": "Short", "weather": "Fair", "dice": SEED},
     ),
     StepHTTP(
         "damage",
-        DamageInputs,
-        DamageResult,
+        SalvoSoloDamageInputs,
+        SalvoSoloDamageResult,
         inputs(steps.DamageInput),
         {"ship": SPEE, "hits": "FS", "fire_control_lost": False},
     ),
     StepHTTP(
         "end-of-turn",
-        EndOfTurnInputs,
-        EndOfTurnResult,
+        SalvoSoloEndOfTurnInputs,
+        SalvoSoloEndOfTurnResult,
         inputs(steps.EndOfTurnInput),
         {"weather": "Misty", "player_action": "C", "enemy_action": "OB", "dice": SEED},
     ),
     StepHTTP(
         "attack",
-        AttackInputs,
-        AttackResult,
+        SalvoSoloAttackInputs,
+        SalvoSoloAttackResult,
         inputs(steps.AttackInput),
         {
             "firer": AJAX,
@@ -407,8 +497,8 @@ STEPS = [
     ),
     StepHTTP(
         "turn",
-        TurnInputs,
-        TurnResult,
+        SalvoSoloTurnInputs,
+        SalvoSoloTurnResult,
         inputs(steps.TurnInput),
         {
             "state": {
@@ -428,3 +518,7 @@ STEPS = [
 ]
 
 register_steps(blp, RULESET, STEPS)
+
+# GET /ships lists the cards a request can send back inline.
+SHIP_COMPONENT = "SalvoSoloShipCard"
+SHAPE_REFS = {"type": SHIP_TYPE.name, "provenance": CARD_PROVENANCE.name}
