@@ -312,3 +312,24 @@ def test_a_torpedo_refused_names_the_firer(client: FlaskClient) -> None:
     problem = refused(client, "torpedo", body)
     assert [error["field"] for error in problem["errors"]] == ["firer"]
     assert "only a CL launches torpedoes" in problem["detail"]
+
+
+@pytest.mark.parametrize(
+    ("firer", "target", "field"),
+    [
+        (AJAX, SUNK_SPEE, "target"),
+        ({"ship": "Ajax", "state": {"turret_hits": 10}}, SPEE, "firer"),  # silenced
+    ],
+)
+def test_an_attack_refused_names_the_member_at_fault(
+    client: FlaskClient, firer: dict[str, Any], target: dict[str, Any], field: str
+) -> None:
+    body = {
+        "firer": firer,
+        "target": target,
+        "range": "Long",
+        "weather": "Fair",
+        "guns_bearing": "bow",
+    }
+    problem = refused(client, "attack", body)
+    assert [error["field"] for error in problem["errors"]] == [field]
