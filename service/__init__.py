@@ -25,7 +25,8 @@ MAX_BODY_BYTES = 64 * 1024
 
 DEFAULTS: Mapping[str, Any] = {
     "API_TITLE": "Fire Control",
-    "API_VERSION": "1.0.0",
+    # Minor: 1.1.0 renamed and typed components; the wire is that of 1.0.0 (CHANGELOG.md).
+    "API_VERSION": "1.1.0",
     "OPENAPI_VERSION": "3.1.0",
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",
@@ -36,7 +37,14 @@ DEFAULTS: Mapping[str, Any] = {
             "rulesets, seeded and reproducible or with the player's own dice, every answer "
             "showing its whole arithmetic. Errors are RFC 9457 problem details. Bodies are "
             f"limited to {MAX_BODY_BYTES} bytes.",
+            "license": {
+                "name": "Proprietary: no licence has been granted for this service yet",
+                "identifier": "LicenseRef-Proprietary",
+            },
         },
+        "servers": [{"url": "/", "description": "The service that serves this document"}],
+        # No authentication: every operation is open (an empty list says so).
+        "security": [],
     },
 }
 

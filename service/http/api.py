@@ -6,6 +6,7 @@ import http
 from typing import Any
 
 import flask_smorest
+from apispec import BasePlugin
 from flask import Response
 from flask_smorest.utils import prepare_response
 from marshmallow import missing
@@ -38,21 +39,112 @@ def _load_json(request: Any, schema: Any) -> Any:
     return request.get_json()
 
 
+# The error answers, each a named response component (stable names, whatever Python calls
+# the status), with the headers it carries.
+ERROR_RESPONSES = {
+    400: ("BadRequest", "The body is not JSON, or repeats a member name (I-JSON)."),
+    404: ("NotFound", "No such path or ruleset."),
+    405: ("MethodNotAllowed", "The path does not take this method: see Allow."),
+    409: ("Conflict", "Not yet: a sealed seed is revealed only after its reveal_after time."),
+    413: ("ContentTooLarge", "The body is over the size limit."),
+    415: ("UnsupportedMediaType", "The body is not sent as application/json."),
+    422: (
+        "UnprocessableContent",
+        "The body does not match the schema (`errors` names each member), breaks a rule of "
+        "the game, does not fit the dice, or crosses a documented limit.",
+    ),
+    429: ("TooManyRequests", "Too many requests from one address (the proxy in front)."),
+}
+DEFAULT_ERROR = "Error"
+# Every operation: 405 and 429; a POST also 400, 413, 415, 422; a path with a parameter 404.
+EVERY_OPERATION = (405, 429)
+EVERY_POST = (400, 413, 415, 422)
+
+HEADERS: dict[str, dict[str, Any]] = {
+    "RequestId": {
+        "description": "The request's id: the caller's X-Request-Id if it is 1 to 128 plain "
+        "characters (letters, digits, ._:/+=@-), else one the service made; also in its logs.",
+        "schema": {"type": "string", "example": "4f1c9e27b3d05a8612ab34cd56ef7890"},
+    },
+    "Allow": {
+        "description": "The methods the path takes.",
+        "schema": {"type": "string", "example": "POST, OPTIONS"},
+    },
+    "RetryAfter": {
+        "description": "Seconds to wait before trying again.",
+        "schema": {"type": "integer", "minimum": 0, "example": 1},
+    },
+}
+
+
+def _header(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/headers/{name}"}
+
+
+def _response(status: int | str) -> dict[str, str]:
+    name = DEFAULT_ERROR if status == "default" else ERROR_RESPONSES[int(status)][0]
+    return {"$ref": f"#/components/responses/{name}"}
+
+
+class ContractPlugin(BasePlugin):
+    """Every operation documents its error answers as named responses (not only under
+    `default`) and every answer its X-Request-Id header."""
+
+    def operation_helper(
+        self, path: str | None = None, operations: dict[str, Any] | None = None, **_: Any
+    ) -> None:
+        for method, operation in (operations or {}).items():
+            responses: dict[Any, Any] = operation.setdefault("responses", {})
+            statuses = list(EVERY_OPERATION)
+            if method == "post":
+                statuses.extend(EVERY_POST)
+            if path and "{" in path:
+                statuses.append(404)
+            for status in list(responses):
+                if isinstance(responses[status], str):  # flask-smorest's own names
+                    responses[status] = _response(status)
+            for status in statuses:
+                if str(status) not in responses and status not in responses:
+                    responses[str(status)] = _response(status)
+            for response in responses.values():
+                if "$ref" not in response:
+                    response.setdefault("headers", {})["X-Request-Id"] = _header("RequestId")
+
+
 class Api(flask_smorest.Api):
     """Errors are problem+json, documented as such, and keep their headers (Allow on 405)."""
 
     ERROR_SCHEMA = ProblemSchema
 
+    def __init__(self, app: Any = None, **kwargs: Any) -> None:
+        kwargs.setdefault("spec_kwargs", {"extra_plugins": [ContractPlugin()]})
+        super().__init__(app, **kwargs)
+
     def _register_responses(self) -> None:
-        for status in http.HTTPStatus:
-            response: dict[str, Any] = {"description": status.phrase}
-            if not (100 <= status < 200) and status not in (204, 304):
-                response["schema"] = self.ERROR_SCHEMA
-            prepare_response(response, self.spec, PROBLEM_MIMETYPE)
-            self.spec.components.response(status.name, response, lazy=True)
-        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        for name, schema in HEADERS.items():
+            self.spec.components.header(name, schema)
+        answers = {status: named for status, named in ERROR_RESPONSES.items()}
+        for status, (name, description) in answers.items():
+            headers = {"X-Request-Id": _header("RequestId")}
+            if status == 405:
+                headers["Allow"] = _header("Allow")
+            if status == 429:
+                headers["Retry-After"] = _header("RetryAfter")
+            self._error_response(name, description, headers)
+        self._error_response(
+            DEFAULT_ERROR,
+            "Any other error (500, 502, 503 with Retry-After, ...), as a problem.",
+            {"X-Request-Id": _header("RequestId")},
+        )
+
+    def _error_response(self, name: str, description: str, headers: dict[str, Any]) -> None:
+        response: dict[str, Any] = {"description": description, "schema": self.ERROR_SCHEMA}
         prepare_response(response, self.spec, PROBLEM_MIMETYPE)
-        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+        response["headers"] = headers
+        self.spec.components.response(name, response)
+
+    def _register_pagination_header(self) -> None:
+        """No endpoint pages its answers: no PaginationMetadata in the document."""
 
     def handle_http_exception(self, error: HTTPException) -> Response:
         status = error.code or 500

@@ -13,7 +13,8 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from ..engine import dice as engine_dice
-from ..engine.ruleset import Ruleset, run_step, step_odds
+from ..engine.errors import RuleError
+from ..engine.ruleset import Ruleset, Step, run_step, step_odds
 from ..receipts import sealing
 from ..receipts.signing import rfc3339
 from ..rulesets import REGISTERED
@@ -314,6 +315,53 @@ def _camel(text: str) -> str:
     return "".join(part.capitalize() for part in text.replace("_", "-").split("-"))
 
 
+# Examples of answers: the step run on its request example, with a placeholder receipt (the
+# signature depends on the key of each deployment). Dice that the example leaves to the
+# server come from this fixed "fresh" seed, so the document stays the same from run to run.
+EXAMPLE_FRESH_SEED = "ZXhhbXBsZS1mcmVzaC1zZWVk"
+EXAMPLE_RECEIPT = "eyJhbGciOiJFZDI1NTE5Iiwia2lkIjoiZXhhbXBsZSJ9..c2lnbmF0dXJl"
+EXAMPLE_ISSUED_AT = "2026-11-30T09:30:00Z"
+ODDS_EXAMPLE_OUTCOMES = 3
+
+
+def example_provenance(path: str, body: Any) -> dict[str, Any]:
+    return {
+        "service": "fire-control",
+        "kid": "example",
+        "issued_at": EXAMPLE_ISSUED_AT,
+        "request": {"path": path, "body": body},
+    }
+
+
+def example_answer(
+    ruleset: str | None,
+    step: Step,
+    example: Mapping[str, Any],
+    build: Any,
+    request: Schema,
+    path: str,
+) -> dict[str, Any]:
+    """The answer to the step's request example, as the service gives it (receipt aside)."""
+    args = request.load(dict(example))
+    args.pop("prev", None)
+    dice = args.pop("dice", None) or engine_dice.SeededDice(EXAMPLE_FRESH_SEED, generated=True)
+    envelope = run_step(ruleset, step, build(args), dice)
+    envelope["provenance"] = example_provenance(path, dict(example))
+    envelope["receipt"] = EXAMPLE_RECEIPT
+    return envelope
+
+
+def odds_answer(ruleset: str, step: Step, spec: StepHTTP, request: Schema) -> dict[str, Any] | None:
+    """The odds of the request example (its first outcomes), or none where it is refused."""
+    example = {k: v for k, v in spec.example.items() if k != "dice"}
+    try:
+        odds = step_odds(ruleset, step, spec.build(request.load(example)))
+    except RuleError:
+        return None
+    odds["outcomes"] = odds["outcomes"][:ODDS_EXAMPLE_OUTCOMES]
+    return odds
+
+
 def operation_id(name: str) -> str:
     """A method name for generated clients: ``SalvoSoloTurn`` -> ``salvoSoloTurn``."""
     return name[:1].lower() + name[1:]
@@ -344,12 +392,19 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         count_rolls(ruleset.id, step.name, len(envelope["rolls"]))
         return signed(envelope)
 
+    path = f"{blp.url_prefix}/{step.name}"
+    answer = example_answer(ruleset.id, step, spec.example, spec.build, request(), path)
+
     resolve.__name__ = f"{step.name.replace('-', '_')}"
     view = blp.doc(
         operationId=operation_id(base),
         summary=step.summary,
         description=f"{step.description} Dice: {step.dice}.",
-    )(blp.response(200, response)(blp.arguments(request(), example=dict(spec.example))(resolve)))
+    )(
+        blp.response(200, response, example=answer)(
+            blp.arguments(request(), example=dict(spec.example))(resolve)
+        )
+    )
     blp.route(f"/{step.name}", methods=["POST"])(view)
 
     if not step.odds:
@@ -375,5 +430,9 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         description="The exact distribution of this step's results for these inputs, "
         "over every face of every die, worked out by the same rules code that resolves a roll. "
         "No dice are rolled.",
-    )(blp.response(200, odds_response)(blp.arguments(odds_request(), example=odds_example)(odds)))
+    )(
+        blp.response(
+            200, odds_response, example=odds_answer(ruleset.id, step, spec, odds_request())
+        )(blp.arguments(odds_request(), example=odds_example)(odds))
+    )
     blp.route(f"/{step.name}/odds", methods=["POST"])(odds_view)

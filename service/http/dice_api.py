@@ -12,7 +12,7 @@ from marshmallow import Schema, fields, validate
 from ..engine.dice import Notation
 from ..engine.resolution import Resolution
 from ..engine.ruleset import Step, run_step
-from .common import EnvelopeBase, dice_field, dice_from
+from .common import EnvelopeBase, dice_field, dice_from, example_answer
 from .metrics import count_rolls
 from .receipts import prev_field, signed
 
@@ -73,6 +73,13 @@ class RollResponseSchema(EnvelopeBase):
     result = fields.Nested(RollResultSchema, required=True)
 
 
+EXAMPLE = {"notation": "2d8+1d10", "dice": {"seed": "game-42", "nonce": 1}}
+
+
+def _build(args: dict[str, Any]) -> RollInput:
+    return RollInput(Notation.parse(args["notation"]))
+
+
 @blp.route("/roll", methods=["POST"])
 @blp.doc(
     operationId="rollDice",
@@ -80,12 +87,14 @@ class RollResponseSchema(EnvelopeBase):
     description="A plain roll such as 3d6, 2d8+1d10 or 6d6+1, with the same three dice modes "
     "as every step. At most 100 dice, 2 to 1000 sides; past that a 422 names the limit.",
 )
-@blp.arguments(
-    RollRequestSchema(), example={"notation": "2d8+1d10", "dice": {"seed": "game-42", "nonce": 1}}
+@blp.arguments(RollRequestSchema(), example=EXAMPLE)
+@blp.response(
+    200,
+    RollResponseSchema,
+    example=example_answer(None, ROLL, EXAMPLE, _build, RollRequestSchema(), "/v1/dice/roll"),
 )
-@blp.response(200, RollResponseSchema)
 def roll(args: dict[str, Any]) -> Response:
     dice = dice_from(args)
-    envelope = run_step(None, ROLL, RollInput(Notation.parse(args["notation"])), dice)
+    envelope = run_step(None, ROLL, _build(args), dice)
     count_rolls(None, "roll", len(envelope["rolls"]))
     return signed(envelope)

@@ -104,6 +104,9 @@ def _ship_shapes(prefix: str, items: Any, refs: dict[str, str]) -> dict[str, Any
     }
 
 
+LOADED: list[Ruleset] = []
+
+
 def _catalog() -> tuple[dict[str, Any], dict[str, Any]]:
     """The tables and ships answers of every registered ruleset, typed per ruleset.
 
@@ -112,10 +115,12 @@ def _catalog() -> tuple[dict[str, Any], dict[str, Any]]:
     (``SHAPE_REFS``); the rest is the shape of the data itself (service/http/shapes.py).
     """
     tables: dict[str, dict[str, Any]] = {}
+    LOADED.clear()
     ships: dict[str, dict[str, Any]] = {}
     for name in REGISTERED:
         module = importlib.import_module(f"..rulesets.{name}.api", __package__)
         found: Ruleset = module.RULESET
+        LOADED.append(found)
         refs = getattr(module, "SHAPE_REFS", {})
         prefix = _camel(found.id)
         tables[found.id] = ref(component(f"{prefix}Tables", shape_of(found.tables, refs)))
@@ -161,7 +166,7 @@ def _ruleset(ruleset: str) -> Ruleset:
 
 @blp.get("")
 @blp.doc(operationId="listRulesets")
-@blp.response(200, RulesetListSchema)
+@blp.response(200, RulesetListSchema, example={"rulesets": [r.summary() for r in LOADED]})
 def list_rulesets() -> Response:
     """Every ruleset
 
@@ -172,7 +177,7 @@ def list_rulesets() -> Response:
 
 @blp.get("/<string:ruleset>", parameters=[RULESET_PARAMETER])
 @blp.doc(operationId="getRuleset")
-@blp.response(200, RulesetDetailSchema)
+@blp.response(200, RulesetDetailSchema, example=LOADED[0].detail())
 def get_ruleset(ruleset: str) -> Response:
     """One ruleset: its steps and rulings
 
@@ -184,7 +189,7 @@ def get_ruleset(ruleset: str) -> Response:
 
 @blp.get("/<string:ruleset>/tables", parameters=[RULESET_PARAMETER])
 @blp.doc(operationId="getRulesetTables")
-@blp.response(200, TABLES_ANSWER)
+@blp.response(200, TABLES_ANSWER, example={"ruleset": LOADED[0].id, "tables": LOADED[0].tables})
 def get_tables(ruleset: str) -> Response:
     """A ruleset's tables, as data
 
@@ -196,7 +201,9 @@ def get_tables(ruleset: str) -> Response:
 
 @blp.get("/<string:ruleset>/ships", parameters=[RULESET_PARAMETER])
 @blp.doc(operationId="getRulesetShips")
-@blp.response(200, SHIPS_ANSWER)
+@blp.response(
+    200, SHIPS_ANSWER, example={"ruleset": LOADED[0].id, "ships": list(LOADED[0].ships[:2])}
+)
 def get_ships(ruleset: str) -> Response:
     """A ruleset's ship cards or ship classes
 
@@ -208,7 +215,7 @@ def get_ships(ruleset: str) -> Response:
 
 @ops.get("/healthz")
 @ops.doc(operationId="getHealth")
-@ops.response(200, HealthSchema)
+@ops.response(200, HealthSchema, example={"status": "ok"})
 def healthz() -> Response:
     """Alive
 
@@ -219,7 +226,7 @@ def healthz() -> Response:
 
 @ops.get("/readyz")
 @ops.doc(operationId="getReadiness")
-@ops.response(200, HealthSchema)
+@ops.response(200, HealthSchema, example={"status": "ready"})
 def readyz() -> Response:
     """Ready to serve
 

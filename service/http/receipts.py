@@ -6,6 +6,7 @@ for where they come from); every resolution response goes through ``signed``.
 
 from __future__ import annotations
 
+import importlib
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,8 @@ from ..engine.errors import RuleError
 from ..receipts import checking, keys
 from ..receipts.canonical import CanonicalizationError
 from ..receipts.signing import Signer
+from ..rulesets import REGISTERED
+from .components import component, ref
 from .fields import date_time
 from .problems import problem
 
@@ -127,9 +130,23 @@ class JwksSchema(Schema):
     keys = fields.List(fields.Nested(JwkSchema), required=True)
 
 
+JWKS_EXAMPLE = {
+    "keys": [
+        {
+            "kty": "OKP",
+            "crv": "Ed25519",
+            "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+            "kid": "example",
+            "alg": "Ed25519",
+            "use": "sig",
+        }
+    ]
+}
+
+
 @blp.get("/.well-known/jwks.json")
 @blp.doc(operationId="getJwks")
-@blp.response(200, JwksSchema)
+@blp.response(200, JwksSchema, example=JWKS_EXAMPLE)
 def jwks() -> Response:
     """The public keys that sign receipts
 
@@ -252,6 +269,34 @@ VERIFY_EXAMPLE = {
     "receipt": "eyJhbGciOiJFZDI1NTE5Iiwia2lkIjoiZXhhbXBsZSJ9..c2lnbmF0dXJl",
 }
 
+
+def _camel(text: str) -> str:
+    return "".join(part.capitalize() for part in text.split("-"))
+
+
+def _signed_answers() -> list[str]:
+    """The component of every signed answer: each step's, the dice roll's and the seal's."""
+    names: list[str] = []
+    for module in REGISTERED:
+        ruleset = importlib.import_module(f"...rulesets.{module}", __name__).RULESET
+        names.extend(f"{_camel(ruleset.id)}{_camel(step.name)}Response" for step in ruleset.steps)
+    return [*names, "RollResponse", "SealResponse"]
+
+
+SIGNED_ANSWER = component(
+    "SignedAnswer",
+    {
+        "description": "A signed answer of this service, as it was received: any step's, the "
+        "dice roll's or the seal's (a generated client passes the answer object it got). "
+        "Any other object is checked too, and reported, never refused: a tampered answer "
+        "is what this endpoint is for.",
+        "anyOf": [
+            *(ref(name) for name in _signed_answers()),
+            {"type": "object", "additionalProperties": True},
+        ],
+    },
+)
+
 VERIFY_BODY = {
     "required": True,
     "description": "One saved response document, or a game log: the list of a game's "
@@ -260,10 +305,10 @@ VERIFY_BODY = {
         "application/json": {
             "schema": {
                 "oneOf": [
-                    {"type": "object", "description": "One response"},
+                    ref(SIGNED_ANSWER),
                     {
                         "type": "array",
-                        "items": {"type": "object"},
+                        "items": ref(SIGNED_ANSWER),
                         "minItems": 1,
                         "description": "A game log, oldest first",
                     },
@@ -272,6 +317,23 @@ VERIFY_BODY = {
             "example": VERIFY_EXAMPLE,
         }
     },
+}
+
+VERIFY_ANSWER = {
+    "valid": False,
+    "entries": [
+        {
+            "index": 0,
+            "ruleset": "salvo-solo",
+            "step": "fire",
+            "signature_valid": False,
+            "dice_valid": True,
+            "receipt_hash": None,
+            "problems": ["the receipt is not a valid signature by any key of this service"],
+            "codes": ["signature"],
+        }
+    ],
+    "log": None,
 }
 
 
@@ -304,7 +366,7 @@ LIMITS = (
     operationId="verifyReceipts", requestBody=VERIFY_BODY, description=VERIFY_DESCRIPTION + LIMITS
 )
 @blp.arguments(VerifyQuerySchema, location="query")
-@blp.response(200, VerifyResponseSchema)
+@blp.response(200, VerifyResponseSchema, example=VERIFY_ANSWER)
 def verify(query: dict[str, Any]) -> Response:
     """Check a response or a whole game log"""
     document = request.get_json()

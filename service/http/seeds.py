@@ -118,6 +118,39 @@ def _described(opened: sealing.Sealed, token: str) -> dict[str, Any]:
 EXAMPLE_TOKEN = sealing.seal_example("example-seed-public-by-design", 1767225600, 1767225600)
 
 
+SEAL_EXAMPLE = {"reveal_in": 86400, "client_seed_sha256": EXAMPLE_BINDING}
+SEAL_ANSWER = {
+    **_described(
+        sealing.Sealed(
+            "example-seed-public-by-design",
+            1764495000,
+            1764581400,
+            sealing.EXAMPLE_KID,
+            EXAMPLE_BINDING,
+        ),
+        sealing.seal_example(
+            "example-seed-public-by-design", 1764495000, 1764581400, EXAMPLE_BINDING
+        ),
+    ),
+    "provenance": {
+        "service": "fire-control",
+        "kid": "example",
+        "issued_at": "2025-11-30T09:30:00Z",
+        "request": {"path": "/v1/seeds", "body": SEAL_EXAMPLE},
+    },
+    "receipt": "eyJhbGciOiJFZDI1NTE5Iiwia2lkIjoiZXhhbXBsZSJ9..c2lnbmF0dXJl",
+}
+REVEAL_ANSWER = {
+    **_described(
+        sealing.Sealed(
+            "example-seed-public-by-design", 1767225600, 1767225600, sealing.EXAMPLE_KID
+        ),
+        EXAMPLE_TOKEN,
+    ),
+    "seed": "example-seed-public-by-design",
+}
+
+
 @blp.route("", methods=["POST"])
 @blp.doc(
     operationId="sealSeed",
@@ -144,10 +177,8 @@ EXAMPLE_TOKEN = sealing.seal_example("example-seed-public-by-design", 1767225600
     "The answer is signed and shows the binding; send its receipt hash as the first roll's "
     "`prev` to put the commitment at the head of the game's log.",
 )
-@blp.arguments(
-    SealRequestSchema(), example={"reveal_in": 86400, "client_seed_sha256": EXAMPLE_BINDING}
-)
-@blp.response(200, SealResponseSchema)
+@blp.arguments(SealRequestSchema(), example=SEAL_EXAMPLE)
+@blp.response(200, SealResponseSchema, example=SEAL_ANSWER)
 def seal(args: dict[str, Any]) -> Response:
     now = int(time.time())
     seed = sealing.new_server_seed()
@@ -167,8 +198,8 @@ def seal(args: dict[str, Any]) -> Response:
     "service did not make, or one that was altered: 422.",
 )
 @blp.arguments(RevealRequestSchema(), example={"sealed": EXAMPLE_TOKEN})
-@blp.response(200, RevealResponseSchema)
-@blp.alt_response(409, response="CONFLICT")
+@blp.response(200, RevealResponseSchema, example=REVEAL_ANSWER)
+@blp.alt_response(409, response="Conflict")
 def reveal(args: dict[str, Any]) -> Response:
     opened = sealing.open_token(current_keys().seals, args["sealed"], field="sealed")
     if time.time() < opened.reveal_after:
