@@ -22,7 +22,8 @@ blp = Blueprint(
     url_prefix="/v1/rulesets",
     description="The rulesets, their steps, tables, ships and rulings.",
 )
-ops = Blueprint("operations", __name__, description="Liveness and readiness.")
+REFEREE = "The referee's page, [/referee](/referee), checks a game log in the browser."
+ops = Blueprint("operations", __name__, description=f"Liveness and readiness. {REFEREE}")
 
 
 class RulesetSummarySchema(Schema):

@@ -1,0 +1,612 @@
+// The third verifier: what POST /v1/receipts/verify and tools/verify_dice.py check, with
+// the same problem codes and the same words, run in the browser with WebCrypto (Ed25519,
+// SHA-256, HMAC-SHA256). Port of tools/verify_dice.py; keep the three in step
+// (tests/test_referee_page.py runs every fixture log through all three).
+
+import {
+  Duplicate,
+  get,
+  isDict,
+  isInt,
+  NoCanonicalForm,
+  canonical,
+  parse,
+  pyDumps,
+  pyEqual,
+  pyStr,
+} from "./json.js";
+
+export const ALGORITHM = "fc-dice-v1";
+const NOTATION = /^([1-9]\d{0,6})d([1-9]\d{0,6})$/;
+const DETACHED = /^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/;
+export const MAX_SIDES = 1000;
+export const MAX_DICE_PER_REQUEST = 1000;
+const MAX_NONCE = 2 ** 53 - 1;
+const MAX_SEED = 256;
+export const MAX_LOG_ENTRIES = 100;
+export const MAX_DOCUMENT_DICE = 10 * MAX_DICE_PER_REQUEST;
+const MAX_ENTRY_PROBLEMS = 5;
+const MAX_LOG_PROBLEMS = 20;
+const MAX_ECHO = 60;
+export const SEALED_NOT_YET = "sealed-not-yet-checkable";
+
+const subtle = globalThis.crypto?.subtle;
+const utf8 = new TextEncoder();
+
+export function cryptoAvailable() {
+  return Boolean(subtle);
+}
+
+// --- bytes ----------------------------------------------------------------------------------
+
+export function unb64(text) {
+  // base64url without padding, leniently as Python's urlsafe_b64decode reads it.
+  if (text.length % 4 === 1) throw new Error("base64 text of a length no bytes have");
+  const plain = text.replaceAll("-", "+").replaceAll("_", "/");
+  const padded = plain + "=".repeat((4 - (plain.length % 4)) % 4);
+  const binary = atob(padded);
+  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+}
+
+function b64url(bytes) {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function hex(buffer) {
+  return Array.from(new Uint8Array(buffer), (byte) => byte.toString(16).padStart(2, "0")).join(
+    "",
+  );
+}
+
+export async function sha256Hex(text) {
+  return hex(await subtle.digest("SHA-256", utf8.encode(text)));
+}
+
+// --- the dice (docs/dice.md) -----------------------------------------------------------------
+
+/** The byte stream of fc-dice-v1: HMAC-SHA256(key=UTF-8(seed), "fc-dice-v1:<nonce>:<block>"). */
+export class Stream {
+  constructor(seed, nonce) {
+    this.seed = seed;
+    this.nonce = nonce;
+    this.block = 0;
+    this.bytes = new Uint8Array(0);
+    this.at = 0;
+    this.key = null;
+  }
+
+  async next() {
+    if (this.at >= this.bytes.length) {
+      this.key ??= await subtle.importKey(
+        "raw",
+        utf8.encode(this.seed),
+        { name: "HMAC", hash: "SHA-256" },
+        false,
+        ["sign"],
+      );
+      const message = utf8.encode(`${ALGORITHM}:${this.nonce}:${this.block}`);
+      this.bytes = new Uint8Array(await subtle.sign("HMAC", this.key, message));
+      this.block += 1;
+      this.at = 0;
+    }
+    const byte = this.bytes[this.at];
+    this.at += 1;
+    return byte;
+  }
+}
+
+/** One die of `sides` sides: 1 or 2 bytes big-endian, rejection above the last whole
+ * multiple of `sides` (no modulo bias). */
+export async function die(stream, sides) {
+  const width = sides <= 256 ? 1 : 2;
+  const bound = 256 ** width;
+  const limit = bound - (bound % sides);
+  for (;;) {
+    let number = 0;
+    for (let i = 0; i < width; i += 1) number = number * 256 + (await stream.next());
+    if (number < limit) return (number % sides) + 1;
+  }
+}
+
+// --- keys and signatures ---------------------------------------------------------------------
+
+/** kid -> CryptoKey, from a JWKS (what /.well-known/jwks.json serves). Throws on a key of
+ * the set that cannot be imported, as the standalone verifier stops on one. */
+export async function loadKeys(jwks) {
+  const found = new Map();
+  const keys = isDict(jwks) && Array.isArray(get(jwks, "keys")) ? jwks.keys : [];
+  for (const key of keys) {
+    if (!isDict(key)) continue;
+    if (key.kty === "OKP" && key.crv === "Ed25519" && Object.hasOwn(key, "kid")) {
+      const x = typeof key.x === "string" ? unb64(key.x) : null;
+      if (x === null || x.length !== 32) throw new Error(`key ${pyDumps(key.kid)}: no Ed25519 x`);
+      const imported = await subtle.importKey("raw", x, { name: "Ed25519" }, false, ["verify"]);
+      if (typeof key.kid === "string") found.set(key.kid, imported);
+    }
+  }
+  return found;
+}
+
+async function checkSignature(keys, document) {
+  const receipt = get(document, "receipt");
+  if (typeof receipt !== "string" || !DETACHED.test(receipt)) {
+    return [false, "no-receipt", "no receipt: `receipt` must be a detached JWS (header..sig)"];
+  }
+  const [head, signature] = receipt.split("..");
+  let header = null;
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(unb64(head));
+    header = parse(text, { unique: false });
+  } catch {
+    header = null;
+  }
+  if (!isDict(header) || !pyEqual(get(header, "alg"), "Ed25519")) {
+    return [false, "bad-header", "the receipt's header is not an Ed25519 JWS header"];
+  }
+  if (keys === null) return [null, null, null];
+  const kid = get(header, "kid");
+  const key = typeof kid === "string" ? keys.get(kid) : undefined;
+  if (key === undefined) {
+    const shown = pyDumps(kid).slice(0, 60);
+    return [false, "unknown-key", `the receipt names a key this service does not know: ${shown}`];
+  }
+  let payload;
+  try {
+    const content = Object.create(null);
+    for (const name of Object.keys(document)) {
+      if (name !== "receipt") content[name] = document[name];
+    }
+    payload = b64url(canonical(content));
+  } catch (error) {
+    if (!(error instanceof NoCanonicalForm)) throw error;
+    return [false, "no-canonical-form", `the document has no RFC 8785 form (${error.message})`];
+  }
+  let valid = false;
+  try {
+    valid = await subtle.verify(
+      { name: "Ed25519" },
+      key,
+      unb64(signature),
+      utf8.encode(`${head}.${payload}`),
+    );
+  } catch {
+    valid = false;
+  }
+  if (!valid) return [false, "altered", "the signature does not match the document: it was altered"];
+  const provenance = get(document, "provenance");
+  if (!isDict(provenance) || !pyEqual(get(provenance, "kid"), kid)) {
+    return [false, "provenance-kid", "the provenance names another key than the receipt"];
+  }
+  return [true, null, null];
+}
+
+// --- one entry -------------------------------------------------------------------------------
+
+export function show(value) {
+  const text = pyDumps(value);
+  return text.length <= MAX_ECHO ? text : `${text.slice(0, MAX_ECHO - 3)}...`;
+}
+
+function capped(found, limit) {
+  if (found.length <= limit) return found;
+  return [...found.slice(0, limit), ["more", `... and ${found.length - limit} more`]];
+}
+
+function count(value) {
+  return typeof value === "number" && isInt(value) && value >= 0 && value <= MAX_NONCE
+    ? value
+    : null;
+}
+
+export function rolled(document) {
+  const rolls = get(document, "rolls");
+  return Array.isArray(rolls) && rolls.length > 0;
+}
+
+function declaredDice(document) {
+  const rolls = get(document, "rolls");
+  let total = 0;
+  for (const roll of Array.isArray(rolls) ? rolls : []) {
+    const notation = isDict(roll) ? get(roll, "notation") : null;
+    const match = typeof notation === "string" ? NOTATION.exec(notation) : null;
+    total += match ? Number(match[1]) : 0;
+  }
+  return total;
+}
+
+function documentLimit(documents) {
+  if (documents.length > MAX_LOG_ENTRIES) {
+    return (
+      `a log to verify holds at most ${MAX_LOG_ENTRIES} entries, not ${documents.length}: ` +
+      "verify a longer game in parts"
+    );
+  }
+  const dice = documents.reduce((sum, document) => sum + declaredDice(document), 0);
+  if (dice > MAX_DOCUMENT_DICE) {
+    return (
+      `a document to verify holds at most ${MAX_DOCUMENT_DICE} dice in all, not ${dice} ` +
+      `(a request rolls at most ${MAX_DICE_PER_REQUEST} dice of 2 to ${MAX_SIDES} sides)`
+    );
+  }
+  return null;
+}
+
+class Entry {
+  constructor(index, document) {
+    this.index = index;
+    this.document = document;
+    this.signatureValid = false;
+    this.diceValid = null;
+    this.receiptHash = null;
+    this.found = [];
+    this.rollsMatched = 0;
+    this.derived = []; // the dice re-derived, roll by roll, to show beside the response's
+  }
+
+  add(code, message) {
+    this.found.push([code, message]);
+  }
+
+  codes() {
+    return this.found.map(([code]) => code);
+  }
+
+  asDict() {
+    const found = capped(this.found, MAX_ENTRY_PROBLEMS);
+    return {
+      index: this.index,
+      signature_valid: this.signatureValid,
+      dice_valid: this.diceValid,
+      receipt_hash: this.receiptHash,
+      problems: found.map(([, message]) => message),
+      codes: found.map(([code]) => code),
+    };
+  }
+}
+
+function readRolls(entry) {
+  const rolls = get(entry.document, "rolls");
+  if (!Array.isArray(rolls)) {
+    entry.add("rolls-missing", "`rolls` is missing: there are no dice to re-derive");
+    return null;
+  }
+  const read = [];
+  for (const [index, roll] of rolls.entries()) {
+    const notation = isDict(roll) ? get(roll, "notation") : null;
+    const match = typeof notation === "string" ? NOTATION.exec(notation) : null;
+    if (match === null) {
+      entry.add("notation", `rolls[${index}]: cannot read the notation ${show(notation)}`);
+      return null;
+    }
+    read.push([Number(match[1]), Number(match[2])]);
+  }
+  const dice = read.reduce((sum, [n]) => sum + n, 0);
+  if (read.some(([, sides]) => sides < 2 || sides > MAX_SIDES) || dice > MAX_DICE_PER_REQUEST) {
+    entry.add(
+      "limit",
+      `the rolls declare ${dice} dice, some of more than ${MAX_SIDES} sides or fewer ` +
+        `than 2, past what the service rolls (${MAX_DICE_PER_REQUEST} dice a request, ` +
+        `2 to ${MAX_SIDES} sides): no answer of this service`,
+    );
+    return null;
+  }
+  return read;
+}
+
+async function rederive(entry, stream, read) {
+  const rolls = get(entry.document, "rolls");
+  const before = entry.found.length;
+  for (const [index, [n, sides]] of read.entries()) {
+    const roll = rolls[index];
+    const expected = [];
+    for (let i = 0; i < n; i += 1) expected.push(await die(stream, sides));
+    entry.derived.push(expected);
+    const label = show(get(roll, "label"));
+    if (!pyEqual(get(roll, "values"), expected)) {
+      entry.add(
+        "dice-mismatch",
+        `rolls[${index}] (${label}): the response says ${show(get(roll, "values"))}, ` +
+          `the seed and nonce give ${show(expected)}`,
+      );
+    } else if (!pyEqual(get(roll, "total"), expected.reduce((a, b) => a + b, 0))) {
+      entry.add("total-mismatch", `rolls[${index}] (${label}): the total is not the sum`);
+    }
+  }
+  entry.diceValid = entry.found.length === before;
+  entry.rollsMatched = entry.diceValid ? read.length : 0;
+}
+
+function seedText(entry, value, what) {
+  if (typeof value === "string" && value.isWellFormed()) {
+    const length = [...value].length;
+    if (length >= 1 && length <= MAX_SEED) return value;
+  }
+  entry.diceValid = false;
+  entry.add(
+    "bad-seed",
+    `the ${what} is not 1 to ${MAX_SEED} characters of Unicode text (a lone surrogate ` +
+      "escape has no UTF-8 form): no answer of this service",
+  );
+  return null;
+}
+
+async function checkDice(entry, revealed) {
+  const dice = get(entry.document, "dice");
+  if (dice === null && get(entry.document, "rolls") === null) return;
+  const mode = isDict(dice) ? get(dice, "mode") : null;
+  const nonce = isDict(dice) ? count(get(dice, "nonce")) : null;
+  if (mode === "supplied") {
+    entry.add(
+      "supplied-dice",
+      "the player supplied these dice: they cannot be re-derived " +
+        "(only seeded rolls and revealed sealed rolls can)",
+    );
+    return;
+  }
+  if ((mode !== "seeded" && mode !== "sealed") || nonce === null) {
+    entry.diceValid = false;
+    entry.add("no-dice", "`dice` names no seeded, sealed or supplied dice with a nonce");
+    return;
+  }
+  const read = readRolls(entry);
+  if (read === null) {
+    entry.diceValid = false;
+    return;
+  }
+  if (mode === "seeded") {
+    const seed = seedText(entry, get(dice, "seed"), "seed");
+    if (seed !== null) await rederive(entry, new Stream(seed, nonce), read);
+    return;
+  }
+  const clientSeed = seedText(entry, get(dice, "client_seed"), "client seed");
+  if (clientSeed === null) return;
+  const commitment = get(dice, "commitment");
+  const serverSeed = typeof commitment === "string" ? revealed.get(commitment) : undefined;
+  if (serverSeed === undefined) {
+    entry.add(
+      SEALED_NOT_YET,
+      `sealed roll (commitment ${show(commitment)}): pass the revealed seed ` +
+        "(the saved answer of POST /v1/seeds/reveal) to re-derive it",
+    );
+    return;
+  }
+  entry.sealedSeed = `${serverSeed}:${clientSeed}`;
+  await rederive(entry, new Stream(entry.sealedSeed, nonce), read);
+}
+
+async function checkEntry(index, document, keys, revealed) {
+  const entry = new Entry(index, document);
+  if (!isDict(document)) {
+    entry.add("not-a-response", "not a response document (a JSON object)");
+    return entry;
+  }
+  const receipt = get(document, "receipt");
+  if (typeof receipt === "string" && receipt.isWellFormed()) {
+    entry.receiptHash = await sha256Hex(receipt);
+  }
+  const [valid, code, message] = await checkSignature(keys, document);
+  entry.signatureValid = valid;
+  if (code) entry.add(code, message);
+  await checkDice(entry, revealed);
+  return entry;
+}
+
+// --- the log ---------------------------------------------------------------------------------
+
+function seedOf(document) {
+  const mode = get(document, "dice", "mode");
+  if (mode === "seeded") return `seed\u0000${pyStr(get(document, "dice", "seed"))}`;
+  if (mode === "sealed") return `commitment\u0000${pyStr(get(document, "dice", "commitment"))}`;
+  if (typeof get(document, "commitment") === "string") {
+    return `commitment\u0000${document.commitment}`;
+  }
+  return null;
+}
+
+function checkLog(entries, acceptSupplied) {
+  const found = [];
+  const flags = { chain: true, head: true, nonces: true, oneSeed: true };
+  const prevOf = (entry) => get(entry.document, "provenance", "request", "body", "prev");
+  if (prevOf(entries[0]) !== null) {
+    flags.head = false;
+    found.push([
+      "cut-head",
+      "entry 0 carries a prev: the log does not start at the beginning of the game " +
+        "(its first entries are missing)",
+    ]);
+  }
+  for (let i = 1; i < entries.length; i += 1) {
+    const [before, entry] = [entries[i - 1], entries[i]];
+    const prev = prevOf(entry);
+    if (prev === null) {
+      flags.chain = false;
+      found.push(["chain-restart", `entry ${entry.index} carries no prev: the chain starts again`]);
+    } else if (!pyEqual(prev, before.receiptHash)) {
+      flags.chain = false;
+      found.push([
+        "chain-broken",
+        `entry ${entry.index}'s prev is not the hash of entry ${before.index}'s ` +
+          "receipt: an entry was removed, inserted, reordered or replayed",
+      ]);
+    }
+  }
+  const first = entries.find(
+    (e) =>
+      (rolled(e.document) || typeof get(e.document, "commitment") === "string") &&
+      seedOf(e.document) !== null,
+  );
+  const game = first === undefined ? null : seedOf(first.document);
+  let clientSeed = null;
+  let last = null;
+  let supplied = 0;
+  for (const entry of entries) {
+    const document = entry.document;
+    if (get(document, "dice", "mode") === "supplied") {
+      supplied += 1;
+      if (!acceptSupplied) {
+        found.push([
+          "supplied-dice",
+          `entry ${entry.index}: the player supplied its dice, in a game the ` +
+            "service rolls from one seed (a referee who accepts table dice says " +
+            "accept_supplied)",
+        ]);
+      }
+      continue;
+    }
+    const seed = seedOf(document);
+    if (seed === null || get(document, "dice") === null) continue;
+    if (seed !== game) {
+      if (rolled(document)) {
+        flags.oneSeed = false;
+        found.push([
+          "another-seed",
+          `entry ${entry.index} rolls from another ${seed.split("\u0000")[0]} than the game's ` +
+            "first: a roll from another seed stands in for one of the game's",
+        ]);
+      }
+      continue;
+    }
+    if (get(document, "dice", "mode") === "sealed") {
+      if (clientSeed === null) {
+        clientSeed = get(document, "dice", "client_seed");
+      } else if (!pyEqual(get(document, "dice", "client_seed"), clientSeed)) {
+        flags.oneSeed = false;
+        found.push(["client-seed-changed", `entry ${entry.index} changes the client seed`]);
+      }
+    }
+    const nonce = count(get(document, "dice", "nonce"));
+    if (nonce === null) continue;
+    const didRoll = rolled(document);
+    if (last === null && nonce > 1) {
+      flags.head = false;
+      found.push([
+        "cut-head",
+        `entry ${entry.index}'s first roll has nonce ${nonce}: the log does not start ` +
+          "at the beginning of the game (nonce 0 or 1 comes first)",
+      ]);
+    } else if (last !== null) {
+      const [before, rolledBefore] = last;
+      if (nonce === before) {
+        if (rolledBefore && didRoll) {
+          flags.nonces = false;
+          found.push(["nonce-repeat", `entry ${entry.index} repeats nonce ${nonce}`]);
+        }
+      } else if (nonce < before) {
+        flags.nonces = false;
+        found.push(["nonce-back", `entry ${entry.index} goes back from nonce ${before} to ${nonce}`]);
+      } else if (nonce > before + 1) {
+        flags.nonces = false;
+        const missing =
+          nonce === before + 2
+            ? `nonce ${before + 1} is`
+            : `nonces ${before + 1} to ${nonce - 1} are`;
+        found.push(["nonce-gap", `entry ${entry.index}: ${missing} missing before it`]);
+      }
+    }
+    last = [nonce, didRoll];
+  }
+  const shown = capped(found, MAX_LOG_PROBLEMS);
+  const final = entries[entries.length - 1];
+  return {
+    entries: entries.length,
+    chain_unbroken: flags.chain,
+    starts_at_beginning: flags.head,
+    nonces_consecutive: flags.nonces,
+    one_seed: flags.oneSeed,
+    supplied_entries: supplied,
+    accept_supplied: acceptSupplied,
+    ends_with: {
+      index: final.index,
+      receipt_hash: final.receiptHash,
+      nonce: last === null ? null : last[0],
+    },
+    problems: shown.map(([, message]) => message),
+    codes: shown.map(([code]) => code),
+  };
+}
+
+const LOG_CHECKS = ["chain_unbroken", "starts_at_beginning", "nonces_consecutive", "one_seed"];
+
+function refused(code, field, message) {
+  return {
+    valid: false,
+    entries: [],
+    log: null,
+    signatures_checked: false,
+    not_yet_checkable: 0,
+    refused: { code, field, message },
+    checked: [],
+  };
+}
+
+/** The verdict, shaped as `tools/verify_dice.py --json` prints it; `checked` holds each
+ * entry's working (the re-derived dice) for the page to explain. `keys` null: signatures
+ * are not checked (and the verdict says so). */
+export async function check(document, keys, revealed, acceptSupplied) {
+  let documents;
+  let isLog;
+  if (isDict(document)) {
+    [documents, isLog] = [[document], false];
+  } else if (Array.isArray(document) && document.length && document.every(isDict)) {
+    [documents, isLog] = [document, true];
+  } else {
+    return refused("validation", "(body)", "Must be an object or a list of objects.");
+  }
+  const limit = documentLimit(documents);
+  if (limit !== null) return refused("limit", "(body)", limit);
+  const entries = [];
+  for (const [index, item] of documents.entries()) {
+    entries.push(await checkEntry(index, item, keys, revealed ?? new Map()));
+  }
+  const log = isLog ? checkLog(entries, acceptSupplied) : null;
+  let valid = entries.every((e) => e.signatureValid !== false && e.diceValid !== false);
+  if (log !== null) {
+    valid =
+      valid &&
+      LOG_CHECKS.every((name) => log[name]) &&
+      (acceptSupplied || log.supplied_entries === 0);
+  }
+  return {
+    valid,
+    entries: entries.map((e) => e.asDict()),
+    log,
+    signatures_checked: keys !== null,
+    not_yet_checkable: entries.filter((e) => e.codes().includes(SEALED_NOT_YET)).length,
+    refused: null,
+    checked: entries,
+  };
+}
+
+/** Read a document: the parsed value, or a refused verdict for a member named twice. */
+export function read(text) {
+  try {
+    return { document: parse(text) };
+  } catch (error) {
+    if (error instanceof Duplicate) {
+      return { verdict: refused("duplicate-member", error.field, error.message) };
+    }
+    throw error;
+  }
+}
+
+/** Commitment -> server seed from saved reveal answers, each checked against its hash. */
+export async function revealedSeeds(documents) {
+  const seeds = new Map();
+  const problems = [];
+  for (const document of documents) {
+    const seed = get(document, "seed");
+    const commitment = get(document, "commitment");
+    if (typeof seed !== "string" || !seed.isWellFormed()) {
+      problems.push(`a revealed seed is not text: ${show(seed)}`);
+    } else if ((await sha256Hex(seed)) !== commitment) {
+      problems.push(`the revealed seed does not hash to its commitment ${pyStr(commitment)}`);
+    } else {
+      seeds.set(commitment, seed);
+    }
+  }
+  return { seeds, problems };
+}

@@ -1,0 +1,328 @@
+"""The referee's page in headless Chromium: the third verifier gives the other two's verdict.
+
+A real server (gunicorn, tests/serving_helpers.py) signs with the fixture logs' test-only
+keys, so the page's default key set (the same origin's /.well-known/jwks.json) is the one
+the fixtures were signed with. Each fixture log is dropped on the page; the verdict and the
+problem codes it shows, and its whole report, must equal those of POST /v1/receipts/verify
+and of tools/verify_dice.py (tests/test_verifiers_agree.py). Screenshots of a valid and of
+a tampered log go to test-artifacts/referee/ (git-ignored); FIRECONTROL_UPDATE_SCREENSHOT=1
+also writes the valid one to docs/referee.png.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from flask.testing import FlaskClient
+
+from service import create_app
+from tests.browser_helpers import chromium
+from tests.fixtures.logs.make_logs import app_config
+from tests.serving_helpers import Server, running
+from tests.test_verifiers_agree import LOGS, MANIFEST, normal, service_verdict, tool_verdict
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts" / "referee"
+SCREENSHOT = ROOT / "docs" / "referee.png"
+TIMEOUT_MS = 15_000
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    env = {
+        "FIRECONTROL_SIGNING_KEYS_FILE": str(LOGS / "signing-keys.json"),
+        "FIRECONTROL_SEAL_KEYS_FILE": str(LOGS / "seal-keys.json"),
+    }
+    with running(tmp_path_factory.mktemp("referee-server"), workers=1, env=env) as found:
+        yield found
+
+
+@pytest.fixture(scope="module")
+def browser(server: Server) -> Iterator[Any]:
+    with chromium() as context:
+        yield context
+
+
+class Page:
+    """The referee's page, as a test drives it; remembers every URL the page asked for."""
+
+    def __init__(self, context: Any, server: Server) -> None:
+        self.origin = f"http://127.0.0.1:{server.port}"
+        self.page = context.new_page()
+        self.requested: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("request", lambda request: self.requested.append(request.url))
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.goto(f"{self.origin}/referee")
+        self.page.wait_for_selector("body[data-ready=true]", timeout=TIMEOUT_MS)
+
+    def until(self, predicate: str) -> None:
+        """Poll a JavaScript predicate (a function, not a string to evaluate: the page's
+        Content-Security-Policy forbids eval, and the tests keep it on)."""
+        deadline = time.monotonic() + TIMEOUT_MS / 1000
+        while not self.page.evaluate(predicate):
+            assert time.monotonic() < deadline, f"still false: {predicate}"
+            time.sleep(0.02)
+
+    def runs(self) -> int:
+        return int(self.page.evaluate("window.referee.runs"))
+
+    def wait(self, before: int) -> dict[str, Any]:
+        """Wait for the checks started after ``before`` to finish; the page's state."""
+        self.until(
+            f"() => window.referee.done > {before} && window.referee.done === window.referee.runs"
+        )
+        state: dict[str, Any] = self.page.evaluate(
+            "({report: window.referee.report, verdict: window.referee.verdict,"
+            " error: window.referee.error})"
+        )
+        return state
+
+    def clear(self) -> None:
+        before = self.runs()
+        self.page.click("#clear")
+        self.wait(before)
+
+    def drop(self, name: str) -> dict[str, Any]:
+        """Check a fixture log as a referee would: its reveal answer and its referee's
+        choice first, then the log file itself."""
+        self.clear()
+        spec = MANIFEST[name]
+        if spec.get("accept_supplied"):
+            before = self.runs()
+            self.page.check("#accept-supplied")
+            self.wait(before)
+        if spec.get("revealed"):
+            self.page.set_input_files("#reveal-file", str(LOGS / spec["revealed"]))
+            self.until("() => document.getElementById('reveal-text').value.length > 0")
+        before = self.runs()
+        self.page.set_input_files("#log-file", str(LOGS / f"{name}.json"))
+        return self.wait(before)
+
+    def wait_for_luck(self) -> None:
+        self.until(
+            "() => window.referee.luckPending === 0"
+            " && !document.querySelector('[data-luck=pending]')"
+        )
+
+    def shown(self) -> dict[str, Any]:
+        """What the page shows: the verdict, each entry's codes, the log's codes."""
+        shown: dict[str, Any] = self.page.evaluate(
+            """() => ({
+              verdict: document.getElementById('verdict').dataset.verdict,
+              entries: [...document.querySelectorAll('#entries > li')].map((li) => ({
+                index: Number(li.dataset.index),
+                codes: [...li.querySelectorAll('.problems > li')].map((p) => p.dataset.code),
+              })),
+              log: [...document.querySelectorAll('#log-problems > li')].map((p) => p.dataset.code),
+              refused: [...document.querySelectorAll('#verdict [data-code]')]
+                .map((p) => p.dataset.code),
+              headline: document.querySelector('#verdict .big').textContent,
+            })"""
+        )
+        return shown
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, server: Server) -> Page:
+    return Page(browser, server)
+
+
+@pytest.fixture(scope="module")
+def client() -> FlaskClient:
+    return create_app(app_config()).test_client()
+
+
+def page_verdict(report: dict[str, Any]) -> dict[str, Any]:
+    """The page's report in the shape tests/test_verifiers_agree.py compares."""
+    if report["refused"]:
+        refused = report["refused"]
+        return {"valid": False, "refused": (refused["code"], refused["field"], refused["message"])}
+    return normal(report)
+
+
+def expected_verdict(name: str) -> str:
+    spec = MANIFEST[name]
+    if not spec["valid"]:
+        return "invalid"
+    return "pending" if name == "sealed-before-reveal" else "valid"
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_the_page_gives_the_verdict_and_codes_of_the_other_two_verifiers(
+    page: Page, client: FlaskClient, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = page.drop(name)
+    assert state["error"] is None
+    report = state["report"]
+    from_tool = tool_verdict(name)
+    assert page_verdict(report) == from_tool
+    assert page_verdict(report) == service_verdict(client, name, monkeypatch)
+    assert report["signatures_checked"] is True
+    # What the page shows, not only what it computed.
+    shown = page.shown()
+    assert shown["verdict"] == state["verdict"] == expected_verdict(name)
+    if report["refused"]:
+        assert shown["refused"] == [report["refused"]["code"]]
+        assert shown["entries"] == []
+        return
+    assert [entry["codes"] for entry in shown["entries"]] == [
+        entry["codes"] for entry in report["entries"]
+    ]
+    assert shown["log"] == report["log"]["codes"]
+    assert page.errors == []
+
+
+def test_a_valid_game_is_explained_entry_by_entry_with_its_luck(page: Page) -> None:
+    state = page.drop("valid-game")
+    assert state["verdict"] == "valid"
+    page.wait_for_luck()
+    fire = page.page.locator("#entries > li[data-index='3']")
+    text = fire.inner_text()
+    assert "salvo-solo/fire" in text and "ok, 1 rolls match" in text
+    assert "2d6 shows 3 + 1 = 4" in text  # each die's face
+    assert "Fire table at Long: 8+ straddles" in text and "miss" in text  # the table row
+    straddle = page.page.locator("#entries > li[data-index='4']").inner_text()
+    assert "13 -2 target armor 2 -2 range Long = 9" in straddle  # each modifier, its source
+    # Luck from each step's /odds: the share of rolls that give a more common outcome.
+    percentiles = page.page.evaluate(
+        "[...document.querySelectorAll('#entries .luck')].map((p) => p.dataset.percentile)"
+    )
+    # weather Misty (1/3; Fair 1/2 is commoner), enemy first (2/3), OB rolled (1/3, C as
+    # common: not commoner), a miss (7/12), NE (181/216), Turret (5/36 after 1/6).
+    assert percentiles == ["50", "0", "0", "0", "0", "17"]
+    line = page.page.locator("#entries > li[data-index='5'] input.forum").input_value()
+    assert line.startswith("Entry 6, salvo-solo/special-damage | 2d6 [5, 1] = 6")
+    assert "luck: 5/36, percentile 17" in line and "signature OK" in line
+    assert "ok, 1 rolls match" in line
+    log_line = page.page.locator("#log-line").input_value()
+    assert log_line.startswith("Fire Control log, 6 entries: VALID;")
+    _screenshot(page, "valid-game")
+    if os.environ.get("FIRECONTROL_UPDATE_SCREENSHOT"):
+        shutil.copyfile(ARTIFACTS / "valid-game.png", SCREENSHOT)
+
+
+def test_a_tampered_log_names_what_was_altered(page: Page) -> None:
+    state = page.drop("edited-result")
+    assert state["verdict"] == "invalid"
+    entry = page.page.locator("#entries > li[data-index='3']")
+    assert entry.get_attribute("data-state") == "bad"
+    assert "The answer was changed after the service signed it." in entry.inner_text()
+    assert "[altered]" in entry.locator("input.forum").input_value()
+    page.wait_for_luck()
+    _screenshot(page, "edited-result")
+
+
+def test_the_page_works_without_the_service_from_a_pasted_key_set(
+    browser: Any, server: Server
+) -> None:
+    """Offline: the key set is pasted, the service's key set and /odds cannot be reached."""
+    page = Page(browser, server)
+    page.page.route("**/.well-known/jwks.json", lambda route: route.abort())
+    page.page.route("**/odds", lambda route: route.abort())
+    try:
+        unreached = page.drop("valid-game")
+        assert unreached["verdict"] == "unchecked"  # the dice check out, the keys are missing
+        assert "signatures NOT checked" in page.page.locator("#notes").inner_text()
+        before = page.runs()
+        page.page.check("input[name=keys][value=pasted]")
+        page.page.fill("#jwks-text", (LOGS / "jwks.json").read_text())
+        page.page.dispatch_event("#jwks-text", "change")
+        state = page.wait(before)
+        assert state["verdict"] == "valid" and state["report"]["signatures_checked"] is True
+        page.wait_for_luck()
+        luck = page.page.locator("#entries > li[data-index='3'] .luck")
+        assert luck.get_attribute("data-luck") == "unavailable"
+        assert "the service cannot be reached" in luck.inner_text()
+        assert page.errors == []
+    finally:
+        page.page.close()
+
+
+def test_odds_refused_past_a_limit_say_the_luck_is_not_available(
+    browser: Any, server: Server
+) -> None:
+    page = Page(browser, server)
+    refusal = {"type": "/problems#limit", "title": "Limit", "status": 422, "detail": "too many"}
+    page.page.route(
+        "**/odds",
+        lambda route: route.fulfill(
+            status=422, content_type="application/problem+json", body=json.dumps(refusal)
+        ),
+    )
+    try:
+        page.drop("a-step-that-rolls-nothing")
+        page.wait_for_luck()
+        luck = page.page.locator("#entries > li[data-index='4'] .luck")
+        assert luck.get_attribute("data-luck") == "unavailable"
+        assert "does not work out these odds (422: too many)" in luck.inner_text()
+        # The manoeuvre rolled nothing: no luck to tell.
+        moved = page.page.locator("#entries > li[data-index='3'] .luck")
+        assert moved.get_attribute("data-luck") == "none"
+    finally:
+        page.page.close()
+
+
+def test_a_log_dropped_on_the_page_or_pasted_is_checked(page: Page) -> None:
+    page.clear()
+    before = page.runs()
+    text = (LOGS / "replayed-entry.json").read_text()
+    page.page.evaluate(
+        """(text) => {
+          const data = new DataTransfer();
+          data.items.add(new File([text], 'game.json', {type: 'application/json'}));
+          const zone = document.getElementById('log-drop');
+          zone.dispatchEvent(new DragEvent('dragover', {dataTransfer: data, bubbles: true,
+                                                        cancelable: true}));
+          zone.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true,
+                                                    cancelable: true}));
+        }""",
+        text,
+    )
+    dropped = page.wait(before)
+    assert sorted(dropped["report"]["log"]["codes"]) == ["chain-broken", "nonce-repeat"]
+    page.clear()
+    before = page.runs()
+    page.page.fill("#log-text", (LOGS / "mixed-seeds.json").read_text())
+    page.page.dispatch_event("#log-text", "change")
+    pasted = page.wait(before)
+    assert pasted["report"]["log"]["codes"] == ["another-seed"]
+
+
+def test_what_is_not_json_is_said_plainly(page: Page) -> None:
+    page.clear()
+    before = page.runs()
+    page.page.fill("#log-text", '[{"ruleset": "salvo-solo",')
+    page.page.dispatch_event("#log-text", "change")
+    state = page.wait(before)
+    assert state["verdict"] == "unreadable"
+    assert "The log is not JSON" in page.page.locator("#verdict").inner_text()
+
+
+def test_the_page_asked_only_its_own_origin(page: Page) -> None:
+    """No CDN, no fonts from elsewhere: every request the page made stayed on the server."""
+    assert page.requested, "the page made no request at all?"
+    origins = {f"{urlsplit(url).scheme}://{urlsplit(url).netloc}" for url in page.requested}
+    assert origins == {page.origin}
+    assert page.errors == []
+
+
+def _screenshot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    # The verdict at the top of the picture, and the entries below it.
+    page.page.locator("#verdict").scroll_into_view_if_needed()
+    page.page.evaluate("() => document.getElementById('verdict').scrollIntoView()")
+    page.page.screenshot(
+        path=str(ARTIFACTS / f"{name}.png"), clip={"x": 0, "y": 0, "width": 1000, "height": 640}
+    )
+    assert (ARTIFACTS / f"{name}.png").stat().st_size > 1000
