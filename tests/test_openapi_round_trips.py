@@ -131,3 +131,18 @@ def test_a_listed_card_is_sent_back_inline(client: FlaskClient) -> None:
         "/v1/rulesets/salvo-solo/damage", json={"ship": {"card": card, "state": state}, "hits": ""}
     )
     assert again.status_code == 200 and again.get_json()["result"]["ship"]["state"] == state
+
+
+def test_the_last_turn_hands_back_a_state_the_schema_still_takes(client: FlaskClient) -> None:
+    """schemathesis found turn 10000 answered with turn 10001, which no request takes."""
+    state = {"turn": 9_999, "weather": "Fair", "range": "Long"}
+    state |= {"player": {"ship": "Ajax"}, "enemy": {"ship": "Graf Spee"}}
+    body = {"player_action": "OB", "dice": {"seed": "rt", "nonce": 1}}
+    answer = client.post("/v1/rulesets/salvo-solo/turn", json={**body, "state": state})
+    assert answer.status_code == 200, answer.get_json()
+    handed_back = answer.get_json()["result"]["state"]
+    assert handed_back["turn"] == 10_000
+    refused = client.post("/v1/rulesets/salvo-solo/turn", json={**body, "state": handed_back})
+    assert refused.status_code == 422
+    problem = refused.get_json()
+    assert problem["type"].endswith("#limit") and problem["errors"][0]["field"] == "state.turn"

@@ -7,6 +7,7 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
+from ...engine.errors import LimitError
 from ...http.common import StepHTTP, inputs, register_steps, ship_reference
 from ...http.components import EnumType
 from ...http.fields import Const, OneOf, StrictBoolean, count
@@ -210,11 +211,22 @@ class SalvoSoloAttackInputs(Schema):
     previously_straddled = StrictBoolean(load_default=False)
 
 
+MAX_TURN = 10_000
+
+
 class SalvoSoloGameStateSchema(Schema):
     """The whole game between turns: a turn's answer hands it back as `result.state`, and
     the next turn's request takes it as `state`, as it is."""
 
-    turn = count(1, 10_000, required=True)
+    turn = count(
+        1,
+        MAX_TURN,
+        required=True,
+        metadata={
+            "description": f"A game has at most {MAX_TURN} turns: turn {MAX_TURN} is "
+            "handed back, not played (a 422 of type limit)"
+        },
+    )
     weather = _weather()
     range = _range()
     player = ship_field(required=True)
@@ -384,6 +396,17 @@ class SalvoSoloTurnResult(Schema):
 
 # --- registration ---------------------------------------------------------------------------
 
+
+def _turn_input(args: dict[str, Any]) -> steps.TurnInput:
+    """A turn plays state.turn and hands back state.turn + 1, which must load again."""
+    if args["state"].turn >= MAX_TURN:
+        raise LimitError(
+            f"a game has at most {MAX_TURN} turns: state.turn {MAX_TURN} is the end of it",
+            field="state.turn",
+        )
+    return steps.TurnInput(**args)
+
+
 AJAX = {"ship": "Ajax"}
 SPEE = {"ship": "Graf Spee"}
 SEED = {"seed": "game-42", "nonce": 1}
@@ -499,7 +522,7 @@ STEPS = [
         "turn",
         SalvoSoloTurnInputs,
         SalvoSoloTurnResult,
-        inputs(steps.TurnInput),
+        _turn_input,
         {
             "state": {
                 "turn": 1,
