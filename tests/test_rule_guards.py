@@ -333,3 +333,31 @@ def test_an_attack_refused_names_the_member_at_fault(
     }
     problem = refused(client, "attack", body)
     assert [error["field"] for error in problem["errors"]] == [field]
+
+
+# --- fleet-action: what a refusal says --------------------------------------------------------
+
+
+def test_fleet_torpedoes_refused_name_the_classes_that_carry_them(client: FlaskClient) -> None:
+    body = {
+        "firer": {"class": "Battleship", "crew": "Green"},
+        "target": {"class": "Cruiser"},
+        "range": 10,
+        "line_of_sight": True,
+    }
+    response = client.post("/v1/rulesets/fleet-action/torpedo", json=body)
+    assert response.status_code == 422
+    problem = response.get_json()
+    assert problem["detail"] == "a Battleship carries no torpedoes (only: Destroyer, Cruiser)"
+    assert [error["field"] for error in problem["errors"]] == ["firer.class"]
+
+
+def test_fleet_initiative_tied_every_round_says_what_to_do(client: FlaskClient) -> None:
+    rounds = fleet_tables.MAX_INITIATIVE_ROUNDS
+    body = {"dice": {"values": [3] * (2 * rounds)}}
+    response = client.post("/v1/rulesets/fleet-action/initiative", json=body)
+    assert response.status_code == 422
+    assert response.get_json()["detail"] == (
+        f"initiative tied {rounds} rounds in a row, the most one request rolls: roll "
+        "initiative again (with seeded dice, count the nonce up)"
+    )
