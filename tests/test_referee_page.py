@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,7 +29,14 @@ from service import create_app
 from tests.browser_helpers import chromium
 from tests.fixtures.logs.make_logs import app_config
 from tests.serving_helpers import Server, running
-from tests.test_verifiers_agree import LOGS, MANIFEST, normal, service_verdict, tool_verdict
+from tests.test_verifiers_agree import (
+    LOGS,
+    MANIFEST,
+    VERIFIER,
+    normal,
+    service_verdict,
+    tool_verdict,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -326,3 +335,41 @@ def _screenshot(page: Page, name: str) -> None:
         path=str(ARTIFACTS / f"{name}.png"), clip={"x": 0, "y": 0, "width": 1000, "height": 640}
     )
     assert (ARTIFACTS / f"{name}.png").stat().st_size > 1000
+
+
+def _odd_logs() -> dict[str, str]:
+    """Hand-made documents that no service answered: where JSON.parse would read numbers,
+    text and names differently from Python's json module."""
+    game = (LOGS / "valid-game.json").read_text()
+    entries = json.loads(game)
+    first = json.dumps(entries[0])
+    return {
+        "float-nonce": game.replace('"nonce": 4', '"nonce": 4.0', 1),
+        "big-integer": game.replace('"natural": 4', '"natural": 9007199254740993', 1),
+        "nan-total": game.replace('"total": 4', '"total": NaN', 1),
+        "true-for-one": game.replace('"values": [\n     3,\n     1\n    ]', '"values": [3, true]'),
+        "lone-surrogate-seed": first.replace('"river-plate-1939"', '"river\\ud800"', 1),
+        "zero-sided": first.replace('"notation": "2d6"', '"notation": "2d1"'),
+        "not-objects": "[1, 2]",
+        "nested-duplicate": first.replace('"natural": 5', '"natural": 5, "natural": 6'),
+        "unicode-key": first.replace('"result": {', '"result": {"\\u00e9t\\u00e9": 1.5e-7, ', 1),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_odd_logs()))
+def test_odd_documents_get_the_standalone_verifiers_verdict(
+    page: Page, name: str, tmp_path: Path
+) -> None:
+    text = _odd_logs()[name]
+    assert text != (LOGS / "valid-game.json").read_text()  # the edit took
+    path = tmp_path / "odd.json"
+    path.write_text(text)
+    command = [sys.executable, "-I", str(VERIFIER), "--json", "--jwks", str(LOGS / "jwks.json")]
+    done = subprocess.run([*command, str(path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode in (0, 1), done.stderr
+    expected = {k: v for k, v in json.loads(done.stdout).items() if k != "_entries"}
+    page.clear()
+    before = page.runs()
+    page.page.set_input_files("#log-file", str(path))
+    report = page.wait(before)["report"]
+    assert report == expected
