@@ -146,3 +146,20 @@ def test_the_last_turn_hands_back_a_state_the_schema_still_takes(client: FlaskCl
     assert refused.status_code == 422
     problem = refused.get_json()
     assert problem["type"].endswith("#limit") and problem["errors"][0]["field"] == "state.turn"
+
+
+def test_damage_never_hands_back_a_state_past_its_cap(client: FlaskClient) -> None:
+    """schemathesis found damage_taken 12 + 9999 answered as 10011, which no request takes."""
+    path = "/v1/rulesets/dreadnought/damage"
+    ship = {"ship": "Lion", "state": {"damage_taken": 12}}
+    refused = client.post(path, json={"ship": ship, "points": 9_999})
+    assert refused.status_code == 422
+    problem = refused.get_json()
+    assert problem["type"].endswith("#limit") and problem["errors"][0]["field"] == "points"
+    answer = client.post(path, json={"ship": ship, "points": 9_988})
+    assert answer.status_code == 200, answer.get_json()
+    state = answer.get_json()["result"]["ship"]["state"]
+    assert state["damage_taken"] == 10_000
+    # The state loads again: a wrecked ship is refused by the rules, not by the schema.
+    again = client.post(path, json={"ship": {"ship": "Lion", "state": state}, "points": 0})
+    assert again.get_json()["type"].endswith("#rule-violation"), again.get_json()

@@ -7,6 +7,7 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
+from ...engine.errors import LimitError
 from ...http.common import StepHTTP, inputs, register_steps, ship_reference
 from ...http.components import EnumType
 from ...http.fields import Inches, StrictBoolean, count
@@ -73,6 +74,22 @@ GUNNER_DIE = EnumType("DreadnoughtGunnerDie", tables.GUNNER_DIE_SIDES, "The gunn
 MAX_BATTERIES = 4
 
 
+# The most damage a state records; a damage step that would pass it is refused (a limit), so
+# every state the damage step hands back is accepted again.
+MAX_DAMAGE = 10_000
+
+
+def _damage_input(args: dict[str, Any]) -> steps.DamageInput:
+    taken = args["ship"].state.damage_taken
+    if taken + args["points"] > MAX_DAMAGE:
+        raise LimitError(
+            f"damage_taken {taken} + points {args['points']} passes {MAX_DAMAGE}, the most a "
+            "ship's state records (a ship breaks up long before)",
+            field="points",
+        )
+    return steps.DamageInput(**args)
+
+
 def _class_name(name: str) -> str:
     return SHIP_CLASS.canonical(name)
 
@@ -122,7 +139,12 @@ class DreadnoughtShipStateSchema(Schema):
     """What has happened to the ship so far: sent in, and handed back by every answer that
     changes it."""
 
-    damage_taken = count(0, 10_000, load_default=0)
+    damage_taken = count(
+        0,
+        MAX_DAMAGE,
+        load_default=0,
+        metadata={"description": f"At most {MAX_DAMAGE}: damage that would pass it is a 422"},
+    )
     turrets_lost = count(0, 40, load_default=0)
     director_destroyed = StrictBoolean(load_default=False)
     no_orders_turns = count(0, tables.BRIDGE_NO_ORDERS_TURNS, load_default=0)
@@ -320,7 +342,7 @@ STEPS = [
         "damage",
         DreadnoughtDamageInputs,
         DreadnoughtDamageResult,
-        inputs(steps.DamageInput),
+        _damage_input,
         {"ship": {"ship": "Lion", "state": {"damage_taken": 12}}, "points": 9},
     ),
     StepHTTP(
