@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from fractions import Fraction
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.engine.dice import MAX_ODDS_BRANCHES
 from tests.worst_cases import PLAIN, UNDOCUMENTED, WORST_CASES, Case, signed_log
 
 
@@ -75,20 +75,18 @@ def test_just_past_the_limit_is_refused_naming_it(client: FlaskClient, case: Cas
     assert response.get_json()["detail"]
 
 
-def test_odds_past_the_branch_cap_are_refused_naming_it(client: FlaskClient) -> None:
-    # 2D8 and a D8 gunner die, every throw a hit on a lesser vessel: 512 outcomes, the
-    # smallest fire tree there is; a torpedo's 2D6 and D10 at a lesser vessel make 360.
-    from tests.worst_cases import FIRE_ODDS, TORPEDO_ODDS
+def test_the_heaviest_odds_trees_answer_whole(client: FlaskClient) -> None:
+    # Issue 12: these trees are past the odds branch cap when walked face by face (every
+    # dreadnought fire tree was, so fire/odds answered 422 for every input); worked out from
+    # the multisets of the dice they answer, and their chances add up to 1 exactly.
+    from tests.worst_cases import FIRE_ODDS, FIRE_ODDS_EXAMPLE, TORPEDO_ODDS
 
-    inside = client.post("/v1/rulesets/dreadnought/torpedo/odds", json=TORPEDO_ODDS)
-    assert inside.status_code == 200, inside.get_json()
-    assert sum(o["p"] for o in inside.get_json()["outcomes"]) == pytest.approx(1)
-
-    past = client.post("/v1/rulesets/dreadnought/fire/odds", json=FIRE_ODDS)
-    assert past.status_code == 422
-    problem = past.get_json()
-    assert problem["type"].endswith("#limit")
-    assert f"more than {MAX_ODDS_BRANCHES} dice outcomes" in problem["detail"]
+    for step, body in (("fire", FIRE_ODDS), ("fire", FIRE_ODDS_EXAMPLE), ("torpedo", TORPEDO_ODDS)):
+        answer = client.post(f"/v1/rulesets/dreadnought/{step}/odds", json=body)
+        assert answer.status_code == 200, answer.get_json()
+        outcomes = answer.get_json()["outcomes"]
+        assert sum(Fraction(o["probability"]) for o in outcomes) == 1
+        assert any(o["result"]["critical"] for o in outcomes)
 
 
 def test_the_verify_worst_case_is_a_chained_log_filling_the_body_limit(

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from service.engine.dice import MAX_NOTATION_DICE, MAX_ODDS_BRANCHES, MAX_SIDES
+from service.engine.dice import MAX_NOTATION_DICE, MAX_SIDES
 from service.http.seeds import EXAMPLE_TOKEN, MAX_REVEAL_IN
 from service.rulesets.dreadnought.api import MAX_BATTERIES
 
@@ -277,29 +277,30 @@ D8_LIGHT_GUNS = dread_card(
     batteries=[{"calibre": 4 - n / 10, "barrels": 40} for n in range(MAX_BATTERIES)],
 )
 DESTROYER = dread_card("Destroyer", batteries=[{"calibre": 4, "barrels": 3}])
-# The smallest fire tree: 2D8 and a D8 gunner die (512 branches), every branch a hit on a
-# lesser vessel (no criticals). It took 45 to 55 ms of CPU, so the odds cap (400) now refuses
-# every fire/odds until the odds are worked out faster (a later issue); the refusal itself
-# walks 400 branches first, the cost the cap bounds.
+# The heaviest fire tree: 2D8 and a D10 gunner die (a good British crew), every throw a hit
+# on a British battleship with two main turrets left, so every double goes to the Critical
+# Hits table and double 8 to the two-turrets and blow-up dice: 1,215 branches walked face by
+# face (past the odds branch cap), 192 multisets of three dice for the exact odds.
 FIRE_ODDS = {
-    "firer": D8_LIGHT_GUNS,
-    "battery": 4,
-    "target": dread_card("Destroyer", to_hit=2, batteries=[{"calibre": 4, "barrels": 3}]),
+    "firer": dread_card(),
+    "battery": 12,
+    "target": DREAD_TARGET,
     "distance": 1,
+    "firer_turned": True,
     "first_time_at_target": True,
 }
-# The documented example: a D10 gunner die and criticals, 825 branches.
-FIRE_ODDS_PAST = {
+# The documented example: a D10 gunner die and criticals, 825 branches walked face by face.
+FIRE_ODDS_EXAMPLE = {
     "firer": {"ship": "Queen Elizabeth"},
     "battery": 15,
     "target": {"ship": "Derfflinger"},
     "distance": 20,
 }
-# 2D6 and a D10 gunner die at a lesser vessel, every throw a hit: 360 branches. Against an
-# Armoured Cruiser or heavier, the criticals take every torpedo tree past the cap.
+# 2D6 and a D10 gunner die at a British battleship with two turrets, every throw a hit and
+# 20 torpedoes: every double goes on to the Critical Hits table (455 branches face by face).
 TORPEDO_ODDS = {
     "firer": dread_card("Destroyer", crew="good", batteries=[{"calibre": 4, "barrels": 3}]),
-    "target": dread_card("Protected Cruiser", to_hit=2),
+    "target": DREAD_TARGET,
     "distance": 1,
     "torpedoes": 20,
 }
@@ -339,9 +340,8 @@ DREAD_CASES = [
     Case(
         "POST",
         f"{DREAD}/fire/odds",
-        f"at most {MAX_ODDS_BRANCHES} dice outcomes: every fire tree has 512 or more, refused",
+        "2D8 + D10, every throw a hit, every double a critical with its own dice: 192 multisets",
         FIRE_ODDS,
-        status=422,
     ),
     Case(
         "POST",
@@ -370,7 +370,7 @@ DREAD_CASES = [
     Case(
         "POST",
         f"{DREAD}/torpedo/odds",
-        f"at most {MAX_ODDS_BRANCHES} dice outcomes (here 360, a D10 at a lesser vessel)",
+        "2D6 + D10, every throw a hit, every double a critical: 140 multisets",
         TORPEDO_ODDS,
     ),
     Case(

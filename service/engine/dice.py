@@ -40,7 +40,12 @@ MAX_SIDES = 1000
 MAX_DICE_PER_REQUEST = 1000
 MAX_NOTATION_DICE = 100
 MAX_NOTATION_CONSTANT = 10_000
-MAX_ODDS_BRANCHES = 400
+# The walk of every face (and the walk of each roll's classes) runs the step once per
+# branch: 1,000 branches of the costliest step that walks (a Salvo! straddle, about 30 us
+# each with the walk) stay near 30 ms of CPU, under the 50 ms budget. The odds of the big
+# trees (dreadnought fire and torpedo, fleet-action pools) are worked out from
+# distributions and walk no branch (docs/performance.md).
+MAX_ODDS_BRANCHES = 1_000
 MAX_NONCE = 2**53 - 1
 
 
@@ -77,11 +82,15 @@ class DiceSource:
     def die(self, sides: int, label: str, count: int, index: int) -> int:
         raise NotImplementedError
 
-    def draw(self, label: str, count: int, sides: int) -> Roll:
+    def admit(self, label: str, count: int, sides: int) -> None:
+        """Refuse a roll past the dice limits, whatever the source."""
         if not 2 <= sides <= MAX_SIDES:
             raise LimitError(f"{label}: a die has 2 to {MAX_SIDES} sides, not {sides}")
         if self.used + count > MAX_DICE_PER_REQUEST:
             raise LimitError(f"{label}: a request may roll at most {MAX_DICE_PER_REQUEST} dice")
+
+    def draw(self, label: str, count: int, sides: int) -> Roll:
+        self.admit(label, count, sides)
         values = tuple(self.die(sides, label, count, i) for i in range(count))
         self.used += count
         return Roll(label, sides, values)
@@ -244,7 +253,9 @@ def enumerate_outcomes(
     for the outcome. Every branch of the dice tree is visited once (depth first, like
     an odometer), so the odds come from the very code that resolves a roll.
     """
-    distribution: dict[Hashable, Fraction] = {}
+    # branches counted per (outcome, number of throws of the branch's dice): exact
+    # integers while walking, one fraction per pair at the end
+    counts: dict[tuple[Hashable, int], int] = {}
     prefix: list[int] = []
     branches = 0
     while True:
@@ -255,17 +266,21 @@ def enumerate_outcomes(
             )
         dice = _EnumeratingDice(prefix)
         key = play(dice)
-        probability = Fraction(1)
+        throws = 1
         for sides in dice.sides:
-            probability /= sides
-        distribution[key] = distribution.get(key, Fraction(0)) + probability
+            throws *= sides
+        counts[key, throws] = counts.get((key, throws), 0) + 1
         faces = prefix + [1] * (len(dice.sides) - len(prefix))
         while faces and faces[-1] == dice.sides[len(faces) - 1]:
             faces.pop()
         if not faces:
-            return distribution
+            break
         faces[-1] += 1
         prefix = faces
+    distribution: dict[Hashable, Fraction] = {}
+    for (key, throws), n in counts.items():
+        distribution[key] = distribution.get(key, Fraction(0)) + Fraction(n, throws)
+    return distribution
 
 
 _TERM = re.compile(r"([+-])?\s*(?:(\d*)[dD](\d+)|(\d+))\s*")

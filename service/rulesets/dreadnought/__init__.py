@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...engine.ruleset import Ruleset, Step
-from . import steps, tables
+from . import odds, steps, tables
 from .rulings import RULINGS
 from .ships import CATALOG
 
@@ -28,6 +28,7 @@ STEPS = (
         "2d8 + 1d10 or 1d8 (+1d6 or 2d6 for a critical)",
         steps.fire,
         odds=True,
+        exact_odds=odds.fire_odds,
     ),
     Step(
         "critical",
@@ -39,6 +40,7 @@ STEPS = (
         "up to 2d6",
         steps.critical,
         odds=True,
+        exact_odds=odds.critical_odds,
     ),
     Step(
         "torpedo",
@@ -49,6 +51,7 @@ STEPS = (
         "2d6 + 1d10 or 1d8 (+1d6 or 2d6 for a critical)",
         steps.torpedo,
         odds=True,
+        exact_odds=odds.torpedo_odds,
     ),
     Step(
         "damage",
@@ -66,6 +69,7 @@ STEPS = (
         "1d6",
         steps.rudder,
         odds=True,
+        exact_odds=odds.rudder_odds,
     ),
 )
 

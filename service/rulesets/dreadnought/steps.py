@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ...engine.errors import RuleError
@@ -143,38 +144,78 @@ def _turret_explodes(target: Ship, res: Resolution, label: str) -> str:
     return "ship destroyed" if blown else "turret destroyed"
 
 
-def _hit_and_damage(
-    *,
-    label: str,
-    dice: tuple[int, ...],
-    to_hit_mods: list[Modifier],
-    needed: int,
-    needed_text: str,
-    damage_kind: str,
-    damage_bonus: Modifier,
-    target: Ship,
-    res: Resolution,
-) -> dict[str, Any]:
-    """The shared tail of a gun or torpedo throw: hit, damage, critical."""
-    natural = sum(dice)
-    hit = natural + sum(m.value for m in to_hit_mods) >= needed
-    res.check(label, natural, to_hit_mods, needed_text, "hit" if hit else "miss")
+@dataclass(frozen=True)
+class Throw:
+    """Everything a throw of three dice is judged by, known before the dice are rolled.
+
+    ``throw_effect`` turns three faces into what they do; the step records it as a trail
+    and the odds (``odds.py``) push the distribution of the faces through the very same
+    function.
+    """
+
+    label: str
+    to_hit_mods: tuple[Modifier, ...]
+    needed: int
+    needed_text: str
+    damage_kind: str
+    damage_bonus: Modifier
+    target: Ship
+
+    @property
+    def prefix(self) -> str:
+        return "" if self.label == "to hit" else f"{self.label} "
+
+    @cached_property
+    def reduction(self) -> Modifier:
+        target = self.target
+        return Modifier(f"{target.card.name} damage reduction", -target.damage_reduction)
+
+    @cached_property
+    def to_hit_change(self) -> int:
+        return sum(m.value for m in self.to_hit_mods)
+
+    @cached_property
+    def damage_change(self) -> int:
+        return self.damage_bonus.value + self.reduction.value
+
+
+def throw_effect(throw: Throw, dice: tuple[int, ...]) -> tuple[bool, int, str | None]:
+    """(hit, points marked off, the throw that goes to the Critical Hits table or None).
+
+    Only the faces count, not which die showed which: the odds rely on that.
+    """
+    hit = sum(dice) + throw.to_hit_change >= throw.needed
     if not hit:
-        return {"hit": False, "damage": 0, "critical": None}
-    reduction = target.damage_reduction
-    prefix = "" if label == "to hit" else f"{label} "
-    total = res.check(
-        f"{prefix}damage",
-        damage_from_dice(damage_kind, dice),
-        [damage_bonus, Modifier(f"{target.card.name} damage reduction", -reduction)],
-        f"{damage_kind} damage of the three dice; never below 0",
+        return False, 0, None
+    points = damage_from_dice(throw.damage_kind, dice) + throw.damage_change
+    critical = throw_of(dice) if throw.target.heavy else None
+    return True, max(0, points), critical
+
+
+def throw_outcome(hit: bool, points: int, critical: dict[str, Any] | None) -> dict[str, Any]:
+    """The result members a throw adds, in the order the answer lists them."""
+    return {"hit": hit, "damage": points, "critical": critical}
+
+
+def _hit_and_damage(throw: Throw, dice: tuple[int, ...], res: Resolution) -> dict[str, Any]:
+    """The shared tail of a gun or torpedo throw: hit, damage, critical, with the trail."""
+    hit, points, critical_throw = throw_effect(throw, dice)
+    res.check(
+        throw.label, sum(dice), throw.to_hit_mods, throw.needed_text, "hit" if hit else "miss"
+    )
+    if not hit:
+        return throw_outcome(False, 0, None)
+    res.check(
+        f"{throw.prefix}damage",
+        damage_from_dice(throw.damage_kind, dice),
+        [throw.damage_bonus, throw.reduction],
+        f"{throw.damage_kind} damage of the three dice; never below 0",
         "points marked off",
     )
     critical = None
-    throw = throw_of(dice)
-    if target.heavy and throw is not None:
-        critical = resolve_critical(target, throw, res, f"{prefix}critical")
-    return {"hit": True, "damage": max(0, total), "critical": critical}
+    if critical_throw is not None:
+        critical = resolve_critical(throw.target, critical_throw, res, f"{throw.prefix}critical")
+    return throw_outcome(True, points, critical)
 
 
 # --- fire -------------------------------------------------------------------------------
@@ -193,7 +234,18 @@ class FireInput:
     not_under_fire: bool = False
 
 
-def fire(inp: FireInput, res: Resolution) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Plan:
+    """A gun or torpedo attack worked out up to the dice: the result's fixed members, the
+    dice to roll (``None``: none, ``head`` is the whole result) and how a throw is judged."""
+
+    head: dict[str, Any]
+    gunner: int = 0
+    throw: Throw | None = None
+
+
+def fire_plan(inp: FireInput) -> Plan:
+    """Everything about a gun attack that the dice do not decide; refusals as RuleError."""
     inp.firer.require_afloat("firer")
     inp.target.require_afloat("target")
     battery = inp.firer.battery(inp.battery, "battery")
@@ -216,10 +268,6 @@ def fire(inp: FireInput, res: Resolution) -> dict[str, Any]:
         )
 
     gunner = inp.firer.gunner_die
-    shells = res.roll("to hit", *t.TO_HIT_DICE)
-    layer = res.roll("to hit: gunner die", 1, gunner)
-    dice = shells.values + layer.values
-
     flags = {
         "director down": inp.firer.state.director_destroyed,
         "firing ship turned this turn": inp.firer_turned,
@@ -238,10 +286,9 @@ def fire(inp: FireInput, res: Resolution) -> dict[str, Any]:
     change = t.RANGE_TARGET_NUMBER[band]
     needed = inp.target.to_hit + change
     per = "+1" if row.barrels_damage == "full" else "+1/2"
-    outcome = _hit_and_damage(
+    throw = Throw(
         label="to hit",
-        dice=dice,
-        to_hit_mods=mods,
+        to_hit_mods=tuple(mods),
         needed=needed,
         needed_text=f"{needed}+ hits: {inp.target.card.name} ({target_class}) needs "
         f"{inp.target.to_hit}, {band} range {change:+d}",
@@ -252,15 +299,18 @@ def fire(inp: FireInput, res: Resolution) -> dict[str, Any]:
             t.barrels_bonus(row.barrels_damage, barrels),
         ),
         target=inp.target,
-        res=res,
     )
-    return {
-        "weapon": row.weapon,
-        "band": band,
-        "gunner_die": f"d{gunner}",
-        "score_needed": needed,
-        **outcome,
-    }
+    head = {"weapon": row.weapon, "band": band, "gunner_die": f"d{gunner}", "score_needed": needed}
+    return Plan(head, gunner, throw)
+
+
+def fire(inp: FireInput, res: Resolution) -> dict[str, Any]:
+    plan = fire_plan(inp)
+    assert plan.throw is not None
+    shells = res.roll("to hit", *t.TO_HIT_DICE)
+    layer = res.roll("to hit: gunner die", 1, plan.gunner)
+    outcome = _hit_and_damage(plan.throw, shells.values + layer.values, res)
+    return {**plan.head, **outcome}
 
 
 # --- critical ---------------------------------------------------------------------------
@@ -294,37 +344,44 @@ class TorpedoInput:
     torpedoes: int = 1
 
 
-def torpedo(inp: TorpedoInput, res: Resolution) -> dict[str, Any]:
+def torpedo_plan(inp: TorpedoInput) -> Plan:
+    """Everything about a torpedo attack that the dice do not decide."""
     inp.firer.require_afloat("firer")
     inp.target.require_afloat("target")
+    needed = inp.target.to_hit
     low, high = t.TORPEDO_RANGE
     if not low <= inp.distance <= high:
         # "If the current range is >10" then the torpedoes automatically miss": no dice.
-        return {
-            "in_range": False,
-            "hit": False,
-            "score_needed": inp.target.to_hit,
-            "damage": 0,
-            "critical": None,
-        }
-    gunner = inp.firer.gunner_die
-    res_dice = res.roll("torpedo", *t.TORPEDO_DICE).values
-    dice = res_dice + res.roll("torpedo: gunner die", 1, gunner).values
+        return Plan(
+            {
+                "in_range": False,
+                "hit": False,
+                "score_needed": needed,
+                "damage": 0,
+                "critical": None,
+            }
+        )
     bonus = t.barrels_bonus(t.TORPEDO_BONUS, inp.torpedoes)
     text = f"{inp.torpedoes} torpedoes: +1 per torpedo beyond the first"
-    needed = inp.target.to_hit
-    outcome = _hit_and_damage(
+    throw = Throw(
         label="torpedo",
-        dice=dice,
-        to_hit_mods=[Modifier(text, bonus)],
+        to_hit_mods=(Modifier(text, bonus),),
         needed=needed,
         needed_text=f"{needed}+ hits: {inp.target.card.name} ({inp.target.card.ship_class})",
         damage_kind=t.TORPEDO_DAMAGE,
         damage_bonus=Modifier(text, bonus),
         target=inp.target,
-        res=res,
     )
-    return {"in_range": True, "score_needed": needed, **outcome}
+    return Plan({"in_range": True, "score_needed": needed}, inp.firer.gunner_die, throw)
+
+
+def torpedo(inp: TorpedoInput, res: Resolution) -> dict[str, Any]:
+    plan = torpedo_plan(inp)
+    if plan.throw is None:
+        return plan.head
+    res_dice = res.roll("torpedo", *t.TORPEDO_DICE).values
+    dice = res_dice + res.roll("torpedo: gunner die", 1, plan.gunner).values
+    return {**plan.head, **_hit_and_damage(plan.throw, dice, res)}
 
 
 # --- damage and rudder -------------------------------------------------------------------

@@ -4,8 +4,9 @@ Walking every die of a Battleship's fire one branch at a time would take up to 6
 branches. But each attack die and its own save are independent of the other dice, so the
 odds of one die (every face of it, and every face of its save, through the very
 ``attack_die``, ``save_die``, ``Shot`` and ``Tally`` the resolver uses) are worked out
-once and then added up die by die. Six dice give at most 56 tallies (hits, saves and
-catastrophic or not), all as exact fractions.
+once and then added up die by die (``repeat``, with integer counts over one denominator
+while they are added). Six dice give at most 56 tallies (hits, saves and catastrophic or
+not), all as exact fractions.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from ...engine.distribution import repeat
 from . import tables as t
 from .steps import (
     FireInput,
@@ -49,15 +51,7 @@ def shot_odds(to_hit: int, armour: int | None) -> dict[Shot, Fraction]:
 
 def tally_odds(shots: dict[Shot, Fraction], dice: int) -> dict[Tally, Fraction]:
     """The tallies of ``dice`` independent attack dice, each with the odds ``shots``."""
-    tallies = {Tally(): Fraction(1)}
-    for _ in range(dice):
-        following: dict[Tally, Fraction] = {}
-        for tally, p in tallies.items():
-            for shot, q in shots.items():
-                after = tally.add(shot)
-                following[after] = following.get(after, Fraction(0)) + p * q
-        tallies = following
-    return tallies
+    return repeat(Tally(), shots, dice, Tally.add)
 
 
 def _to_hit(crew: str | None, visibility: str) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...engine.ruleset import Ruleset, Step
-from . import steps, tables
+from . import odds, steps, tables
 from .rulings import RULINGS
 from .ships import CATALOG
 
@@ -15,6 +15,7 @@ STEPS = (
         "2d6",
         steps.weather,
         odds=True,
+        exact_odds=odds.weather_odds,
     ),
     Step(
         "range",
@@ -23,6 +24,7 @@ STEPS = (
         "2d6",
         steps.initial_range,
         odds=True,
+        exact_odds=odds.initial_range_odds,
     ),
     Step(
         "initiative",
@@ -32,6 +34,7 @@ STEPS = (
         "1d6",
         steps.initiative,
         odds=True,
+        exact_odds=odds.initiative_odds,
     ),
     Step(
         "enemy-action",
@@ -42,6 +45,7 @@ STEPS = (
         "1d6",
         steps.enemy_action,
         odds=True,
+        exact_odds=odds.enemy_action_odds,
     ),
     Step(
         "maneuver",
@@ -61,6 +65,7 @@ STEPS = (
         "2d6",
         steps.fire,
         odds=True,
+        exact_odds=odds.fire_odds,
     ),
     Step(
         "straddle",
@@ -70,6 +75,7 @@ STEPS = (
         "3d6",
         steps.straddle,
         odds=True,
+        exact_odds=odds.straddle_odds,
     ),
     Step(
         "special-damage",
@@ -78,6 +84,7 @@ STEPS = (
         "2d6",
         steps.special_damage,
         odds=True,
+        exact_odds=odds.special_damage_odds,
     ),
     Step(
         "critical",
@@ -88,6 +95,7 @@ STEPS = (
         "2d6 (+2d6)",
         steps.critical,
         odds=True,
+        exact_odds=odds.critical_odds,
     ),
     Step(
         "torpedo",
@@ -98,6 +106,7 @@ STEPS = (
         "2d6 (+1d6)",
         steps.torpedo,
         odds=True,
+        exact_odds=odds.torpedo_odds,
     ),
     Step(
         "damage",
@@ -115,6 +124,7 @@ STEPS = (
         "1d6",
         steps.end_of_turn,
         odds=True,
+        exact_odds=odds.end_of_turn_odds,
     ),
     Step(
         "attack",

@@ -1,0 +1,146 @@
+"""The exact distributions behind /odds, against the walk of every face.
+
+Each building block of ``service/engine/distribution.py`` is compared, exactly, with
+``enumerate_outcomes`` walking every face of the same dice; the class walk is held to the
+odds branch cap like the walk of every face (just inside, just outside).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from itertools import pairwise
+from typing import Any
+from unittest import mock
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from service.engine import dice
+from service.engine import distribution as d
+from service.engine.errors import LimitError
+
+SIDES = st.integers(2, 10)
+
+
+def faces_of(source: dice.DiceSource, sides: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(source.draw(f"d{n}", 1, n).total for n in sides)
+
+
+@settings(max_examples=40, deadline=None)
+@given(count=st.integers(1, 3), sides=SIDES)
+def test_sums_are_the_walk_of_every_face(count: int, sides: int) -> None:
+    walked = dice.enumerate_outcomes(lambda source: source.draw("x", count, sides).total)
+    assert d.sums(count, sides) == walked
+    assert d.total(d.sums(count, sides).values()) == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(sides=st.lists(SIDES, min_size=1, max_size=3).map(tuple))
+def test_multisets_are_the_walk_of_every_face_sorted(sides: tuple[int, ...]) -> None:
+    walked = dice.enumerate_outcomes(lambda source: tuple(sorted(faces_of(source, sides))))
+    assert d.multisets(*sides) == walked
+    pairs = d.apply_to_multisets(sides, lambda faces: max(Counter(faces).values()))
+    assert pairs == d.apply(walked, lambda faces: max(Counter(faces).values()))
+
+
+def test_multisets_of_a_gun_throw() -> None:
+    # 2D8 and a D10: the D10's 9 and 10 come alone (72 multisets) or with a pair of D8s
+    assert len(d.multisets(8, 8, 10)) == 192
+    assert d.multisets(8, 8, 10)[(7, 7, 7)] == Fraction(1, 640)
+    assert d.multisets(8, 8, 10)[(1, 2, 9)] == Fraction(2, 640)
+
+
+@settings(max_examples=30, deadline=None)
+@given(sides=SIDES, times=st.integers(0, 4), target=st.integers(1, 10))
+def test_repeat_is_the_walk_of_a_pool(sides: int, times: int, target: int) -> None:
+    def hits(source: dice.DiceSource) -> int:
+        return sum(source.draw("pool", 1, sides).total >= target for _ in range(times))
+
+    one = d.apply(d.uniform(sides), lambda face: face >= target)
+    with mock.patch.object(dice, "MAX_ODDS_BRANCHES", 10**5):
+        walked = dice.enumerate_outcomes(hits)
+    assert d.repeat(0, one, times, lambda n, hit: n + hit) == walked
+
+
+def test_bind_and_combine_are_follow_up_and_independent_rolls() -> None:
+    def follow(source: dice.DiceSource) -> tuple[int, int]:
+        first = source.draw("first", 1, 6).total
+        second = source.draw("second", 1, 4).total if first > 4 else 0
+        return first, second
+
+    bound = d.bind(
+        d.uniform(6), lambda a: d.apply(d.uniform(4), lambda b: (a, b)) if a > 4 else {(a, 0): 1}
+    )
+    assert bound == dice.enumerate_outcomes(follow)
+    both = d.combine(d.uniform(6), d.uniform(4), lambda a, b: a + b)
+    assert both == dice.enumerate_outcomes(
+        lambda s: s.draw("a", 1, 6).total + s.draw("b", 1, 4).total
+    )
+    assert d.certain("x") == {"x": 1}
+
+
+@settings(max_examples=40, deadline=None)
+@given(rolls=st.lists(st.tuples(st.integers(1, 3), st.integers(2, 6)), min_size=1, max_size=2))
+def test_the_walk_by_total_is_the_walk_of_every_face(rolls: list[tuple[int, int]]) -> None:
+    # a rule that reads each roll by its total only, and whose second roll depends on the first
+    def play(source: dice.DiceSource) -> tuple[int, ...]:
+        totals = []
+        for count, sides in rolls:
+            roll = source.draw("x", count, sides)
+            totals.append(roll.total)
+            if roll.total % 3 == 0:
+                totals.append(source.draw("again", 1, 4).total)
+        return tuple(totals)
+
+    with mock.patch.object(dice, "MAX_ODDS_BRANCHES", 10**6):
+        walked = dice.enumerate_outcomes(play)
+        assert d.walk(play, d.by_face) == walked
+        assert d.walk(play, d.by_total) == walked
+
+
+@pytest.mark.parametrize(("count", "sides"), [(1, 6), (2, 6), (3, 6), (2, 8), (4, 3)])
+def test_each_total_has_a_throw_that_makes_it(count: int, sides: int) -> None:
+    classes = d.by_total(count, sides)
+    assert [sum(throw) for throw, _ in classes] == sorted(d.sums(count, sides))
+    for throw, _ in classes:
+        assert len(throw) == count and all(1 <= face <= sides for face in throw)
+    assert [p for _, p in classes] == list(d.sums(count, sides).values())
+    assert all(a < b for a, b in pairwise(sum(t) for t, _ in classes))
+
+
+def _runs(total: int) -> Any:
+    """A play of exactly ``total`` branches: a D2, then a die of about half on each side."""
+    half = total // 2
+
+    def play(source: dice.DiceSource) -> tuple[int, int]:
+        side = source.draw("side", 1, 2).total
+        return side, source.draw("x", 1, half if side == 1 else total - half).total
+
+    return play
+
+
+def test_the_walk_exactly_at_the_branch_cap() -> None:
+    walked = d.walk(_runs(dice.MAX_ODDS_BRANCHES), d.by_face)
+    assert len(walked) == dice.MAX_ODDS_BRANCHES
+    assert d.total(walked.values()) == 1
+
+
+def test_the_walk_one_run_past_the_cap_is_refused() -> None:
+    with pytest.raises(LimitError, match=f"more than {dice.MAX_ODDS_BRANCHES} dice outcomes"):
+        d.walk(_runs(dice.MAX_ODDS_BRANCHES + 1), d.by_face)
+
+
+def test_the_walk_by_total_counts_runs_not_throws(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dice, "MAX_ODDS_BRANCHES", 16)  # 3d6: 216 throws, 16 totals
+    walked = d.walk(lambda source: source.draw("x", 3, 6).total, d.by_total)
+    assert walked[10] == Fraction(27, 216)
+    monkeypatch.setattr(dice, "MAX_ODDS_BRANCHES", 15)
+    with pytest.raises(LimitError):
+        d.walk(lambda source: source.draw("x", 3, 6).total, d.by_total)
+
+
+def test_the_walk_keeps_the_dice_limits() -> None:
+    with pytest.raises(LimitError, match="sides"):
+        d.walk(lambda source: source.draw("x", 1, dice.MAX_SIDES + 1).total)

@@ -1,0 +1,253 @@
+"""Every step's exact odds against the walk of every face, on small cases.
+
+Each ``/odds`` is worked out from distributions (the totals or the multisets of its rolls
+pushed through the step's rules functions, follow-up rolls as sub-distributions). Here the
+brute force is the engine's own walk of every face of every die through the step's
+resolver (``enumerate_outcomes``, the branch cap lifted), and the two must agree exactly:
+the same results with the same fractions, in the same order, or the same refusal.
+(fleet-action's two odds are checked the same way in tests/test_fleet_action_odds.py.)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from service.engine import dice
+from service.engine.errors import LimitError, RuleError
+from service.engine.ruleset import Ruleset, step_odds
+from service.rulesets import dreadnought, salvo_solo
+from service.rulesets.dreadnought import steps as dn
+from service.rulesets.dreadnought import tables as dt
+from service.rulesets.dreadnought.ships import CATALOG as DN_CATALOG
+from service.rulesets.dreadnought.ships import Battery, ShipCard, ShipState
+from service.rulesets.dreadnought.ships import Ship as DnShip
+from service.rulesets.salvo_solo import steps as ss
+from service.rulesets.salvo_solo import tables as st_
+from service.rulesets.salvo_solo.ships import CATALOG as SS_CATALOG
+from service.rulesets.salvo_solo.ships import Ship as SsShip
+from service.rulesets.salvo_solo.ships import ShipState as SsState
+
+DREADNOUGHT = dreadnought.RULESET
+SALVO_SOLO = salvo_solo.RULESET
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def answer(ruleset: Ruleset, name: str, inputs: Any, exact: bool) -> Any:
+    """The odds answer, or the refusal (its type and words)."""
+    step = ruleset.step(name)
+    if not exact:
+        step = dataclasses.replace(step, exact_odds=None)
+    try:
+        with mock.patch.object(dice, "MAX_ODDS_BRANCHES", 250_000):
+            return step_odds(ruleset.id, step, inputs)
+    except RuleError as error:
+        return (type(error).__name__, error.field, str(error))
+
+
+def assert_exact(ruleset: Ruleset, name: str, inputs: Any) -> None:
+    step = ruleset.step(name)
+    assert step.exact_odds is not None, f"{ruleset.id} {name} walks every face"
+    walked = answer(ruleset, name, inputs, exact=False)
+    assert answer(ruleset, name, inputs, exact=True) == walked
+
+
+def test_every_step_with_odds_has_exact_odds() -> None:
+    from service.rulesets import fleet_action, salvo_grid
+
+    walked = [
+        f"{ruleset.id} {step.name}"
+        for ruleset in (DREADNOUGHT, SALVO_SOLO, fleet_action.RULESET, salvo_grid.RULESET)
+        for step in ruleset.steps
+        if step.odds and step.exact_odds is None
+    ]
+    assert walked == []
+
+
+# --- dreadnought --------------------------------------------------------------------------
+
+
+@st.composite
+def dn_ship(draw: st.DrawFn, heavy: bool | None = None) -> DnShip:
+    if draw(st.booleans()):
+        card = draw(st.sampled_from(list(DN_CATALOG.values())))
+    else:
+        classes = [
+            row.name for row in dt.SHIP_CLASSES if heavy is None or (row.weight == "heavy") is heavy
+        ]
+        calibres = draw(
+            st.lists(st.sampled_from([3, 4, 6, 8, 9.2, 11, 12, 13.5, 15]), min_size=1, max_size=3)
+        )
+        batteries = []
+        for calibre in dict.fromkeys(calibres):
+            barrels = draw(st.integers(1, 12))
+            turrets = draw(st.one_of(st.none(), st.integers(1, barrels)))
+            batteries.append(Battery(calibre, barrels, turrets))
+        card = ShipCard(
+            "Card",
+            draw(st.sampled_from(classes)),
+            draw(st.sampled_from(["British", "German", "French"])),
+            draw(st.sampled_from(dt.CREWS)),
+            tuple(batteries),
+            to_hit=draw(st.one_of(st.none(), st.integers(2, 20))),
+            damage_reduction=draw(st.one_of(st.none(), st.integers(0, 4))),
+        )
+    main = card.batteries[0]
+    state = ShipState(
+        damage_taken=draw(st.integers(0, 12)),
+        turrets_lost=draw(st.integers(0, main.turret_count)),
+        director_destroyed=draw(st.booleans()),
+    )
+    return DnShip(card, state)
+
+
+@SETTINGS
+@given(
+    firer=dn_ship(),
+    target=dn_ship(),
+    distance=st.sampled_from([0, 1, 5, 10, 20, 30]),
+    flags=st.lists(st.booleans(), min_size=5, max_size=5),
+    pick=st.integers(0, 2),
+)
+def test_dreadnought_fire(
+    firer: DnShip, target: DnShip, distance: int, flags: list[bool], pick: int
+) -> None:
+    # a calibre the firer has, that may fire at the target when one of them can
+    calibres = [b.calibre for b in firer.card.batteries]
+    fit = [c for c in calibres if dn.weapon_row(c, target.card.ship_class)[1]] or calibres
+    inputs = dn.FireInput(firer, fit[pick % len(fit)], target, distance, *flags)
+    assert_exact(DREADNOUGHT, "fire", inputs)
+
+
+@SETTINGS
+@given(
+    firer=dn_ship(heavy=False),
+    target=dn_ship(),
+    distance=st.sampled_from([0, 3, 10, 11]),
+    torpedoes=st.integers(1, 20),
+)
+def test_dreadnought_torpedo(firer: DnShip, target: DnShip, distance: int, torpedoes: int) -> None:
+    assert_exact(DREADNOUGHT, "torpedo", dn.TorpedoInput(firer, target, distance, torpedoes))
+
+
+@SETTINGS
+@given(target=dn_ship(), throw=st.sampled_from([*dt.THROWS, "double 9"]))
+def test_dreadnought_critical(target: DnShip, throw: str) -> None:
+    assert_exact(DREADNOUGHT, "critical", dn.CriticalInput(target, throw))
+
+
+@SETTINGS
+@given(ship=dn_ship(), way=st.sampled_from([None, "left", "right"]))
+def test_dreadnought_rudder(ship: DnShip, way: str | None) -> None:
+    jammed = DnShip(ship.card, dataclasses.replace(ship.state, rudder_jammed=way))
+    assert_exact(DREADNOUGHT, "rudder", dn.RudderInput(jammed))
+
+
+def test_dreadnought_fire_at_its_heaviest_tree() -> None:
+    # 2D8 and a D10, every throw a hit on a British battleship with two turrets left: every
+    # double goes on to the Critical Hits table, and double 8 to two more D6.
+    firer = DnShip(DN_CATALOG["Queen Elizabeth"])
+    card = dataclasses.replace(
+        DN_CATALOG["Dreadnought"], ship_class="Battleship", to_hit=2, name="Target"
+    )
+    target = DnShip(card, ShipState(turrets_lost=3))
+    assert target.main_turrets_left == dt.TWO_TURRETS_AT_MOST
+    assert firer.gunner_die == 10
+    inputs = dn.FireInput(firer, 15, target, 1)
+    assert_exact(DREADNOUGHT, "fire", inputs)
+    # walked face by face it is 1,215 branches, past the cap: the exact odds walk none
+    walked = dataclasses.replace(DREADNOUGHT.step("fire"), exact_odds=None)
+    with pytest.raises(LimitError, match="dice outcomes"):
+        step_odds(DREADNOUGHT.id, walked, inputs)
+    with mock.patch.object(dice, "MAX_ODDS_BRANCHES", 1_215):
+        step_odds(DREADNOUGHT.id, walked, inputs)
+    with mock.patch.object(dice, "MAX_ODDS_BRANCHES", 1_214), pytest.raises(LimitError):
+        step_odds(DREADNOUGHT.id, walked, inputs)
+
+
+# --- salvo-solo ---------------------------------------------------------------------------
+
+
+@st.composite
+def ss_ship(draw: st.DrawFn) -> SsShip:
+    card = draw(st.sampled_from(list(SS_CATALOG.values())))
+    state = SsState(
+        flotation_hits=draw(st.integers(0, card.flotation + 1)),
+        turret_hits=draw(st.integers(0, card.turret + 1)),
+        speed_hits=draw(st.integers(0, 3)),
+        fire_control=draw(st.sampled_from(["ready", "lost-next-turn", "lost-this-turn"])),
+    )
+    return SsShip(card, state)
+
+
+WEATHERS = st.sampled_from(list(st_.WEATHER_RANGE_MODIFIER))
+RANGES = st.sampled_from(list(st_.RANGES))
+ACTIONS = st.sampled_from(list(st_.ACTION_EFFECTS))
+
+
+@pytest.mark.parametrize("name", ["weather", "special-damage"])
+def test_salvo_solo_steps_of_dice_alone(name: str) -> None:
+    assert_exact(SALVO_SOLO, name, ss.NoInput())
+
+
+@SETTINGS
+@given(weather=WEATHERS)
+def test_salvo_solo_range(weather: str) -> None:
+    assert_exact(SALVO_SOLO, "range", ss.RangeInput(weather))
+
+
+@SETTINGS
+@given(player=ss_ship(), enemy=ss_ship())
+def test_salvo_solo_initiative(player: SsShip, enemy: SsShip) -> None:
+    assert_exact(SALVO_SOLO, "initiative", ss.InitiativeInput(player, enemy))
+
+
+@SETTINGS
+@given(enemy=ss_ship(), player=ss_ship(), last=st.one_of(st.none(), ACTIONS))
+def test_salvo_solo_enemy_action(enemy: SsShip, player: SsShip, last: str | None) -> None:
+    assert_exact(SALVO_SOLO, "enemy-action", ss.EnemyActionInput(enemy, player, last))
+
+
+@SETTINGS
+@given(
+    range_=RANGES,
+    weather=WEATHERS,
+    straddled=st.booleans(),
+    firer=st.one_of(st.none(), ss_ship()),
+)
+def test_salvo_solo_fire(range_: str, weather: str, straddled: bool, firer: SsShip | None) -> None:
+    assert_exact(SALVO_SOLO, "fire", ss.FireInput(range_, weather, straddled, firer))
+
+
+@SETTINGS
+@given(
+    firer=ss_ship(),
+    target=ss_ship(),
+    range_=RANGES,
+    bearing=st.sampled_from(["bow", "broadside", "stern"]),
+)
+def test_salvo_solo_straddle(firer: SsShip, target: SsShip, range_: str, bearing: str) -> None:
+    assert_exact(SALVO_SOLO, "straddle", ss.StraddleInput(firer, target, range_, bearing))
+
+
+@SETTINGS
+@given(target=ss_ship(), range_=RANGES)
+def test_salvo_solo_critical(target: SsShip, range_: str) -> None:
+    assert_exact(SALVO_SOLO, "critical", ss.CriticalInput(target, range_))
+
+
+@SETTINGS
+@given(firer=ss_ship(), target=ss_ship(), range_=RANGES, weather=WEATHERS)
+def test_salvo_solo_torpedo(firer: SsShip, target: SsShip, range_: str, weather: str) -> None:
+    assert_exact(SALVO_SOLO, "torpedo", ss.TorpedoInput(firer, target, range_, weather))
+
+
+@SETTINGS
+@given(weather=WEATHERS, player=ACTIONS, enemy=ACTIONS)
+def test_salvo_solo_end_of_turn(weather: str, player: str, enemy: str) -> None:
+    assert_exact(SALVO_SOLO, "end-of-turn", ss.EndOfTurnInput(weather, player, enemy))
