@@ -361,3 +361,109 @@ def test_fleet_initiative_tied_every_round_says_what_to_do(client: FlaskClient) 
         f"initiative tied {rounds} rounds in a row, the most one request rolls: roll "
         "initiative again (with seeded dice, count the nonce up)"
     )
+
+
+# --- salvo-solo: a whole turn, where the mutation run found it unguarded --------------------------
+
+
+def _turn(client: FlaskClient, state: dict[str, Any], action: str, values: list[int]) -> Any:
+    return resolve(client, "turn", {"state": {"turn": 3, **state}, "player_action": action}, values)
+
+
+def test_turn_fire_remembers_a_straddle_and_end_of_turn_reads_the_weather(
+    client: FlaskClient,
+) -> None:
+    state = {
+        "weather": "Stormy",
+        "range": "Long",
+        "player": {"ship": "Hood"},
+        "enemy": SPEE,
+        "player_has_straddled": True,
+    }
+    # initiative 1; enemy action 2 + 1 (smaller guns) = OB; Hood fires first (15" > 11"):
+    # 1+1 -3 Stormy +2 straddled = 1, a miss; Graf Spee 1+1 -3 misses; end of turn 1 +2.
+    data = _turn(client, state, "OB", [1, 2, 1, 1, 1, 1, 1])
+    assert {"source": "firer has straddled the target before", "value": 2} in check_of(
+        data, "player shot 1 fire"
+    )["applied"]
+    assert check_of(data, "enemy shot 1 fire")["applied"] == [
+        {"source": "weather Stormy", "value": -3}
+    ]
+    assert check_of(data, "end of turn")["applied"] == [{"source": "weather Stormy", "value": 2}]
+    assert data["result"]["state"]["player_has_straddled"] is True
+
+
+def test_turn_a_ship_that_cannot_fire_is_passed_over_and_the_other_still_fires(
+    client: FlaskClient,
+) -> None:
+    state = {
+        "weather": "Fair",
+        "range": "Long",
+        "player": AJAX,
+        "enemy": {"ship": "Graf Spee", "state": {"turret_hits": 10}},
+    }
+    data = _turn(client, state, "OB", [1, 3, 1, 1, 1])
+    fire = [e for e in data["result"]["events"] if e["phase"] == "fire"]
+    assert [e["side"] for e in fire] == ["enemy", "player"]
+    assert fire[0]["result"]["fired"] is False and fire[0]["result"]["reason"]
+    assert set(fire[0]["result"]) == {"fired", "reason"}
+    assert len(fire[1]["result"]["shots"]) == 1
+
+
+def test_turn_out_of_range_keeps_the_range_and_the_enemy_action(client: FlaskClient) -> None:
+    state = {"weather": "Fair", "range": "Extreme", "player": AJAX, "enemy": SPEE}
+    data = _turn(client, state, "W", [1, 3])  # enemy OB; the player's W takes it past Extreme
+    result = data["result"]
+    assert (result["game_over"], result["draw"], result["reason"]) == (True, True, "out of range")
+    assert result["state"]["range"] == "Extreme"
+    assert result["state"]["enemy_last_action"] == "OB"
+
+
+@pytest.mark.parametrize(
+    ("step", "body", "field"),
+    [
+        (
+            "turn",
+            {
+                "state": {
+                    "turn": 1,
+                    "weather": "Fair",
+                    "range": "Long",
+                    "player": {"ship": "Ajax", "state": {"flotation_hits": 10}},
+                    "enemy": SPEE,
+                },
+                "player_action": "OB",
+            },
+            "state.player",
+        ),
+        (
+            "turn",
+            {
+                "state": {
+                    "turn": 1,
+                    "weather": "Fair",
+                    "range": "Long",
+                    "player": {"ship": "Ajax", "state": {"speed_hits": 5}},
+                    "enemy": SPEE,
+                },
+                "player_action": "C",
+            },
+            "player_action",
+        ),
+        (
+            "maneuver",
+            {
+                "range": "Long",
+                "player_action": "OB",
+                "enemy_action": "C",
+                "enemy": {"ship": "Graf Spee", "state": {"speed_hits": 4}},
+            },
+            "enemy_action",
+        ),
+    ],
+)
+def test_turn_and_maneuver_refusals_name_the_member_at_fault(
+    client: FlaskClient, step: str, body: dict[str, Any], field: str
+) -> None:
+    problem = refused(client, step, body)
+    assert [error["field"] for error in problem["errors"]] == [field]
