@@ -21,6 +21,9 @@ _SCALARS: tuple[tuple[type, str], ...] = (
 )
 
 
+EMPTY_LIST: dict[str, Any] = {"type": "array", "items": {}, "maxItems": 0}
+
+
 def shape_of(value: Any, refs: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The JSON Schema of ``value``; ``refs`` names members documented as components."""
     refs = refs or {}
@@ -40,10 +43,9 @@ def shape_of(value: Any, refs: Mapping[str, str] | None = None) -> dict[str, Any
             "additionalProperties": False,
         }
     if isinstance(value, Sequence):
-        shape: dict[str, Any] = {"type": "array"}
-        if value:
-            shape["items"] = merged([shape_of(item, refs) for item in value])
-        return shape
+        if not value:  # nothing to type its items by: an empty list, and only that
+            return dict(EMPTY_LIST)
+        return {"type": "array", "items": merged([shape_of(item, refs) for item in value])}
     raise TypeError(f"no JSON shape for {type(value).__name__}")
 
 
@@ -69,8 +71,8 @@ def merged(shapes: list[dict[str, Any]]) -> dict[str, Any]:
             "additionalProperties": False,
         }
     if all(shape.get("type") == "array" for shape in distinct):
-        items = [shape["items"] for shape in distinct if "items" in shape]
-        return {"type": "array", "items": merged(items)} if items else {"type": "array"}
+        items = [shape["items"] for shape in distinct if shape != EMPTY_LIST]
+        return {"type": "array", "items": merged(items)}
     if all(set(shape) == {"type"} and isinstance(shape["type"], str) for shape in distinct):
         kinds = [shape["type"] for shape in distinct]
         if set(kinds) == {"integer", "number"}:
