@@ -89,9 +89,9 @@ SOLO_TURN_SEED = {"seed": "worst", "nonce": 141}  # 13 rolls
 
 SOLO_CASES = [
     Case("POST", f"{SOLO}/weather", "2d6", {"dice": SEED, "prev": PREV}),
-    Case("POST", f"{SOLO}/weather/odds", "36 branches", {}),
+    Case("POST", f"{SOLO}/weather/odds", "2d6 walked by total: 11 runs", {}),
     Case("POST", f"{SOLO}/range", "2d6", {"weather": "Stormy", "dice": SEED}),
-    Case("POST", f"{SOLO}/range/odds", "36 branches", {"weather": "Fine"}),
+    Case("POST", f"{SOLO}/range/odds", "2d6 by total: 11 runs", {"weather": "Fine"}),
     Case(
         "POST",
         f"{SOLO}/initiative",
@@ -101,7 +101,7 @@ SOLO_CASES = [
     Case(
         "POST",
         f"{SOLO}/initiative/odds",
-        "6 branches",
+        "1d6: 6 runs",
         {"player": SOLO_SHIP, "enemy": SOLO_SHIP},
     ),
     Case(
@@ -113,7 +113,7 @@ SOLO_CASES = [
     Case(
         "POST",
         f"{SOLO}/enemy-action/odds",
-        "6 branches",
+        "1d6: 6 runs",
         {"enemy": SOLO_SHIP, "player": SOLO_SHIP, "last_action": "C"},
     ),
     Case(
@@ -137,7 +137,7 @@ SOLO_CASES = [
     Case(
         "POST",
         f"{SOLO}/fire/odds",
-        "36 branches",
+        "2d6 by total: 11 runs",
         {"range": "Short", "weather": "Fine", "previously_straddled": True},
     ),
     Case(
@@ -152,9 +152,9 @@ SOLO_CASES = [
             "dice": SEED,
         },
     ),
-    Case("POST", f"{SOLO}/straddle/odds", "216 branches (3d6)", STRADDLE_ODDS),
+    Case("POST", f"{SOLO}/straddle/odds", "3d6 by total: 16 runs (216 throws)", STRADDLE_ODDS),
     Case("POST", f"{SOLO}/special-damage", "2d6", {"dice": SEED}),
-    Case("POST", f"{SOLO}/special-damage/odds", "36 branches", {}),
+    Case("POST", f"{SOLO}/special-damage/odds", "2d6 by total: 11 runs", {}),
     Case(
         "POST",
         f"{SOLO}/critical",
@@ -164,7 +164,7 @@ SOLO_CASES = [
     Case(
         "POST",
         f"{SOLO}/critical/odds",
-        "71 branches (plunging fire)",
+        "2d6, then 2d6 of plunging fire, by total: 21 runs (71 throws)",
         {"target": {"ship": "Hood"}, "range": "Long"},
     ),
     Case(
@@ -182,7 +182,7 @@ SOLO_CASES = [
     Case(
         "POST",
         f"{SOLO}/torpedo/odds",
-        "66 branches",
+        "2d6 by total, then 1d6 of damage: 26 runs (66 throws)",
         {
             "firer": {"ship": "Ajax"},
             "target": {"ship": "Hood"},
@@ -206,7 +206,7 @@ SOLO_CASES = [
     Case(
         "POST",
         f"{SOLO}/end-of-turn/odds",
-        "6 branches",
+        "1d6: 6 runs",
         {"weather": "Stormy", "player_action": "W", "enemy_action": "W"},
     ),
     Case(
@@ -352,7 +352,7 @@ DREAD_CASES = [
     Case(
         "POST",
         f"{DREAD}/critical/odds",
-        "36 branches",
+        "two turrets, then blow up, 1d6 each: 21 runs",
         {"target": DREAD_TARGET, "throw": "double 8"},
     ),
     Case(
@@ -388,7 +388,7 @@ DREAD_CASES = [
     Case(
         "POST",
         f"{DREAD}/rudder/odds",
-        "6 branches",
+        "1d6: 6 runs",
         {"ship": dread_card(state={"rudder_jammed": "left"})},
     ),
 ]

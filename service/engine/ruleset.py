@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import lcm
 from typing import Any
 
 from .dice import DiceSource, enumerate_outcomes
@@ -120,7 +121,13 @@ def step_odds(ruleset: str, step: Step, inputs: Any) -> dict[str, Any]:
         for result, probability in step.exact_odds(inputs):
             key = _key(result)
             distribution[key] = distribution.get(key, Fraction(0)) + probability
-    outcomes = sorted(distribution.items(), key=lambda item: (-item[1], str(item[0])))
+    # Most likely first, ties by result: chances compared as integers over one common
+    # denominator (exact, and cheaper than comparing fractions).
+    common = lcm(*(p.denominator for p in distribution.values()))
+    outcomes = sorted(
+        distribution.items(),
+        key=lambda item: (-item[1].numerator * (common // item[1].denominator), str(item[0])),
+    )
     return {
         "ruleset": ruleset,
         "step": step.name,
