@@ -226,10 +226,10 @@ SOLO_CASES = [
     Case(
         "POST",
         f"{SOLO}/turn",
-        "a whole turn: both sides fire; turn 10000",
+        "a whole turn: both sides fire; turn 9999, the last a game plays",
         {
             "state": {
-                "turn": 10_000,
+                "turn": 9_999,
                 "weather": "Fine",
                 "range": "Short",
                 "player": SOLO_SHIP,
@@ -241,6 +241,16 @@ SOLO_CASES = [
             "player_action": "C",
             "dice": SOLO_TURN_SEED,
             "prev": PREV,
+        },
+        past={
+            "state": {
+                "turn": 10_000,
+                "weather": "Fine",
+                "range": "Short",
+                "player": SOLO_SHIP,
+                "enemy": SOLO_SHIP,
+            },
+            "player_action": "C",
         },
     ),
 ]
