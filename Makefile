@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum requirements.lock | cut -d' ' -f1)
 
-.PHONY: serve test install lock lock-runtime openapi bench worst-case load
+.PHONY: test-packages serve test install lock lock-runtime openapi bench worst-case load
 
 $(STAMP): requirements.lock
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -16,6 +16,10 @@ $(STAMP): requirements.lock
 	touch $@
 
 install: $(STAMP)
+
+# Debian packages the nginx, browser and walkthrough tests need (root or sudo).
+test-packages:
+	tools/install-test-packages.sh
 
 serve: $(STAMP)
 	$(BIN)/gunicorn -c deploy/gunicorn.conf.py
