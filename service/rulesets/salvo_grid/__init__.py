@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...engine.ruleset import Ruleset, Step
-from . import steps, tables
+from . import computer, fleet, rating, salvo, tables
 from .rulings import RULINGS
 from .ships import CATALOG
 
@@ -17,7 +17,7 @@ STEPS = (
         "wrong size, repeated square, off the board, diagonal, not in a line, gap, overlap). "
         "No odds: a layout has no table to enumerate.",
         "1dN per ship, N = its legal places (none when checking)",
-        steps.layout,
+        fleet.layout,
     ),
     Step(
         "loot",
@@ -26,7 +26,7 @@ STEPS = (
         "(-1 shot), 2 radar buoys (a contact), in that order, each among the open squares "
         "left.",
         "1dN per piece, N = open squares left",
-        steps.loot,
+        fleet.loot,
     ),
     Step(
         "salvo",
@@ -39,7 +39,7 @@ STEPS = (
         "the enemy ocean (the computer step's input); then the winner or a draw. Illegal "
         "salvos get a 422 naming the fault.",
         "1dN per radar buoy found, N = candidate squares",
-        steps.salvo,
+        salvo.salvo,
     ),
     Step(
         "computer",
@@ -50,7 +50,7 @@ STEPS = (
         "submarine is hit; never recon or sonar. The salvo comes back ready to send to the "
         "salvo step; the same seed and nonce give the same salvo.",
         "1dN per choice among more squares or areas than it needs",
-        steps.computer,
+        computer.computer,
     ),
     Step(
         "rating",
@@ -60,7 +60,7 @@ STEPS = (
         "equals). Forfeits and resignations are rated like any result; battles against the "
         "computer are not rated, so do not send them.",
         "none",
-        steps.rating,
+        rating.rating,
     ),
 )
 

@@ -11,9 +11,12 @@ from marshmallow import Schema, fields, post_load, validate
 from ...http.common import StepHTTP, inputs, register_steps
 from ...http.components import EnumType, component
 from ...http.fields import StrictBoolean, StrictInteger
-from . import RULESET, steps
+from . import RULESET
 from . import tables as t
-from .fleet import LootPiece, Ocean, Placement, parse
+from .computer import ComputerInput, View
+from .fleet import LayoutInput, LootInput, LootPiece, Ocean, Placement, parse
+from .rating import RESULT_SCORES, RatingInput
+from .salvo import Salvo, SalvoInput, Side, Special
 from .ships import CATALOG
 
 blp = Blueprint(
@@ -59,7 +62,7 @@ LOOT_KIND = EnumType("SalvoGridLootKind", t.LOOT_KINDS, "A piece of loot hidden 
 ORIENTATION = EnumType("SalvoGridOrientation", t.ORIENTATIONS, "Which way a line of squares runs.")
 COLUMN = EnumType("SalvoGridColumn", t.COLUMNS, "A column of the board.")
 RATING_RESULT = EnumType(
-    "SalvoGridBattleResult", steps.RESULT_SCORES, "How a battle between captains a and b ended."
+    "SalvoGridBattleResult", RESULT_SCORES, "How a battle between captains a and b ended."
 )
 CAPTAIN = EnumType("SalvoGridCaptain", ("a", "b"), "One of the two captains.")
 SHOT_RESULT = EnumType(
@@ -218,8 +221,8 @@ class SalvoGridSpecialSchema(Schema):
     column = COLUMN.field(metadata={"description": "cruiser: a column"})
 
     @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> steps.Special:
-        return steps.Special(**data)
+    def make(self, data: dict[str, Any], **_: Any) -> Special:
+        return Special(**data)
 
 
 class SalvoGridSalvoSchema(Schema):
@@ -233,8 +236,8 @@ class SalvoGridSalvoSchema(Schema):
     )
 
     @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> steps.Salvo:
-        return steps.Salvo(tuple(data["shots"]), tuple(data["specials"]))
+    def make(self, data: dict[str, Any], **_: Any) -> Salvo:
+        return Salvo(tuple(data["shots"]), tuple(data["specials"]))
 
 
 class SalvoGridSideSchema(Schema):
@@ -242,8 +245,8 @@ class SalvoGridSideSchema(Schema):
     salvo = fields.Nested(SalvoGridSalvoSchema, required=True)
 
     @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> steps.Side:
-        return steps.Side(data["ocean"], data["salvo"])
+    def make(self, data: dict[str, Any], **_: Any) -> Side:
+        return Side(data["ocean"], data["salvo"])
 
 
 class SalvoGridSunkShipSchema(Schema):
@@ -267,8 +270,8 @@ class SalvoGridViewSchema(Schema):
     )
 
     @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> steps.View:
-        return steps.View(
+    def make(self, data: dict[str, Any], **_: Any) -> View:
+        return View(
             tuple(data["misses"]),
             tuple(data["hits"]),
             tuple(data["contacts"]),
@@ -487,21 +490,21 @@ STEPS = [
         "layout",
         SalvoGridLayoutInputs,
         SalvoGridLayoutResult,
-        lambda args: steps.LayoutInput(tuple(args["fleet"]) if "fleet" in args else None),
+        lambda args: LayoutInput(tuple(args["fleet"]) if "fleet" in args else None),
         {"dice": SEED},
     ),
     StepHTTP(
         "loot",
         SalvoGridLootInputs,
         SalvoGridLootResult,
-        lambda args: steps.LootInput(tuple(args["fleet"])),
+        lambda args: LootInput(tuple(args["fleet"])),
         {"fleet": FLEET_A, "dice": SEED},
     ),
     StepHTTP(
         "salvo",
         SalvoGridSalvoInputs,
         SalvoGridSalvoResult,
-        inputs(steps.SalvoInput),
+        inputs(SalvoInput),
         {
             "a": {
                 "ocean": OCEAN_A,
@@ -524,7 +527,7 @@ STEPS = [
         "computer",
         SalvoGridComputerInputs,
         SalvoGridComputerResult,
-        inputs(steps.ComputerInput),
+        inputs(ComputerInput),
         {
             "ocean": OCEAN_B,
             "view": {"misses": ["A2", "C5"], "hits": ["A1"], "contacts": [], "sunk": []},
@@ -535,7 +538,7 @@ STEPS = [
         "rating",
         SalvoGridRatingInputs,
         SalvoGridRatingResult,
-        inputs(steps.RatingInput),
+        inputs(RatingInput),
         {"a": 1000, "b": 1000, "result": "a-wins"},
     ),
 ]

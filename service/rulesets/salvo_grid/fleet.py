@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from functools import cache
+from typing import Any, Final, TypeVar
 
 from ...engine.errors import RuleError
+from ...engine.resolution import Resolution
 from . import tables as t
 
 Square = tuple[int, int]
@@ -354,3 +356,86 @@ def require_legal_ocean(ocean: Ocean, where: str, whose: str) -> None:
         )
     if ocean.diving and ocean.sunk("submarine"):
         raise RuleError(f"{whose} submarine is diving but it is sunk", f"{where}.diving")
+
+
+# --- the layout and loot steps: hiding a fleet and its loot, by the dice ---------------------
+
+
+T = TypeVar("T")
+
+
+def choose(res: Resolution, label: str, candidates: Sequence[T], describe: Any = str) -> T:
+    """One of ``candidates``, by one die with exactly that many sides (no die for one).
+
+    Every face is equally likely (the dice source has no modulo bias), so every candidate
+    is; the trail shows which face picked which candidate.
+    """
+    if not candidates:
+        raise ValueError(f"{label}: nothing to choose from")
+    if len(candidates) == 1:
+        return candidates[0]
+    roll = res.roll(label, 1, len(candidates))
+    picked = candidates[roll.total - 1]
+    res.check(label, roll.total, [], f"{len(candidates)} candidates in order", describe(picked))
+    return picked
+
+
+def span_name(squares: Sequence[Square]) -> str:
+    return "-".join(names([squares[0], squares[-1]])) if len(squares) > 1 else name(squares[0])
+
+
+@dataclass(frozen=True)
+class LayoutInput:
+    fleet: tuple[Placement, ...] | None = None
+
+
+@cache
+def lines_on_board(size: int) -> tuple[tuple[Square, ...], ...]:
+    """Every line of ``size`` squares on the board: horizontal ones by bow in reading order,
+    then vertical ones (worked out once per size)."""
+    every = (line(start, orientation, size) for orientation in t.ORIENTATIONS for start in BOARD)
+    return tuple(squares for squares in every if all(on_board(sq) for sq in squares))
+
+
+def placements(ship: str, occupied: set[Square]) -> list[tuple[Square, ...]]:
+    """Every legal place for ``ship``: horizontal ones by bow in reading order, then vertical."""
+    return [sq for sq in lines_on_board(t.SHIP_SIZES[ship]) if occupied.isdisjoint(sq)]
+
+
+def layout(inp: LayoutInput, res: Resolution) -> dict[str, Any]:
+    """A random legal fleet from the dice, or the check of the fleet given."""
+    if inp.fleet is not None:
+        faults = fleet_faults(inp.fleet)
+        return {
+            "legal": not faults,
+            "faults": [fault.as_dict() for fault in faults],
+            "fleet": [p.as_dict() for p in inp.fleet] if not faults else None,
+        }
+    occupied: set[Square] = set()
+    fleet = []
+    for ship in t.SHIP_IDS:
+        squares = choose(
+            res, f"place the {t.SHIP_NAMES[ship]}", placements(ship, occupied), span_name
+        )
+        occupied.update(squares)
+        fleet.append(Placement(ship, squares))
+    return {"legal": True, "faults": [], "fleet": [p.as_dict() for p in fleet]}
+
+
+@dataclass(frozen=True)
+class LootInput:
+    fleet: tuple[Placement, ...]
+
+
+def loot(inp: LootInput, res: Resolution) -> dict[str, Any]:
+    """Seven pieces on the open water of a legal fleet: crates, then mines, then buoys."""
+    require_legal_fleet(inp.fleet, "fleet", "this")
+    ships = {sq for p in inp.fleet for sq in p.squares}
+    open_water = [sq for sq in BOARD if sq not in ships]
+    pieces = []
+    for kind, count, _, _ in t.LOOT:
+        for number in range(1, count + 1):
+            square = choose(res, f"hide {kind} {number}", open_water, name)
+            open_water.remove(square)
+            pieces.append(LootPiece(square, kind))
+    return {"loot": [piece.as_dict() for piece in pieces]}

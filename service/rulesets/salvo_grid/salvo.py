@@ -1,113 +1,25 @@
-"""Every SALVO step, one function each: inputs in, result out, every die through ``res``."""
+"""The salvo step: one round, both captains' salvos checked, then landing together."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import cache
-from typing import Any, TypeVar
+from typing import Any
 
 from ...engine.errors import RuleError
 from ...engine.resolution import Resolution
 from . import tables as t
 from .fleet import (
     BOARD,
-    LootPiece,
     Ocean,
-    Placement,
     Square,
-    fleet_faults,
-    line,
+    choose,
     name,
     names,
     on_board,
-    require_legal_fleet,
     require_legal_ocean,
     shift,
 )
-
-T = TypeVar("T")
-
-
-def choose(res: Resolution, label: str, candidates: Sequence[T], describe: Any = str) -> T:
-    """One of ``candidates``, by one die with exactly that many sides (no die for one).
-
-    Every face is equally likely (the dice source has no modulo bias), so every candidate
-    is; the trail shows which face picked which candidate.
-    """
-    if not candidates:
-        raise ValueError(f"{label}: nothing to choose from")
-    if len(candidates) == 1:
-        return candidates[0]
-    roll = res.roll(label, 1, len(candidates))
-    picked = candidates[roll.total - 1]
-    res.check(label, roll.total, [], f"{len(candidates)} candidates in order", describe(picked))
-    return picked
-
-
-def _span(squares: Sequence[Square]) -> str:
-    return "-".join(names([squares[0], squares[-1]])) if len(squares) > 1 else name(squares[0])
-
-
-# --- layout and loot ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class LayoutInput:
-    fleet: tuple[Placement, ...] | None = None
-
-
-@cache
-def _lines_on_board(size: int) -> tuple[tuple[Square, ...], ...]:
-    """Every line of ``size`` squares on the board: horizontal ones by bow in reading order,
-    then vertical ones (worked out once per size)."""
-    every = (line(start, orientation, size) for orientation in t.ORIENTATIONS for start in BOARD)
-    return tuple(squares for squares in every if all(on_board(sq) for sq in squares))
-
-
-def placements(ship: str, occupied: set[Square]) -> list[tuple[Square, ...]]:
-    """Every legal place for ``ship``: horizontal ones by bow in reading order, then vertical."""
-    return [sq for sq in _lines_on_board(t.SHIP_SIZES[ship]) if occupied.isdisjoint(sq)]
-
-
-def layout(inp: LayoutInput, res: Resolution) -> dict[str, Any]:
-    """A random legal fleet from the dice, or the check of the fleet given."""
-    if inp.fleet is not None:
-        faults = fleet_faults(inp.fleet)
-        return {
-            "legal": not faults,
-            "faults": [fault.as_dict() for fault in faults],
-            "fleet": [p.as_dict() for p in inp.fleet] if not faults else None,
-        }
-    occupied: set[Square] = set()
-    fleet = []
-    for ship in t.SHIP_IDS:
-        squares = choose(res, f"place the {t.SHIP_NAMES[ship]}", placements(ship, occupied), _span)
-        occupied.update(squares)
-        fleet.append(Placement(ship, squares))
-    return {"legal": True, "faults": [], "fleet": [p.as_dict() for p in fleet]}
-
-
-@dataclass(frozen=True)
-class LootInput:
-    fleet: tuple[Placement, ...]
-
-
-def loot(inp: LootInput, res: Resolution) -> dict[str, Any]:
-    """Seven pieces on the open water of a legal fleet: crates, then mines, then buoys."""
-    require_legal_fleet(inp.fleet, "fleet", "this")
-    ships = {sq for p in inp.fleet for sq in p.squares}
-    open_water = [sq for sq in BOARD if sq not in ships]
-    pieces = []
-    for kind, count, _, _ in t.LOOT:
-        for number in range(1, count + 1):
-            square = choose(res, f"hide {kind} {number}", open_water, name)
-            open_water.remove(square)
-            pieces.append(LootPiece(square, kind))
-    return {"loot": [piece.as_dict() for piece in pieces]}
-
-
-# --- one round: both salvos land together ----------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -466,146 +378,4 @@ def salvo(inp: SalvoInput, res: Resolution) -> dict[str, Any]:
         "game_over": bool(beaten),
         "winner": None if len(beaten) != 1 else rivals[beaten.pop()],
         "draw": len(beaten) == 2,
-    }
-
-
-# --- the computer captain ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class View:
-    """What one captain knows of the enemy ocean, as the salvo step reports it."""
-
-    misses: tuple[Square, ...] = ()
-    hits: tuple[Square, ...] = ()
-    contacts: tuple[Square, ...] = ()
-    sunk: tuple[tuple[str, tuple[Square, ...]], ...] = ()
-
-
-@dataclass(frozen=True)
-class ComputerInput:
-    ocean: Ocean
-    view: View
-
-
-def _best(
-    res: Resolution, label: str, areas: list[tuple[Square, ...]], fresh: set[Square]
-) -> tuple[Square, ...] | None:
-    """The area with the most fresh squares (ties rolled), or None when none has any."""
-    scored = [(sum(1 for sq in area if sq in fresh), area) for area in areas]
-    top = max((score for score, _ in scored), default=0)
-    if top == 0:
-        return None
-    return choose(res, label, [area for score, area in scored if score == top], _span)
-
-
-def computer(inp: ComputerInput, res: Resolution) -> dict[str, Any]:
-    """The computer captain's salvo, from its own ocean and its view of the enemy's."""
-    ocean, view = inp.ocean, inp.view
-    require_legal_ocean(ocean, "ocean", "the computer's")
-    afloat = ocean.afloat()
-    if not afloat:
-        raise RuleError("the computer has no ship afloat: the battle is over", "ocean")
-    if len({ship for ship, _ in view.sunk}) == len(t.FLEET):
-        raise RuleError("every enemy ship is sunk: the battle is over", "view.sunk")
-    fired = set(view.misses) | set(view.hits) | {sq for _, sqs in view.sunk for sq in sqs}
-    fresh = {sq for sq in BOARD if sq not in fired}  # a contact may be fired at again
-    wounded_set = set(view.hits)
-    wounded = [sq for sq in BOARD if sq in wounded_set]
-
-    def ready(ship: str) -> bool:
-        return ship in t.COMPUTER_SPECIALS and ship in afloat and ship not in ocean.specials_used
-
-    specials: list[Special] = []
-    if wounded and ready("destroyer"):
-        through_a_hit = [sq for sq in _lines_on_board(3) if not wounded_set.isdisjoint(sq)]
-        chosen = _best(res, "computer depth charges", through_a_hit, fresh)
-        if chosen is not None:
-            orientation = "horizontal" if chosen[1][1] == chosen[0][1] else "vertical"
-            specials.append(Special("destroyer", chosen[0], orientation))
-            fresh -= set(chosen)
-    if wounded and ready("battleship"):
-        offsets = t.SPECIALS["battleship"]["area"]
-        blocks = [
-            tuple(shift(start, o) for o in offsets)
-            for start in BOARD
-            if all(on_board(shift(start, o)) for o in offsets)
-            and any(shift(start, o) in wounded_set for o in offsets)
-        ]
-        chosen = _best(res, "computer heavy shell", blocks, fresh)
-        if chosen is not None:
-            specials.append(Special("battleship", chosen[0]))
-            fresh -= set(chosen)
-    if ready("submarine") and any(
-        sq in ocean.shots_received for sq in ocean.squares_of("submarine")
-    ):
-        specials.append(Special("submarine"))
-
-    contacts = set(view.contacts)
-    near = {shift(sq, step) for sq in wounded for step in t.NEIGHBOURS}
-    tiers = {
-        "contact": [sq for sq in BOARD if sq in fresh and sq in contacts],
-        "next to a hit": [sq for sq in BOARD if sq in fresh and sq in near - contacts],
-        "at random": [sq for sq in BOARD if sq in fresh and sq not in near | contacts],
-    }
-    size = ocean.salvo_size()
-    picks: list[tuple[Square, str]] = []
-    for reason in t.COMPUTER_AIMS:
-        tier = tiers[reason]
-        while tier and len(picks) < size:
-            if len(tier) <= size - len(picks):
-                picked = tier.pop(0)
-            else:
-                picked = choose(res, f"computer aims {reason}", tier, name)
-                tier.remove(picked)
-            picks.append((picked, reason))
-    return {
-        "salvo": Salvo(tuple(shot for shot, _ in picks), tuple(specials)).as_dict(),
-        "aims": [{"square": name(shot), "reason": reason} for shot, reason in picks],
-        "salvo_size": size,
-    }
-
-
-# --- rating -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RatingInput:
-    a: int
-    b: int
-    result: str
-
-
-RESULT_SCORES = {"a-wins": "win", "b-wins": "loss", "draw": "draw"}
-
-
-def _half_away_from_zero(value: float) -> int:
-    whole = int(abs(value) + 0.5)
-    return whole if value >= 0 else -whole
-
-
-def rating(inp: RatingInput, res: Resolution) -> dict[str, Any]:
-    """Elo for one finished battle: what the winner gains, the loser drops."""
-    rule = t.RATING  # the very table /tables publishes
-    expected_a = 1 / (1 + 10 ** ((inp.b - inp.a) / rule["scale"]))
-    score_a = rule["score"][RESULT_SCORES[inp.result]]
-    change = _half_away_from_zero(rule["k"] * (score_a - expected_a))
-    # Ruling rating: both ratings stay in range, and both move by the same amount.
-    lowest, highest = rule["lowest"], rule["highest"]
-    change = max(change, lowest - inp.a, inp.b - highest)
-    change = min(change, highest - inp.a, inp.b - lowest)
-    return {
-        "a": {
-            "rating": inp.a,
-            "expected_score": round(expected_a, 4),
-            "change": change,
-            "new_rating": inp.a + change,
-        },
-        "b": {
-            "rating": inp.b,
-            "expected_score": round(1 - expected_a, 4),
-            "change": -change,
-            "new_rating": inp.b - change,
-        },
-        "result": inp.result,
     }

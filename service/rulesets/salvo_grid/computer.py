@@ -1,0 +1,117 @@
+"""The computer step: the computer captain aims its salvo from what it knows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...engine.errors import RuleError
+from ...engine.resolution import Resolution
+from . import tables as t
+from .fleet import (
+    BOARD,
+    Ocean,
+    Square,
+    choose,
+    lines_on_board,
+    name,
+    on_board,
+    require_legal_ocean,
+    shift,
+    span_name,
+)
+from .salvo import Salvo, Special
+
+
+@dataclass(frozen=True)
+class View:
+    """What one captain knows of the enemy ocean, as the salvo step reports it."""
+
+    misses: tuple[Square, ...] = ()
+    hits: tuple[Square, ...] = ()
+    contacts: tuple[Square, ...] = ()
+    sunk: tuple[tuple[str, tuple[Square, ...]], ...] = ()
+
+
+@dataclass(frozen=True)
+class ComputerInput:
+    ocean: Ocean
+    view: View
+
+
+def _best(
+    res: Resolution, label: str, areas: list[tuple[Square, ...]], fresh: set[Square]
+) -> tuple[Square, ...] | None:
+    """The area with the most fresh squares (ties rolled), or None when none has any."""
+    scored = [(sum(1 for sq in area if sq in fresh), area) for area in areas]
+    top = max((score for score, _ in scored), default=0)
+    if top == 0:
+        return None
+    return choose(res, label, [area for score, area in scored if score == top], span_name)
+
+
+def computer(inp: ComputerInput, res: Resolution) -> dict[str, Any]:
+    """The computer captain's salvo, from its own ocean and its view of the enemy's."""
+    ocean, view = inp.ocean, inp.view
+    require_legal_ocean(ocean, "ocean", "the computer's")
+    afloat = ocean.afloat()
+    if not afloat:
+        raise RuleError("the computer has no ship afloat: the battle is over", "ocean")
+    if len({ship for ship, _ in view.sunk}) == len(t.FLEET):
+        raise RuleError("every enemy ship is sunk: the battle is over", "view.sunk")
+    fired = set(view.misses) | set(view.hits) | {sq for _, sqs in view.sunk for sq in sqs}
+    fresh = {sq for sq in BOARD if sq not in fired}  # a contact may be fired at again
+    wounded_set = set(view.hits)
+    wounded = [sq for sq in BOARD if sq in wounded_set]
+
+    def ready(ship: str) -> bool:
+        return ship in t.COMPUTER_SPECIALS and ship in afloat and ship not in ocean.specials_used
+
+    specials: list[Special] = []
+    if wounded and ready("destroyer"):
+        through_a_hit = [sq for sq in lines_on_board(3) if not wounded_set.isdisjoint(sq)]
+        chosen = _best(res, "computer depth charges", through_a_hit, fresh)
+        if chosen is not None:
+            orientation = "horizontal" if chosen[1][1] == chosen[0][1] else "vertical"
+            specials.append(Special("destroyer", chosen[0], orientation))
+            fresh -= set(chosen)
+    if wounded and ready("battleship"):
+        offsets = t.SPECIALS["battleship"]["area"]
+        blocks = [
+            tuple(shift(start, o) for o in offsets)
+            for start in BOARD
+            if all(on_board(shift(start, o)) for o in offsets)
+            and any(shift(start, o) in wounded_set for o in offsets)
+        ]
+        chosen = _best(res, "computer heavy shell", blocks, fresh)
+        if chosen is not None:
+            specials.append(Special("battleship", chosen[0]))
+            fresh -= set(chosen)
+    if ready("submarine") and any(
+        sq in ocean.shots_received for sq in ocean.squares_of("submarine")
+    ):
+        specials.append(Special("submarine"))
+
+    contacts = set(view.contacts)
+    near = {shift(sq, step) for sq in wounded for step in t.NEIGHBOURS}
+    tiers = {
+        "contact": [sq for sq in BOARD if sq in fresh and sq in contacts],
+        "next to a hit": [sq for sq in BOARD if sq in fresh and sq in near - contacts],
+        "at random": [sq for sq in BOARD if sq in fresh and sq not in near | contacts],
+    }
+    size = ocean.salvo_size()
+    picks: list[tuple[Square, str]] = []
+    for reason in t.COMPUTER_AIMS:
+        tier = tiers[reason]
+        while tier and len(picks) < size:
+            if len(tier) <= size - len(picks):
+                picked = tier.pop(0)
+            else:
+                picked = choose(res, f"computer aims {reason}", tier, name)
+                tier.remove(picked)
+            picks.append((picked, reason))
+    return {
+        "salvo": Salvo(tuple(shot for shot, _ in picks), tuple(specials)).as_dict(),
+        "aims": [{"square": name(shot), "reason": reason} for shot, reason in picks],
+        "salvo_size": size,
+    }
