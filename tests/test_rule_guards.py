@@ -12,10 +12,11 @@ import pytest
 from flask.testing import FlaskClient
 
 from service.engine import dice
-from service.engine.errors import DiceError, LimitError
+from service.engine.errors import DiceError, LimitError, RuleError
 from service.engine.resolution import Resolution
 from service.rulesets.fleet_action import steps as fleet_steps
 from service.rulesets.fleet_action import tables as fleet_tables
+from service.rulesets.fleet_action.ships import Ship as FleetShip
 from service.rulesets.salvo_solo import steps as solo_steps
 from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipCard, ShipState
 from tests.http_helpers import check_of
@@ -467,3 +468,101 @@ def test_turn_and_maneuver_refusals_name_the_member_at_fault(
 ) -> None:
     problem = refused(client, step, body)
     assert [error["field"] for error in problem["errors"]] == [field]
+
+
+# --- what a refusal names and says (survivors of the first mutation run) ---------------------
+
+
+def test_straddle_by_a_silenced_ship_names_the_firer_and_says_why(client: FlaskClient) -> None:
+    body = {
+        "firer": {"ship": "Ajax", "state": {"turret_hits": 10}},
+        "target": SPEE,
+        "range": "Long",
+        "guns_bearing": "bow",
+    }
+    problem = refused(client, "straddle", body)
+    assert [error["field"] for error in problem["errors"]] == ["firer"]
+    assert problem["detail"] == (
+        "Ajax has 10 T hits, as many as its Turret rating of 5: it can't fire anymore"
+    )
+
+
+@pytest.mark.parametrize(
+    ("step", "body", "ship"),
+    [
+        (
+            "maneuver",
+            {
+                "range": "Long",
+                "player_action": "OB",
+                "enemy_action": "C",
+                "enemy": {"ship": "Graf Spee", "state": {"speed_hits": 4}},
+            },
+            "Graf Spee",
+        ),
+        (
+            "turn",
+            {
+                "state": {
+                    "turn": 1,
+                    "weather": "Fair",
+                    "range": "Long",
+                    "player": {"ship": "Ajax", "state": {"speed_hits": 5}},
+                    "enemy": SPEE,
+                },
+                "player_action": "C",
+            },
+            "Ajax",
+        ),
+    ],
+)
+def test_a_ship_at_speed_0_refused_an_action_is_told_which_action(
+    client: FlaskClient, step: str, body: dict[str, Any], ship: str
+) -> None:
+    problem = refused(client, step, body)
+    assert problem["detail"] == (f"{ship} has speed 0 and can only Offer Broadside (OB), not C")
+
+
+_FLEET_FIRERS_WITHOUT_CREW = [
+    (fleet_steps.fire, fleet_steps.FireInput),
+    (fleet_steps.torpedo, fleet_steps.TorpedoInput),
+]
+
+
+@pytest.mark.parametrize(("step", "make_input"), _FLEET_FIRERS_WITHOUT_CREW)
+def test_fleet_a_firer_without_crew_is_refused_naming_firer_crew(
+    step: Any, make_input: Any
+) -> None:
+    # The HTTP schema already requires the firer's crew; the step refuses it too, for any
+    # caller that builds the input itself, and names the same member.
+    inp = make_input(
+        firer=FleetShip.of("Cruiser", name="Cruiser 1"),
+        target=FleetShip.of("Cruiser"),
+        range=5,
+        line_of_sight=True,
+    )
+    with pytest.raises(RuleError) as refusal:
+        step(inp, Resolution(dice.SuppliedDice([6] * 12)))
+    assert refusal.value.field == "firer.crew"
+    assert refusal.value.detail == (
+        "Cruiser 1 fires, so it needs a crew quality (Green, Seasoned, Veteran, Elite)"
+    )
+
+
+@pytest.mark.parametrize("step", ["fire", "torpedo"])
+def test_fleet_no_line_of_sight_refusal_says_who_cannot_see_whom(
+    client: FlaskClient, step: str
+) -> None:
+    body = {
+        "firer": {"class": "Cruiser", "crew": "Green", "name": "Cruiser 1"},
+        "target": {"class": "Destroyer"},
+        "range": 5,
+        "line_of_sight": False,
+    }
+    response = client.post(f"/v1/rulesets/fleet-action/{step}", json=body)
+    assert response.status_code == 422
+    problem = response.get_json()
+    assert problem["detail"] == (
+        "Cruiser 1 has no line of sight to the Destroyer: pick a target it can see"
+    )
+    assert [error["field"] for error in problem["errors"]] == ["line_of_sight"]
