@@ -59,6 +59,10 @@ def prepare(
     folder = WORK / module
     folder.mkdir(parents=True, exist_ok=True)
     for name in COPIED:
+        # Copied afresh each run, so a file deleted or renamed in the project (a module split
+        # in two) does not linger here; copytree keeps modification times, so mutmut still
+        # sees which files changed, and keeps the verdicts of functions that did not.
+        shutil.rmtree(folder / name, ignore_errors=True)
         shutil.copytree(
             ROOT / name,
             folder / name,
@@ -71,6 +75,7 @@ def prepare(
     mutmut = {
         **shared,
         "only_mutate": own["mutate"],
+        "do_not_mutate": own.get("skip", []),
         "pytest_add_cli_args_test_selection": own["tests"],
     }
     text = toml_table("tool.pytest.ini_options", pytest_cfg["ini_options"])
@@ -139,7 +144,10 @@ def main(argv: list[str]) -> int:
     jobs = int(os.environ.get("MUTATION_JOBS", "1"))
     if "--list" in argv:
         for name, own in modules.items():
-            print(f"{name}: {' '.join(own['mutate'])}\n    tests: {' '.join(own['tests'])}")
+            skipped = f" (not {' '.join(own['skip'])})" if own.get("skip") else ""
+            print(
+                f"{name}: {' '.join(own['mutate'])}{skipped}\n    tests: {' '.join(own['tests'])}"
+            )
         return 0
     if "--scores" in argv:
         for name in modules:
