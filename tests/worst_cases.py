@@ -226,10 +226,10 @@ SOLO_CASES = [
     Case(
         "POST",
         f"{SOLO}/turn",
-        "a whole turn: both sides fire; turn 9999, the last a game plays",
+        "a whole turn: both sides fire; turn 10000, where the count stops",
         {
             "state": {
-                "turn": 9_999,
+                "turn": 10_000,
                 "weather": "Fine",
                 "range": "Short",
                 "player": SOLO_SHIP,
@@ -244,7 +244,7 @@ SOLO_CASES = [
         },
         past={
             "state": {
-                "turn": 10_000,
+                "turn": 10_001,
                 "weather": "Fine",
                 "range": "Short",
                 "player": SOLO_SHIP,

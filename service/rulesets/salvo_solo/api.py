@@ -7,7 +7,6 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
-from ...engine.errors import LimitError
 from ...http.common import StepHTTP, inputs, register_steps, ship_reference
 from ...http.components import EnumType
 from ...http.fields import Const, OneOf, StrictBoolean, count
@@ -211,20 +210,17 @@ class SalvoSoloAttackInputs(Schema):
     previously_straddled = StrictBoolean(load_default=False)
 
 
-MAX_TURN = 10_000
-
-
 class SalvoSoloGameStateSchema(Schema):
     """The whole game between turns: a turn's answer hands it back as `result.state`, and
     the next turn's request takes it as `state`, as it is."""
 
     turn = count(
         1,
-        MAX_TURN,
+        steps.MAX_TURN,
         required=True,
         metadata={
-            "description": f"A game has at most {MAX_TURN} turns: turn {MAX_TURN} is "
-            "handed back, not played (a 422 of type limit)"
+            "description": f"The turn to play. The count stops at {steps.MAX_TURN}: a turn "
+            f"played at {steps.MAX_TURN} hands back {steps.MAX_TURN} (ruling turn-count-cap)"
         },
     )
     weather = _weather()
@@ -242,7 +238,14 @@ class SalvoSoloGameStateSchema(Schema):
 
 class SalvoSoloTurnInputs(Schema):
     state = fields.Nested(SalvoSoloGameStateSchema, required=True)
-    player_action = _action()
+    player_action = ACTION.field(
+        metadata={
+            "description": "The player's Action. Leave it out to see the enemy's Action "
+            "first: if the enemy has the initiative the answer is `result.pending`, and the "
+            "same request with `player_action` and the same dice finishes the turn; if the "
+            "player has it, a 422 asks for `player_action`"
+        }
+    )
 
 
 # --- results ------------------------------------------------------------------------------
@@ -377,6 +380,22 @@ EVENTS = [
 ]
 
 
+class SalvoSoloPendingTurnSchema(Schema):
+    """The enemy has the initiative and has chosen: the player's Action is still to come."""
+
+    first = Const("enemy", required=True, metadata={"description": "Who acts first"})
+    enemy_action = _action()
+    choose = Const("player_action", required=True, metadata={"description": "What to send"})
+    choices = fields.List(
+        ACTION.field(), required=True, metadata={"description": "The Actions the player may take"}
+    )
+    dice_used = fields.Integer(
+        required=True,
+        metadata={"description": "Dice rolled so far; supplied dice resend these first"},
+    )
+    detail = fields.String(required=True)
+
+
 class SalvoSoloTurnResult(Schema):
     game_over = fields.Boolean(required=True)
     winner = SIDE.field(required=True, allow_none=True, metadata={"description": "null: none"})
@@ -392,19 +411,16 @@ class SalvoSoloTurnResult(Schema):
         required=True,
         metadata={"description": "What happened, in order; told apart by `phase`"},
     )
+    pending = fields.Nested(
+        SalvoSoloPendingTurnSchema,
+        metadata={
+            "description": "Only while the turn waits for the player's Action; the state is "
+            "handed back unchanged"
+        },
+    )
 
 
 # --- registration ---------------------------------------------------------------------------
-
-
-def _turn_input(args: dict[str, Any]) -> steps.TurnInput:
-    """A turn plays state.turn and hands back state.turn + 1, which must load again."""
-    if args["state"].turn >= MAX_TURN:
-        raise LimitError(
-            f"a game has at most {MAX_TURN} turns: state.turn {MAX_TURN} is the end of it",
-            field="state.turn",
-        )
-    return steps.TurnInput(**args)
 
 
 AJAX = {"ship": "Ajax"}
@@ -522,7 +538,7 @@ STEPS = [
         "turn",
         SalvoSoloTurnInputs,
         SalvoSoloTurnResult,
-        _turn_input,
+        inputs(steps.TurnInput),
         {
             "state": {
                 "turn": 1,

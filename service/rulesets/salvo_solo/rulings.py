@@ -126,6 +126,15 @@ RULINGS = (
         "Victory goes to the side whose enemy is sunk; with both or neither sunk, neither has won.",
     ),
     Ruling(
+        "turn-count-cap",
+        "A game's state counts its turns; is there any limit?",
+        "The count stops at 10,000: a turn played at 10,000 is played in full and hands back "
+        "10,000 again.",
+        "No game of Salvo! lasts that long (in Fair weather the End of Turn table alone ends "
+        "one after six turns on average); like the hit-count cap, the cap keeps every state "
+        "the service hands back one it accepts again, and nothing a player sees changes.",
+    ),
+    Ruling(
         "hit-count-cap",
         "Damage is cumulative; is there any limit to how many hits of a kind a ship's state "
         "records?",
@@ -138,14 +147,19 @@ RULINGS = (
         "derived-cards",
         "Nelson and Prinz Eugen are listed without stats, and Ajax appears only in an example.",
         "Their cards are derived on the printed cards' scale and marked provenance 'derived'. "
-        "Speed is knots / 3 rounded down (Nelson 23 kn -> 7, Ajax 32 kn -> 10, Prinz Eugen "
-        '32.5 kn -> 10). Armor follows belt thickness against the printed cards (KGV 15" '
+        "Speed is the designed speed in knots / 3 rounded down, which the printed cards bear "
+        "out (KGV 28 kn -> 9, Hood 31 kn -> 10, Nurnberg 32 kn -> 10, where rounding to the "
+        "nearest would give 11; only Graf Spee's 8 sits one below its 28.5 kn): Nelson 23 kn "
+        "-> 7, Ajax 32.5 kn -> 10, Prinz Eugen 32 kn -> 10. Armor follows belt thickness "
+        'against the printed cards (KGV 15" '
         '-> 6, Hood 12" -> 4, Graf Spee 4" -> 2, Nurnberg ~2" -> 0): Nelson 14" -> 6, '
         'Ajax and Prinz Eugen about 3" -> 1. Flotation follows displacement (36,700 t -> 6, '
         "42,000 t -> 7, 12,000 t -> 4, 6,500 t -> 3): Nelson 33,000 t -> 6, Prinz Eugen "
-        "16,000 t -> 4, Ajax 7,000 t -> 3. Turret is about two per main turret, less for "
-        "light twin mounts: Nelson three triple turrets -> 6, Prinz Eugen four twins -> 5, "
-        "Ajax four twins -> 5. Bearings count the guns that bear, as on the printed cards: "
+        "16,000 t -> 4, Ajax 7,000 t -> 3. Turret counts the main turrets: two per turret "
+        "on a capital ship (KGV 3 -> 6, Hood 4 -> 8, Graf Spee 2 -> 4), and on a cruiser, "
+        "whose turrets are lightly armoured, four for every three, rounded (Nurnberg 3 -> 4): "
+        "Nelson three triple turrets -> 6, Prinz Eugen four twins -> 5, Ajax four twins -> 5. "
+        "Bearings count the guns that bear, as on the printed cards: "
         "Nelson's nine 16\" guns all bear on the broadside (+5) and six ahead (+3), but its "
         "turrets are all forward, so only one bears astern, on the quarters (+1); Prinz "
         "Eugen's eight 8\" guns +2 broadside, two turrets each way +1; Ajax's eight 6\" guns "

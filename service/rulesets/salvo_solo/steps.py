@@ -437,6 +437,11 @@ def _attack(inp: AttackInput, res: Resolution, prefix: str = "") -> tuple[dict[s
     return result, target
 
 
+# A game's turn count stops here (ruling turn-count-cap): a turn played at it hands it back
+# as it is, the way hit counts stop at their cap, so every state handed back loads again.
+MAX_TURN = 10_000
+
+
 @dataclass(frozen=True)
 class GameState:
     """Everything the service needs to play the next turn; the client keeps it."""
@@ -479,8 +484,10 @@ def _fire_order(
 
 @dataclass(frozen=True)
 class TurnInput:
+    """A turn; without ``player_action`` the player waits to see the enemy's Action."""
+
     state: GameState
-    player_action: str
+    player_action: str | None = None
 
 
 def _fire_control_at_turn_start(ship: Ship) -> Ship:
@@ -506,12 +513,45 @@ def _ending(player: Ship, enemy: Ship) -> tuple[str | None, bool, str] | None:
     return None
 
 
+def _pending(
+    state: GameState, events: list[dict[str, Any]], enemy_act: str, res: Resolution
+) -> dict[str, Any]:
+    """The enemy acted first: what is decided so far, and the choice left to the player.
+
+    Nothing is applied: the state goes back as it came, and the same request with the
+    player's Action and the same dice rolls these very dice again, then finishes the turn.
+    """
+    choices = ["OB"] if state.player.must_offer_broadside else list(t.ACTIONS)
+    enemy = state.enemy.card.name
+    name = t.ACTION_EFFECTS[enemy_act]["name"]
+    dice = sum(len(roll.values) for roll in res.rolls)
+    return {
+        "game_over": False,
+        "winner": None,
+        "draw": False,
+        "reason": None,
+        "state": state.as_dict(),
+        "events": events,
+        "pending": {
+            "first": "enemy",
+            "enemy_action": enemy_act,
+            "choose": "player_action",
+            "choices": choices,
+            "dice_used": dice,
+            "detail": f"{enemy} has the initiative and will {name} ({enemy_act}): send the same "
+            "request with player_action, one of " + ", ".join(choices) + ", and the same dice "
+            f"(supplied dice: these {dice}, then the rest of the turn's) to finish the turn",
+        },
+    }
+
+
 def turn(inp: TurnInput, res: Resolution) -> dict[str, Any]:
     """A whole turn, in the rulebook's order, from a state the client sends back each time."""
     state = inp.state
     for role in ("player", "enemy"):
         getattr(state, role).require_afloat(f"state.{role}")
-    _require_action_allowed(state.player, inp.player_action, "player_action")
+    if inp.player_action is not None:
+        _require_action_allowed(state.player, inp.player_action, "player_action")
     ships = {
         "player": _fire_control_at_turn_start(state.player),
         "enemy": _fire_control_at_turn_start(state.enemy),
@@ -524,7 +564,7 @@ def turn(inp: TurnInput, res: Resolution) -> dict[str, Any]:
     ) -> dict[str, Any]:
         new_state = replace(
             state,
-            turn=state.turn + 1,
+            turn=min(MAX_TURN, state.turn + 1),
             range=range_now,
             player=_fire_control_at_turn_end(ships["player"]),
             enemy=_fire_control_at_turn_end(ships["enemy"]),
@@ -544,10 +584,18 @@ def turn(inp: TurnInput, res: Resolution) -> dict[str, Any]:
 
     first = initiative(InitiativeInput(ships["player"], ships["enemy"]), res)
     events.append({"phase": "initiative", "result": first})
+    if inp.player_action is None and first["first"] == "player":
+        raise RuleError(
+            f"{state.player.card.name} has the initiative and acts first, so its Action comes "
+            "before the enemy's: send the same request with player_action",
+            "player_action",
+        )
     enemy_act = enemy_action(
         EnemyActionInput(ships["enemy"], ships["player"], state.enemy_last_action), res
     )
     events.append({"phase": "enemy-action", "result": enemy_act})
+    if inp.player_action is None:
+        return _pending(state, events, enemy_act["action"], res)
     actions = {"player": inp.player_action, "enemy": enemy_act["action"]}
     moved = maneuver(ManeuverInput(state.range, actions["player"], actions["enemy"]), res)
     events.append({"phase": "maneuver", "result": moved})

@@ -1,0 +1,287 @@
+"""The Salvo! turn as the rules play it: the enemy acts first, the player reacts (issue 11).
+
+Ajax (speed 10) against Graf Spee (speed 8): the enemy is slower, +1 to the initiative
+roll, so a 3 or more gives the enemy the initiative and a 1 or 2 gives it to the player.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from service.rulesets.salvo_solo.ships import CATALOG
+from service.rulesets.salvo_solo.steps import MAX_TURN
+from tests.salvo_solo_helpers import AJAX, BASE, SPEE, refused, resolve
+
+START = {"turn": 1, "weather": "Fair", "range": "Long", "player": AJAX, "enemy": SPEE}
+TURN = f"{BASE}/turn"
+
+
+def post(client: FlaskClient, body: dict[str, Any], status: int = 200) -> dict[str, Any]:
+    response = client.post(TURN, json=body)
+    assert response.status_code == status, response.get_json()
+    data: dict[str, Any] = response.get_json()
+    return data
+
+
+def same_opening(pending: dict[str, Any], finished: dict[str, Any]) -> None:
+    """The finished turn rolled the pending answer's dice again and read them the same way."""
+    used = pending["result"]["pending"]["dice_used"]
+    assert used == sum(len(roll["values"]) for roll in pending["rolls"])
+    assert finished["rolls"][: len(pending["rolls"])] == pending["rolls"]
+    assert finished["modifiers"][: len(pending["modifiers"])] == pending["modifiers"]
+    assert finished["result"]["events"][:2] == pending["result"]["events"]
+    assert "pending" not in finished["result"]
+
+
+# --- the enemy acts first: a pending answer, then the whole turn ----------------------------
+
+
+def test_graf_spee_has_the_initiative_and_ajax_waits_to_see_its_action(
+    client: FlaskClient,
+) -> None:
+    """Supplied dice: initiative 3 (+1 slower) = 4, Graf Spee first; action 1, Close."""
+    pending = post(client, {"state": START, "dice": {"values": [3, 1]}})
+    result = pending["result"]
+    assert result["pending"] == {
+        "first": "enemy",
+        "enemy_action": "C",
+        "choose": "player_action",
+        "choices": ["C", "OB", "W"],
+        "dice_used": 2,
+        "detail": "Graf Spee has the initiative and will Close (C): send the same request "
+        "with player_action, one of C, OB, W, and the same dice (supplied dice: these 2, then "
+        "the rest of the turn's) to finish the turn",
+    }
+    # Nothing is applied: the state goes back as it came, no winner, no turn counted.
+    assert result["state"]["turn"] == 1 and result["state"]["range"] == "Long"
+    assert result["state"]["enemy_last_action"] is None
+    assert (result["game_over"], result["winner"], result["draw"]) == (False, None, False)
+    assert [event["phase"] for event in result["events"]] == ["initiative", "enemy-action"]
+    assert [roll["label"] for roll in pending["rolls"]] == ["initiative", "enemy action"]
+
+    # Seeing Graf Spee close, Ajax withdraws: no net change, Long, Graf Spee's bow guns.
+    # Graf Spee (11") fires first: 1+1 misses at Long; Ajax 1+1 misses; End of Turn 1.
+    values = [3, 1, 1, 1, 1, 1, 1]
+    body = {"state": START, "player_action": "W", "dice": {"values": values}}
+    finished = post(client, body)
+    same_opening(pending, finished)
+    moved = finished["result"]["events"][2]["result"]
+    assert (moved["range"], moved["player_guns_bearing"], moved["enemy_guns_bearing"]) == (
+        "Long",
+        "stern",
+        "bow",
+    )
+    assert finished["result"]["state"]["turn"] == 2
+    assert finished["result"]["state"]["enemy_last_action"] == "C"
+
+
+def test_a_seeded_turn_asked_twice_rolls_the_same_initiative_and_enemy_action(
+    client: FlaskClient,
+) -> None:
+    found = 0
+    for nonce in range(1, 40):
+        dice = {"seed": "river-plate", "nonce": nonce}
+        first = client.post(TURN, json={"state": START, "dice": dice})
+        if first.status_code == 422:  # Ajax has the initiative this time
+            assert first.get_json()["errors"][0]["field"] == "player_action"
+            continue
+        pending = first.get_json()
+        assert first.status_code == 200 and "pending" in pending["result"], pending
+        for action in pending["result"]["pending"]["choices"]:
+            finished = post(client, {"state": START, "player_action": action, "dice": dice})
+            same_opening(pending, finished)
+            assert finished["dice"] == pending["dice"]
+            assert finished["result"]["events"][2]["phase"] == "maneuver"
+        found += 1
+    assert found >= 10  # the enemy has the initiative two times in three
+
+
+def test_a_sealed_turn_asked_twice_rolls_the_same_initiative_and_enemy_action(
+    client: FlaskClient,
+) -> None:
+    sealed = client.post("/v1/seeds", json={"reveal_in": 3600}).get_json()
+    pendings = 0
+    for nonce in range(1, 12):
+        dice = {"sealed": sealed["sealed"], "client_seed": "ajax", "nonce": nonce}
+        first = client.post(TURN, json={"state": START, "dice": dice})
+        if first.status_code == 422:
+            assert "has the initiative and acts first" in first.get_json()["detail"]
+            continue
+        pending = first.get_json()
+        finished = post(client, {"state": START, "player_action": "OB", "dice": dice})
+        same_opening(pending, finished)
+        assert finished["dice"]["mode"] == pending["dice"]["mode"] == "sealed"
+        assert finished["dice"]["commitment"] == sealed["commitment"]
+        pendings += 1
+    assert pendings >= 3
+
+
+def test_the_two_calls_give_the_answer_a_single_call_gives(client: FlaskClient) -> None:
+    """With player_action up front the turn is what it always was; asking first changes nothing."""
+    dice = {"seed": "one-or-two-calls", "nonce": 1}
+    nonce = next(
+        n
+        for n in range(1, 40)
+        if client.post(TURN, json={"state": START, "dice": {**dice, "nonce": n}}).status_code
+        == 200
+    )
+    body = {"state": START, "player_action": "C", "dice": {**dice, "nonce": nonce}}
+    once = post(client, body)
+    post(client, {"state": START, "dice": {**dice, "nonce": nonce}})  # the pending call
+    again = post(client, body)
+    assert {k: v for k, v in once.items() if k not in ("receipt", "provenance")} == {
+        k: v for k, v in again.items() if k not in ("receipt", "provenance")
+    }
+
+
+# --- the player acts first, and other refusals ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "dice",
+    [{"values": [2]}, {"values": [1, 6]}],
+    ids=["initiative only", "more dice than the opening"],
+)
+def test_ajax_has_the_initiative_so_its_action_is_needed_up_front(
+    client: FlaskClient, dice: dict[str, Any]
+) -> None:
+    """Initiative 2 (+1) = 3: Ajax acts first, and nothing can wait for the enemy."""
+    problem = post(client, {"state": START, "dice": dice}, status=422)
+    assert problem["type"].endswith("#rule-violation")
+    assert problem["errors"] == [
+        {
+            "field": "player_action",
+            "message": "Ajax has the initiative and acts first, so its Action comes before the "
+            "enemy's: send the same request with player_action",
+        }
+    ]
+
+
+def test_pending_supplied_dice_are_the_opening_only(client: FlaskClient) -> None:
+    problem = post(client, {"state": START, "dice": {"values": [3, 1, 6]}}, status=422)
+    assert problem["errors"][0]["field"] == "dice.values"
+    assert "used only 2" in problem["detail"]
+    wants = post(client, {"state": START, "dice": {"values": [3]}}, status=422)
+    assert "1d6 for enemy action" in wants["detail"]
+
+
+def test_a_player_at_speed_0_can_only_offer_broadside_when_the_turn_is_pending(
+    client: FlaskClient,
+) -> None:
+    state = {**START, "player": {"ship": "Ajax", "state": {"speed_hits": 5}}}
+    # Ajax at speed 0, Graf Spee faster: -1, so a 5 gives Graf Spee the initiative.
+    pending = post(client, {"state": state, "dice": {"values": [5, 3]}})["result"]["pending"]
+    assert pending["choices"] == ["OB"] and pending["enemy_action"] == "OB"
+    refused(client, "turn", {"state": state, "player_action": "C", "dice": {"values": [5, 3]}})
+
+
+def test_a_game_played_by_pending_turns_runs_to_its_end(client: FlaskClient) -> None:
+    """Each turn asked first without an Action; the player always answers the enemy's Action
+    in kind; the state handed back by each finished turn plays the next."""
+    state: dict[str, Any] = dict(START)
+    for nonce in range(1, 200):
+        dice = {"seed": "a-whole-game", "nonce": nonce}
+        asked = client.post(TURN, json={"state": state, "dice": dice})
+        action = "OB"
+        if asked.status_code == 200:
+            result = asked.get_json()["result"]
+            assert result["state"] == post(client, {"state": state, "dice": dice})["result"][
+                "state"
+            ]
+            action = result["pending"]["enemy_action"]
+            if action not in result["pending"]["choices"]:
+                action = "OB"
+        finished = post(client, {"state": state, "player_action": action, "dice": dice})
+        if finished["result"]["game_over"]:
+            break
+        state = finished["result"]["state"]
+    else:
+        pytest.fail("the game never ended")
+
+
+# --- the turn count stops at its cap (ruling turn-count-cap) --------------------------------
+
+
+@pytest.mark.parametrize("turn", [MAX_TURN - 1, MAX_TURN])
+def test_the_turn_count_stops_at_10000_and_the_state_loads_again(
+    client: FlaskClient, turn: int
+) -> None:
+    """A turn at 10,000 used to hand back 10,001, which no request takes."""
+    state = {**START, "turn": turn}
+    body = {"player_action": "OB", "dice": {"values": [1, 1, 1, 1, 1, 1, 1]}}
+    result = post(client, {**body, "state": state})["result"]
+    assert result["game_over"] is False
+    assert result["state"]["turn"] == MAX_TURN == 10_000
+    again = {"state": result["state"], "player_action": "OB", "dice": {"seed": "cap", "nonce": 2}}
+    assert post(client, again)["result"]["state"]["turn"] == MAX_TURN
+
+
+def test_a_turn_past_the_cap_is_refused_by_the_schema(client: FlaskClient) -> None:
+    body = {"state": {**START, "turn": MAX_TURN + 1}, "player_action": "OB"}
+    problem = post(client, body, status=422)
+    assert problem["errors"][0]["field"] == "state.turn"
+
+
+# --- ruling derived-cards: turrets and speeds on the printed cards' rule --------------------
+
+# Main turrets and designed speed (knots) of every ship of the catalog.
+MAIN_TURRETS = {
+    "King George V": 3,  # two quadruple and one twin 14"
+    "Hood": 4,  # four twin 15"
+    "Graf Spee": 2,  # two triple 11"
+    "Nürnburg": 3,  # three triple 5.9"
+    "Nelson": 3,  # three triple 16"
+    "Prinz Eugen": 4,  # four twin 8"
+    "Ajax": 4,  # four twin 6"
+}
+DESIGNED_KNOTS = {
+    "King George V": 28,
+    "Hood": 31,
+    "Graf Spee": 28.5,
+    "Nürnburg": 32,
+    "Nelson": 23,
+    "Prinz Eugen": 32,
+    "Ajax": 32.5,
+}
+CRUISERS = ("CA", "CL")
+
+
+def turret_rating(ship_type: str, turrets: int) -> int:
+    """Two per main turret on a capital ship; four for three on a cruiser (Nürnburg 3 -> 4)."""
+    if ship_type in CRUISERS:
+        return math.floor(turrets * 4 / 3 + 0.5)
+    return 2 * turrets
+
+
+@pytest.mark.parametrize("name", list(CATALOG))
+def test_turret_ratings_follow_the_main_turrets(name: str) -> None:
+    """Hood's four twins give 8; Prinz Eugen's four twins, cruiser turrets, give 5 like Ajax."""
+    card = CATALOG[name]
+    assert card.turret == turret_rating(card.type, MAIN_TURRETS[name]), name
+
+
+@pytest.mark.parametrize("name", list(CATALOG))
+def test_speeds_are_designed_knots_over_three_rounded_down(name: str) -> None:
+    card = CATALOG[name]
+    expected = math.floor(DESIGNED_KNOTS[name] / 3)
+    if name == "Graf Spee":
+        # The printed card's 8 sits one below 28.5 kn: the card wins, as printed.
+        assert (card.speed, expected) == (8, 9)
+    else:
+        assert card.speed == expected, name
+    # Rounding to the nearest would not give the printed Nürnburg its 10.
+    assert round(32 / 3) == 11 and CATALOG["Nürnburg"].speed == 10
+
+
+def test_the_derived_cards_ruling_states_the_rule_the_cards_follow(client: FlaskClient) -> None:
+    rulings = client.get(BASE).get_json()["rulings"]
+    text = next(r["ruling"] for r in rulings if r["id"] == "derived-cards")
+    assert "two per turret on a capital ship" in text and "Prinz Eugen four twins -> 5" in text
+    assert "Prinz Eugen 32 kn -> 10" in text and "Ajax 32.5 kn -> 10" in text
+    assert resolve(client, "damage", {"ship": {"ship": "Prinz Eugen"}, "hits": "TTTT"})[
+        "result"
+    ]["ship"]["can_fire"]
