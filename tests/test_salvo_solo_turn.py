@@ -6,7 +6,11 @@ roll, so a 3 or more gives the enemy the initiative and a 1 or 2 gives it to the
 
 from __future__ import annotations
 
+import json
 import math
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +18,7 @@ from flask.testing import FlaskClient
 
 from service.rulesets.salvo_solo.ships import CATALOG
 from service.rulesets.salvo_solo.steps import MAX_TURN
+from tests.receipts_helpers import receipt_hash
 from tests.salvo_solo_helpers import AJAX, BASE, SPEE, refused, resolve
 
 START = {"turn": 1, "weather": "Fair", "range": "Long", "player": AJAX, "enemy": SPEE}
@@ -126,8 +131,7 @@ def test_the_two_calls_give_the_answer_a_single_call_gives(client: FlaskClient) 
     nonce = next(
         n
         for n in range(1, 40)
-        if client.post(TURN, json={"state": START, "dice": {**dice, "nonce": n}}).status_code
-        == 200
+        if client.post(TURN, json={"state": START, "dice": {**dice, "nonce": n}}).status_code == 200
     )
     body = {"state": START, "player_action": "C", "dice": {**dice, "nonce": nonce}}
     once = post(client, body)
@@ -189,9 +193,9 @@ def test_a_game_played_by_pending_turns_runs_to_its_end(client: FlaskClient) -> 
         action = "OB"
         if asked.status_code == 200:
             result = asked.get_json()["result"]
-            assert result["state"] == post(client, {"state": state, "dice": dice})["result"][
-                "state"
-            ]
+            assert (
+                result["state"] == post(client, {"state": state, "dice": dice})["result"]["state"]
+            )
             action = result["pending"]["enemy_action"]
             if action not in result["pending"]["choices"]:
                 action = "OB"
@@ -282,6 +286,95 @@ def test_the_derived_cards_ruling_states_the_rule_the_cards_follow(client: Flask
     text = next(r["ruling"] for r in rulings if r["id"] == "derived-cards")
     assert "two per turret on a capital ship" in text and "Prinz Eugen four twins -> 5" in text
     assert "Prinz Eugen 32 kn -> 10" in text and "Ajax 32.5 kn -> 10" in text
-    assert resolve(client, "damage", {"ship": {"ship": "Prinz Eugen"}, "hits": "TTTT"})[
-        "result"
-    ]["ship"]["can_fire"]
+    assert resolve(client, "damage", {"ship": {"ship": "Prinz Eugen"}, "hits": "TTTT"})["result"][
+        "ship"
+    ]["can_fire"]
+
+
+# --- the two calls of one turn verify as one turn in a game log -----------------------------
+
+VERIFIER = Path(__file__).resolve().parent.parent / "tools" / "verify_dice.py"
+
+
+def chained(client: FlaskClient, body: dict[str, Any], log: list[dict[str, Any]]) -> None:
+    if log:
+        body = {**body, "prev": receipt_hash(log[-1])}
+    log.append(post(client, body))
+
+
+def pending_game(client: FlaskClient, seed: str) -> list[dict[str, Any]]:
+    """Turns 1 to 3 of a seeded game, one nonce a turn; a turn the enemy leads is asked twice."""
+    log: list[dict[str, Any]] = []
+    state: dict[str, Any] = dict(START)
+    for nonce in (1, 2, 3):
+        dice = {"seed": seed, "nonce": nonce}
+        if client.post(TURN, json={"state": state, "dice": dice}).status_code == 200:
+            chained(client, {"state": state, "dice": dice}, log)
+        chained(client, {"state": state, "player_action": "OB", "dice": dice}, log)
+        state = log[-1]["result"]["state"]
+    return log
+
+
+def both_verdicts(client: FlaskClient, log: list[dict[str, Any]], tmp_path: Path) -> list[Any]:
+    service = client.post("/v1/receipts/verify", json=log).get_json()
+    (tmp_path / "jwks.json").write_text(json.dumps(client.get("/.well-known/jwks.json").json))
+    (tmp_path / "log.json").write_text(json.dumps(log))
+    command = [sys.executable, "-I", str(VERIFIER), "--json", "--jwks", str(tmp_path / "jwks.json")]
+    done = subprocess.run(
+        [*command, str(tmp_path / "log.json")], capture_output=True, text=True, timeout=60
+    )
+    tool = json.loads(done.stdout)
+    for report in (service, tool):
+        assert all(entry["signature_valid"] for entry in report["entries"]), report
+    return [(report["valid"], report["log"]["codes"]) for report in (service, tool)]
+
+
+def test_a_pending_turn_and_its_finish_verify_as_one_turn(
+    client: FlaskClient, tmp_path: Path
+) -> None:
+    seed = next(
+        f"one-turn-{n}"
+        for n in range(50)
+        if client.post(
+            TURN, json={"state": START, "dice": {"seed": f"one-turn-{n}", "nonce": 1}}
+        ).status_code
+        == 200
+        and not post(
+            client,
+            {"state": START, "player_action": "OB", "dice": {"seed": f"one-turn-{n}", "nonce": 1}},
+        )["result"]["game_over"]
+    )
+    log = pending_game(client, seed)
+    assert "pending" in log[0]["result"] and log[1]["dice"]["nonce"] == 1
+    assert both_verdicts(client, log, tmp_path) == [(True, []), (True, [])]
+
+    # Asking the finished turn again (another Action on the same dice) is a replay.
+    again = post(
+        client,
+        {
+            "state": START,
+            "player_action": "C",
+            "dice": {"seed": seed, "nonce": 1},
+            "prev": receipt_hash(log[1]),
+        },
+    )
+    replayed = [log[0], log[1], again]
+    assert both_verdicts(client, replayed, tmp_path) == [
+        (False, ["nonce-repeat"]),
+        (False, ["nonce-repeat"]),
+    ]
+    # So is a finish whose request is not the pending one (another state).
+    other = {**START, "range": "Medium"}
+    moved = post(
+        client,
+        {
+            "state": other,
+            "player_action": "OB",
+            "dice": {"seed": seed, "nonce": 1},
+            "prev": receipt_hash(log[0]),
+        },
+    )
+    assert both_verdicts(client, [log[0], moved], tmp_path) == [
+        (False, ["nonce-repeat"]),
+        (False, ["nonce-repeat"]),
+    ]

@@ -472,6 +472,31 @@ def _seed_of(document):
     return None
 
 
+def finishes_pending_turn(before, document) -> bool:
+    """The second call of a Salvo! turn left pending: the same request plus player_action
+    (prev aside), its rolls beginning with the pending answer's. One turn, not a replay."""
+    if not all(
+        isinstance(answer, dict)
+        and answer.get("ruleset") == "salvo-solo"
+        and answer.get("step") == "turn"
+        for answer in (before, document)
+    ) or not isinstance(_get(before, "result", "pending"), dict):
+        return False
+    bodies = [_get(answer, "provenance", "request", "body") for answer in (before, document)]
+    if not all(isinstance(body, dict) for body in bodies):
+        return False
+    asked, finished = ({k: v for k, v in body.items() if k != "prev"} for body in bodies)
+    if "player_action" in asked or finished.pop("player_action", None) is None:
+        return False
+    opening, rolls = before.get("rolls"), document.get("rolls")
+    return (
+        asked == finished
+        and isinstance(opening, list)
+        and isinstance(rolls, list)
+        and rolls[: len(opening)] == opening
+    )
+
+
 def check_log(entries, accept_supplied):
     found = []
     flags = {"chain": True, "head": True, "nonces": True, "one_seed": True}
@@ -511,6 +536,7 @@ def check_log(entries, accept_supplied):
     )
     client_seed = None
     last = None
+    last_document = None
     supplied = 0
     for entry in entries:
         document = entry.document
@@ -564,7 +590,9 @@ def check_log(entries, accept_supplied):
         elif last is not None:
             before, rolled_before = last
             if nonce == before:
-                if rolled_before and rolled:
+                if finishes_pending_turn(last_document, document):
+                    pass  # the second call of one turn
+                elif rolled_before and rolled:
                     flags["nonces"] = False
                     found.append(("nonce-repeat", f"entry {entry.index} repeats nonce {nonce}"))
             elif nonce < before:
@@ -583,7 +611,7 @@ def check_log(entries, accept_supplied):
                     else f"nonces {before + 1} to {nonce - 1} are"
                 )
                 found.append(("nonce-gap", f"entry {entry.index}: {missing} missing before it"))
-        last = (nonce, rolled)
+        last, last_document = (nonce, rolled), document
     shown = capped(found, MAX_LOG_PROBLEMS)
     return {
         "entries": len(entries),

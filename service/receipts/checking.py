@@ -6,7 +6,9 @@ of the receipt before it (nothing removed, inserted, reordered or replayed), the
 at the beginning of a game (no ``prev`` on its first entry, no nonce past the first), the
 nonces count up by one, and the service rolled every entry's dice from the one seed or
 sealed seed of the game (so a roll that was made and thrown away shows as a gap, a repeat
-or another seed, and dice the player supplied show unless the referee accepts them).
+or another seed, and dice the player supplied show unless the referee accepts them). The two
+calls of one Salvo! turn, a pending answer and the same request with the player's Action,
+share their nonce and count as one turn (``finishes_pending_turn``).
 
 An entry that rolled no dice (a manoeuvre) proves nothing about the dice: it takes no part
 in the one-seed check (the fresh server seed a request without ``dice`` gets is not the
@@ -334,6 +336,44 @@ def _nonce_step(log: _Log, entry: Entry, nonce: int, last: tuple[int, bool]) -> 
         log.add("nonce-gap", f"entry {entry.index}: {missing} missing before it")
 
 
+def finishes_pending_turn(before: Any, document: Any) -> bool:
+    """Whether ``document`` is the second call of the Salvo! turn ``before`` left pending.
+
+    A turn asked without the player's Action, when the enemy has the initiative, answers
+    ``result.pending``; the same request with ``player_action`` and the same dice finishes
+    it, rolling the same opening dice again. The two make one turn, not a replay: the
+    finishing request is the pending one plus ``player_action`` (``prev`` aside), and its
+    rolls begin with every roll of the pending answer.
+    """
+    if not (isinstance(before, dict) and isinstance(document, dict)):
+        return False
+    for answer in (before, document):
+        if answer.get("ruleset") != "salvo-solo" or answer.get("step") != "turn":
+            return False
+    result = before.get("result")
+    if not isinstance(result, dict) or not isinstance(result.get("pending"), dict):
+        return False
+    bodies = []
+    for answer in (before, document):
+        provenance = answer.get("provenance")
+        request = provenance.get("request") if isinstance(provenance, dict) else None
+        body = request.get("body") if isinstance(request, dict) else None
+        if not isinstance(body, dict):
+            return False
+        bodies.append({k: v for k, v in body.items() if k != "prev"})
+    asked, finished = bodies
+    if "player_action" in asked or "player_action" not in finished:
+        return False
+    del finished["player_action"]
+    opening, rolls = before.get("rolls"), document.get("rolls")
+    return (
+        asked == finished
+        and isinstance(opening, list)
+        and isinstance(rolls, list)
+        and rolls[: len(opening)] == opening
+    )
+
+
 def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[str, Any]:
     log = _Log()
     _chain(log, entries)
@@ -348,6 +388,7 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
     )
     client_seed: Any = None
     last: tuple[int, bool] | None = None
+    last_document: Any = None
     supplied = 0
     for entry in entries:
         if entry.get("dice", "mode") == "supplied":
@@ -387,9 +428,11 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
                 f"entry {entry.index}'s first roll has nonce {nonce}: the log does not start at "
                 "the beginning of the game (nonce 0 or 1 comes first)",
             )
-        elif last is not None:
+        elif last is not None and not (
+            nonce == last[0] and finishes_pending_turn(last_document, entry.document)
+        ):
             _nonce_step(log, entry, nonce, last)
-        last = (nonce, entry.rolled)
+        last, last_document = (nonce, entry.rolled), entry.document
     final = entries[-1]
     return {
         "entries": len(entries),

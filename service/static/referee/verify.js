@@ -202,6 +202,35 @@ function count(value) {
     : null;
 }
 
+// The second call of a Salvo! turn left pending: the same request plus player_action (prev
+// aside), its rolls beginning with the pending answer's. One turn, not a replay.
+export function finishesPendingTurn(before, document) {
+  const turns = [before, document].every(
+    (answer) =>
+      isDict(answer) &&
+      pyEqual(get(answer, "ruleset"), "salvo-solo") &&
+      pyEqual(get(answer, "step"), "turn"),
+  );
+  if (!turns || !isDict(get(before, "result", "pending"))) return false;
+  const bodies = [before, document].map((answer) => get(answer, "provenance", "request", "body"));
+  if (!bodies.every(isDict)) return false;
+  const [asked, finished] = bodies.map((body) =>
+    Object.fromEntries(Object.entries(body).filter(([name]) => name !== "prev")),
+  );
+  if (Object.hasOwn(asked, "player_action") || !Object.hasOwn(finished, "player_action")) {
+    return false;
+  }
+  delete finished.player_action;
+  const opening = get(before, "rolls");
+  const rolls = get(document, "rolls");
+  return (
+    pyEqual(asked, finished) &&
+    Array.isArray(opening) &&
+    Array.isArray(rolls) &&
+    pyEqual(rolls.slice(0, opening.length), opening)
+  );
+}
+
 export function rolled(document) {
   const rolls = get(document, "rolls");
   return Array.isArray(rolls) && rolls.length > 0;
@@ -442,6 +471,7 @@ function checkLog(entries, acceptSupplied) {
   const game = first === undefined ? null : seedOf(first.document);
   let clientSeed = null;
   let last = null;
+  let lastDocument = null;
   let supplied = 0;
   for (const entry of entries) {
     const document = entry.document;
@@ -491,7 +521,9 @@ function checkLog(entries, acceptSupplied) {
     } else if (last !== null) {
       const [before, rolledBefore] = last;
       if (nonce === before) {
-        if (rolledBefore && didRoll) {
+        if (finishesPendingTurn(lastDocument, document)) {
+          // the second call of one turn
+        } else if (rolledBefore && didRoll) {
           flags.nonces = false;
           found.push(["nonce-repeat", `entry ${entry.index} repeats nonce ${nonce}`]);
         }
@@ -508,6 +540,7 @@ function checkLog(entries, acceptSupplied) {
       }
     }
     last = [nonce, didRoll];
+    lastDocument = document;
   }
   const shown = capped(found, MAX_LOG_PROBLEMS);
   const final = entries[entries.length - 1];
