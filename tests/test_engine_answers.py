@@ -211,7 +211,16 @@ def test_ruleset_summary_and_detail() -> None:
                 "odds_path": None,
             },
         ],
-        "rulings": [{"id": "r", "question": "question?", "ruling": "ruling.", "reason": "reason."}],
+        "rulings": [
+            {
+                "id": "r",
+                "question": "question?",
+                "ruling": "ruling.",
+                "reason": "reason.",
+                "readings": [],
+                "default_reading": None,
+            }
+        ],
     }
 
 

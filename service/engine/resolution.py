@@ -2,11 +2,66 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 from .dice import DiceSource, Roll
+
+# --- rule options: the reading of each contested ruling in force -----------------------------
+
+# Every ruling with readings, by id, to its default reading (filled by ``Ruling`` as rulesets
+# are imported). Step code asks for a ruling by id; a reading the request did not choose is
+# the default.
+_DEFAULTS: dict[str, str] = {}
+
+
+def register_default(ruling: str, reading: str) -> None:
+    """Record the default reading of a ruling (two rulesets may share an id, not a default)."""
+    found = _DEFAULTS.setdefault(ruling, reading)
+    if found != reading:
+        raise ValueError(f"ruling {ruling!r} has two different defaults: {found!r}, {reading!r}")
+
+
+class Readings:
+    """The readings a request chose (ruling id to reading id); the rest are the defaults."""
+
+    __slots__ = ("chosen",)
+
+    def __init__(self, chosen: Mapping[str, str] | None = None) -> None:
+        self.chosen: Mapping[str, str] = chosen or {}
+
+    def reading(self, ruling: str) -> str:
+        """The reading of ``ruling`` in force (a ruling that declares no readings is a bug)."""
+        found = self.chosen.get(ruling)
+        if found is not None:
+            return found
+        try:
+            return _DEFAULTS[ruling]
+        except KeyError:
+            raise KeyError(f"no ruling {ruling!r} declares readings") from None
+
+
+_DEFAULT_READINGS = Readings()
+_IN_FORCE: ContextVar[Readings | None] = ContextVar("readings_in_force", default=None)
+
+
+def in_force() -> Readings:
+    """The readings in force where no Resolution is at hand (exact odds of a step)."""
+    return _IN_FORCE.get() or _DEFAULT_READINGS
+
+
+@contextmanager
+def readings_in_force(chosen: Mapping[str, str] | None) -> Iterator[Readings]:
+    """Make ``chosen`` the readings of every Resolution made inside (the odds' own walks)."""
+    readings = Readings(chosen)
+    token = _IN_FORCE.set(readings)
+    try:
+        yield readings
+    finally:
+        _IN_FORCE.reset(token)
 
 
 @dataclass(frozen=True)
@@ -23,10 +78,15 @@ class Modifier:
 class Resolution:
     """Hands out dice for one step and records what was done with them."""
 
-    def __init__(self, dice: DiceSource) -> None:
+    def __init__(self, dice: DiceSource, readings: Mapping[str, str] | None = None) -> None:
         self.dice = dice
+        self.readings = in_force() if readings is None else Readings(readings)
         self.rolls: list[Roll] = []
         self.checks: list[dict[str, Any]] = []
+
+    def reading(self, ruling: str) -> str:
+        """The reading of ``ruling`` in force: the request's choice, else the default."""
+        return self.readings.reading(ruling)
 
     def roll(self, label: str, count: int, sides: int) -> Roll:
         roll = self.dice.draw(label, count, sides)

@@ -10,7 +10,7 @@ from math import lcm
 from typing import Any
 
 from .dice import DiceSource, enumerate_outcomes
-from .resolution import Resolution
+from .resolution import Resolution, readings_in_force, register_default
 
 Resolver = Callable[[Any, Resolution], dict[str, Any]]
 # For a step whose dice tree is too big to walk branch by branch: the exact (result,
@@ -19,20 +19,62 @@ ExactOdds = Callable[[Any], Iterable[tuple[dict[str, Any], Fraction]]]
 
 
 @dataclass(frozen=True)
+class Reading:
+    """One fair reading of a contested ruling, which a request may choose under ``rules``.
+
+    ``wording_supports``: the rule text's own words lean this way (docs/rulings.md says so);
+    a ruling may have no such reading (the words settle nothing) or more than one.
+    """
+
+    id: str
+    text: str
+    default: bool = False
+    wording_supports: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "text": self.text, "default": self.default}
+
+
+@dataclass(frozen=True)
 class Ruling:
-    """A decision where the rule text is silent or contradicts itself."""
+    """A decision where the rule text is silent or contradicts itself.
+
+    A ruling a player could fairly read another way declares its ``readings`` (exactly one of
+    them the default, today's behaviour); step code asks ``res.reading(id)`` which one is in
+    force. ``wording`` says, in a sentence, which reading the text's own words support.
+    """
 
     id: str
     question: str
     ruling: str
     reason: str
+    readings: tuple[Reading, ...] = ()
+    wording: str = ""
 
-    def as_dict(self) -> dict[str, str]:
+    def __post_init__(self) -> None:
+        if not self.readings:
+            return
+        ids = [reading.id for reading in self.readings]
+        defaults = [reading.id for reading in self.readings if reading.default]
+        if len(ids) < 2 or len(set(ids)) != len(ids) or len(defaults) != 1:
+            raise ValueError(
+                f"ruling {self.id!r}: readings need two or more distinct ids and exactly one "
+                f"default, not {ids} with defaults {defaults}"
+            )
+        register_default(self.id, defaults[0])
+
+    @property
+    def default(self) -> str | None:
+        return next((r.id for r in self.readings if r.default), None)
+
+    def as_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "question": self.question,
             "ruling": self.ruling,
             "reason": self.reason,
+            "readings": [reading.as_dict() for reading in self.readings],
+            "default_reading": self.default,
         }
 
 
@@ -72,6 +114,20 @@ class Ruleset:
     ships: Sequence[Mapping[str, Any]]
     rulings: Sequence[Ruling] = field(default_factory=tuple)
 
+    @property
+    def optional(self) -> tuple[Ruling, ...]:
+        """The rulings a request may read another way (those that declare readings)."""
+        return tuple(ruling for ruling in self.rulings if ruling.readings)
+
+    def readings_in_force(self, chosen: Mapping[str, str] | None = None) -> dict[str, str]:
+        """Every ruling with readings to the reading in force: ``chosen``, else the default.
+
+        ``chosen`` is already validated (the HTTP layer's rules schema); the answer echoes
+        this whole mapping, defaults included, so a signed answer names every rule it used.
+        """
+        chosen = chosen or {}
+        return {ruling.id: chosen.get(ruling.id) or str(ruling.default) for ruling in self.optional}
+
     def step(self, name: str) -> Step:
         for step in self.steps:
             if step.name == name:
@@ -97,30 +153,51 @@ class Ruleset:
         }
 
 
-def run_step(ruleset: str | None, step: Step, inputs: Any, dice: DiceSource) -> dict[str, Any]:
-    """Resolve one step with the given dice and return the response envelope."""
-    resolution = Resolution(dice)
-    result = step.resolve(inputs, resolution)
-    return resolution.envelope(ruleset, step.name, result)
+def run_step(
+    ruleset: str | None,
+    step: Step,
+    inputs: Any,
+    dice: DiceSource,
+    rules: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """Resolve one step with the given dice and return the response envelope.
+
+    ``rules``: the readings in force (``Ruleset.readings_in_force``), echoed in the answer
+    under ``rules``; without it the defaults apply and the answer has no ``rules``.
+    """
+    with readings_in_force(rules):
+        resolution = Resolution(dice)
+        result = step.resolve(inputs, resolution)
+    envelope = resolution.envelope(ruleset, step.name, result)
+    if rules is not None:
+        envelope["rules"] = dict(rules)
+    return envelope
 
 
 def _key(result: dict[str, Any]) -> Hashable:
     return json.dumps(result, sort_keys=True)
 
 
-def step_odds(ruleset: str, step: Step, inputs: Any) -> dict[str, Any]:
-    """The exact distribution of a step's results, from the step's own code."""
+def step_odds(
+    ruleset: str, step: Step, inputs: Any, rules: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """The exact distribution of a step's results, from the step's own code.
+
+    ``rules`` are in force for every Resolution made while the odds are worked out (and for
+    ``resolution.in_force()``); they are echoed in the answer when given.
+    """
 
     def play(dice: DiceSource) -> Hashable:
         return _key(step.resolve(inputs, Resolution(dice)))
 
-    if step.exact_odds is None:
-        distribution = enumerate_outcomes(play)
-    else:
-        distribution = {}
-        for result, probability in step.exact_odds(inputs):
-            key = _key(result)
-            distribution[key] = distribution.get(key, Fraction(0)) + probability
+    with readings_in_force(rules):
+        if step.exact_odds is None:
+            distribution = enumerate_outcomes(play)
+        else:
+            distribution = {}
+            for result, probability in step.exact_odds(inputs):
+                key = _key(result)
+                distribution[key] = distribution.get(key, Fraction(0)) + probability
     # Most likely first, ties by result: chances compared as integers over one common
     # denominator (exact, and cheaper than comparing fractions).
     common = lcm(*(p.denominator for p in distribution.values()))
@@ -128,9 +205,11 @@ def step_odds(ruleset: str, step: Step, inputs: Any) -> dict[str, Any]:
         distribution.items(),
         key=lambda item: (-item[1].numerator * (common // item[1].denominator), str(item[0])),
     )
+    answer: dict[str, Any] = {"ruleset": ruleset, "step": step.name}
+    if rules is not None:
+        answer["rules"] = dict(rules)
     return {
-        "ruleset": ruleset,
-        "step": step.name,
+        **answer,
         "outcomes": [
             {
                 "result": json.loads(str(key)),

@@ -14,7 +14,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from ..engine import dice as engine_dice
 from ..engine.errors import RuleError
-from ..engine.ruleset import Ruleset, Step, run_step, step_odds
+from ..engine.ruleset import Ruleset, Ruling, Step, run_step, step_odds
 from ..receipts import sealing
 from ..receipts.signing import rfc3339
 from ..rulesets import REGISTERED
@@ -174,6 +174,67 @@ def dice_from(args: dict[str, Any]) -> engine_dice.DiceSource:
     args.pop("prev", None)
     source: engine_dice.DiceSource | None = args.pop("dice", None)
     return source if source is not None else engine_dice.SeededDice.fresh()
+
+
+# --- rule options in (and echoed out) ------------------------------------------------------
+
+
+def _ruling_field(prefix: str, ruling: Ruling) -> fields.Field[Any]:
+    readings = EnumType(
+        f"{prefix}{_camel(ruling.id)}Reading",
+        (reading.id for reading in ruling.readings),
+        f"The readings of ruling `{ruling.id}`: "
+        + "; ".join(
+            f"`{r.id}`{' (default)' if r.default else ''}: {r.text}" for r in ruling.readings
+        ),
+    )
+    return readings.field(metadata={"description": ruling.question})
+
+
+_RULES: dict[str, type[Schema]] = {}
+
+
+def rules_schema(ruleset: Ruleset) -> type[Schema]:
+    """``<Ruleset>Rules``: one optional enum member per ruling with readings, made once.
+
+    The request's ``rules`` and the answer's echo are this one component, so an answer's
+    readings can be sent back as they are. An unknown ruling names the ones there are.
+    """
+    found = _RULES.get(ruleset.id)
+    if found is not None:
+        return found
+    prefix = _camel(ruleset.id)
+    optional = ruleset.optional
+    known = ", ".join(ruling.id for ruling in optional)
+    unknown = (
+        f"Not a ruling with readings in {ruleset.id}; those are: {known}."
+        if optional
+        else f"{ruleset.id} has no ruling with readings to choose."
+    )
+    members: dict[str, Any] = {ruling.id: _ruling_field(prefix, ruling) for ruling in optional}
+    members["error_messages"] = {"unknown": unknown}
+    members["__doc__"] = (
+        f"Rule options of {ruleset.id}: ruling id to the reading in force (GET "
+        f"/v1/rulesets/{ruleset.id} lists each ruling's readings and its default). A request "
+        "leaves out any ruling it reads the default way; the answer names them all."
+    )
+    schema = _RULES[ruleset.id] = _named(f"{prefix}Rules", Schema, members)
+    return schema
+
+
+def rules_field(ruleset: Ruleset) -> fields.Nested:
+    return fields.Nested(
+        rules_schema(ruleset),
+        metadata={
+            "description": "Rule options: ruling id to reading id, for the rulings this "
+            "ruleset reads more than one way; leave out for the defaults."
+        },
+    )
+
+
+def rules_from(ruleset: Ruleset, args: dict[str, Any]) -> dict[str, str]:
+    """The readings in force for a request (its ``rules`` taken out of ``args``)."""
+    return ruleset.readings_in_force(args.pop("rules", None))
 
 
 # --- envelope out ---------------------------------------------------------------------
@@ -340,22 +401,28 @@ def example_answer(
     build: Any,
     request: Schema,
     path: str,
+    rules: Ruleset | None = None,
 ) -> dict[str, Any]:
     """The answer to the step's request example, as the service gives it (receipt aside)."""
     args = request.load(dict(example))
     args.pop("prev", None)
+    readings = rules_from(rules, args) if rules is not None else None
     dice = args.pop("dice", None) or engine_dice.SeededDice(EXAMPLE_FRESH_SEED, generated=True)
-    envelope = run_step(ruleset, step, build(args), dice)
+    envelope = run_step(ruleset, step, build(args), dice, readings)
     envelope["provenance"] = example_provenance(path, dict(example))
     envelope["receipt"] = EXAMPLE_RECEIPT
     return envelope
 
 
-def odds_answer(ruleset: str, step: Step, spec: StepHTTP, request: Schema) -> dict[str, Any] | None:
+def odds_answer(
+    ruleset: Ruleset, step: Step, spec: StepHTTP, request: Schema
+) -> dict[str, Any] | None:
     """The odds of the request example (its first outcomes), or none where it is refused."""
     example = {k: v for k, v in spec.example.items() if k != "dice"}
+    args = request.load(example)
+    readings = rules_from(ruleset, args)
     try:
-        odds = step_odds(ruleset, step, spec.build(request.load(example)))
+        odds = step_odds(ruleset.id, step, spec.build(args), readings)
     except RuleError:
         return None
     odds["outcomes"] = odds["outcomes"][:ODDS_EXAMPLE_OUTCOMES]
@@ -378,22 +445,37 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
     # schema on every request (about 40 us).
     step = ruleset.step(spec.name)
     base = _camel(ruleset.id) + _camel(step.name)
-    request = _named(f"{base}Request", spec.inputs, {"dice": dice_field(), "prev": prev_field()})
+    request = _named(
+        f"{base}Request",
+        spec.inputs,
+        {"dice": dice_field(), "prev": prev_field(), "rules": rules_field(ruleset)},
+    )
     tags = {"ruleset": Const(ruleset.id, required=True), "step": Const(step.name, required=True)}
+    echoed = fields.Nested(
+        rules_schema(ruleset),
+        required=True,
+        metadata={
+            "description": "The reading in force of every ruling with readings (defaults "
+            "included), signed with the answer"
+        },
+    )
     response = _named(
         f"{base}Response",
         EnvelopeBase,
-        {**tags, "result": fields.Nested(spec.result, required=True)},
+        {**tags, "rules": echoed, "result": fields.Nested(spec.result, required=True)},
     )
 
     def resolve(args: dict[str, Any]) -> Response:
         dice = dice_from(args)
-        envelope = run_step(ruleset.id, step, spec.build(args), dice)
+        readings = rules_from(ruleset, args)
+        envelope = run_step(ruleset.id, step, spec.build(args), dice, readings)
         count_rolls(ruleset.id, step.name, len(envelope["rolls"]))
         return signed(envelope)
 
     path = f"{blp.url_prefix}/{step.name}"
-    answer = example_answer(ruleset.id, step, spec.example, spec.build, request(), path)
+    answer = example_answer(
+        ruleset.id, step, spec.example, spec.build, request(), path, rules=ruleset
+    )
 
     resolve.__name__ = f"{step.name.replace('-', '_')}"
     view = blp.doc(
@@ -409,19 +491,20 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
 
     if not step.odds:
         return
-    odds_request = _named(f"{base}OddsRequest", spec.inputs, {})
+    odds_request = _named(f"{base}OddsRequest", spec.inputs, {"rules": rules_field(ruleset)})
     outcome = _named(
         f"{base}OddsOutcome", OddsOutcomeBase, {"result": fields.Nested(spec.result, required=True)}
     )
     odds_response = _named(
         f"{base}Odds",
         OddsBase,
-        {**tags, "outcomes": fields.List(fields.Nested(outcome), required=True)},
+        {**tags, "rules": echoed, "outcomes": fields.List(fields.Nested(outcome), required=True)},
     )
     odds_example = {k: v for k, v in spec.example.items() if k != "dice"}
 
     def odds(args: dict[str, Any]) -> Response:
-        return json_response(step_odds(ruleset.id, step, spec.build(args)))
+        readings = rules_from(ruleset, args)
+        return json_response(step_odds(ruleset.id, step, spec.build(args), readings))
 
     odds.__name__ = f"{step.name.replace('-', '_')}_odds"
     odds_view = blp.doc(
@@ -431,8 +514,8 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         "over every face of every die, worked out by the same rules code that resolves a roll. "
         "No dice are rolled.",
     )(
-        blp.response(
-            200, odds_response, example=odds_answer(ruleset.id, step, spec, odds_request())
-        )(blp.arguments(odds_request(), example=odds_example)(odds))
+        blp.response(200, odds_response, example=odds_answer(ruleset, step, spec, odds_request()))(
+            blp.arguments(odds_request(), example=odds_example)(odds)
+        )
     )
     blp.route(f"/{step.name}/odds", methods=["POST"])(odds_view)

@@ -45,11 +45,34 @@ class StepInfoSchema(Schema):
     odds_path = fields.String(required=True, allow_none=True)
 
 
+class ReadingSchema(Schema):
+    """One fair reading of a ruling: its id (the value a request sends under ``rules``)."""
+
+    id = fields.String(required=True, metadata={"example": "pre-dreadnought-only"})
+    text = fields.String(required=True)
+    default = fields.Boolean(
+        required=True, metadata={"description": "In force when a request does not choose"}
+    )
+
+
 class RulingSchema(Schema):
     id = fields.String(required=True)
     question = fields.String(required=True)
-    ruling = fields.String(required=True)
+    ruling = fields.String(required=True, metadata={"description": "The default reading"})
     reason = fields.String(required=True)
+    readings = fields.List(
+        fields.Nested(ReadingSchema),
+        required=True,
+        metadata={
+            "description": "The fair readings a request may choose under `rules` (ruling id "
+            "to reading id); empty for a ruling the service reads one way only"
+        },
+    )
+    default_reading = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The reading in force unless a request chooses; null if none"},
+    )
 
 
 class RulesetDetailSchema(Schema):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...engine.ruleset import Ruling
+from ...engine.ruleset import Reading, Ruling
 
 RULINGS = (
     Ruling(
@@ -145,6 +145,25 @@ RULINGS = (
         "The text names exactly these; 'British Battleships' covers every British battleship "
         "class, because the Critical Hits table applies to capital ships of every era. Ships "
         "not named were not meant to blow up from it.",
+        readings=(
+            Reading(
+                "every-british-battleship",
+                "British Battleships, Dreadnoughts and Super Dreadnoughts and German "
+                "Battlecruisers roll 1 in D6 to blow up, British Battlecruisers 2 in D6.",
+                default=True,
+            ),
+            Reading(
+                "pre-dreadnought-only",
+                "The text's own definition ('Battleship means pre dreadnought battleship') "
+                "holds here too: only British Battleships (pre-dreadnoughts) and German "
+                "Battlecruisers roll 1 in D6, British Battlecruisers 2 in D6; British "
+                "Dreadnoughts and Super Dreadnoughts lose the turret and do not roll.",
+                wording_supports=True,
+            ),
+        ),
+        wording="The Ship Type notes define Battleship as the pre-dreadnought class, and the "
+        "Critical Hits table writes 'British Battleships' with that class's name; only the "
+        "table's reach over every capital ship argues for the broader reading.",
     ),
     Ruling(
         "two-turrets",

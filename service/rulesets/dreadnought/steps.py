@@ -128,7 +128,8 @@ def _turret_explodes(target: Ship, res: Resolution, label: str) -> str:
         if outcome == "no effect":
             return "no effect"
     card = target.card
-    chances = t.BLOW_UP_IN_D6.get((card.nationality, card.ship_class), 0)
+    blow_up = t.BLOW_UP_READINGS[res.reading("blow-up-who")]
+    chances = blow_up.get((card.nationality, card.ship_class), 0)
     if not chances:
         return "turret destroyed"
     roll = res.roll(f"{label}: blow up", 1, 6).total
