@@ -229,7 +229,14 @@ def test_ships_and_tables_are_data(client: FlaskClient) -> None:
 def test_no_step_offers_odds(client: FlaskClient) -> None:
     """ruling no-odds."""
     detail = client.get(BASE).get_json()
-    assert [s["name"] for s in detail["steps"]] == ["layout", "loot", "salvo", "computer", "rating"]
+    assert [s["name"] for s in detail["steps"]] == [
+        "layout",
+        "loot",
+        "salvo",
+        "computer",
+        "heatmap",
+        "rating",
+    ]
     assert all(s["odds_path"] is None for s in detail["steps"])
     assert client.post(f"{BASE}/salvo/odds", json={}).status_code == 404
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...engine.ruleset import Ruleset, Step
-from . import computer, fleet, rating, salvo, tables
+from . import fleet, hard, heatmap, rating, salvo, tables
 from .rulings import RULINGS
 from .ships import CATALOG
 
@@ -48,9 +48,23 @@ STEPS = (
         "returns it): random until a hit; then contacts and squares next to each hit on a "
         "ship not sunk; depth charges and heavy shell on a wounded ship; a dive once its "
         "submarine is hit; never recon or sonar. The salvo comes back ready to send to the "
-        "salvo step; the same seed and nonce give the same salvo.",
+        "salvo step; the same seed and nonce give the same salvo. level hard: fires where the "
+        "heat map says the ships most likely lie, and spends its shell and charges where they "
+        "pay most (docs/computer.md).",
         "1dN per choice among more squares or areas than it needs",
-        computer.computer,
+        hard.captain,
+    ),
+    Step(
+        "heatmap",
+        "Where the rival's ships may lie: the heat map of a view",
+        "From a captain's view of the rival's ocean (as the salvo step hands it back) and "
+        "the recon and sonar counts told so far: for every square, the probability that it "
+        "holds a ship not yet sunk, over every fleet placement that fits what was told. "
+        "Exact (a count of the placements) when the search fits its budget, otherwise a "
+        "seeded Gibbs sampler whose seed, chains and sweeps are in the answer. A view that "
+        "no placement fits is a 422 that says what cannot be.",
+        "3d1000 for the sampler's seed when sampled, none when exact",
+        heatmap.heatmap,
     ),
     Step(
         "rating",

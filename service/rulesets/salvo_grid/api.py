@@ -11,7 +11,8 @@ from marshmallow import Schema, fields, post_load, validate
 from ...http.common import StepHTTP, inputs, register_steps
 from ...http.components import EnumType, component
 from ...http.fields import StrictBoolean, StrictInteger
-from . import RULESET
+from . import RULESET, hard
+from . import heatmap as hm
 from . import tables as t
 from .computer import ComputerInput, View
 from .fleet import LayoutInput, LootInput, LootPiece, Ocean, Placement, parse
@@ -73,7 +74,28 @@ SHOT_RESULT = EnumType(
 FIRED_BY = EnumType(
     "SalvoGridFiredBy", dict.fromkeys(t.FIRE_BY.values()), "What fired on a square."
 )
-AIM = EnumType("SalvoGridAimReason", t.COMPUTER_AIMS, "Why the computer captain aims there.")
+AIM = EnumType(
+    "SalvoGridAimReason",
+    (*t.COMPUTER_AIMS, *hard.AIMS),
+    "Why the computer captain aims there ('most likely': the hard captain's heat map).",
+)
+LEVEL = EnumType(
+    "SalvoGridComputerLevel",
+    hard.LEVELS,
+    "How the computer captain plays: standard (the rules' computer) or hard (it fires where "
+    "the heat map says the ships most likely lie; docs/computer.md).",
+)
+HEAT_METHOD = EnumType(
+    "SalvoGridHeatMethod",
+    ("exact", "sampled"),
+    "How the heat map was worked out: every consistent placement counted, or sampled.",
+)
+COUNTING_SHIP = EnumType(
+    "SalvoGridCountingShip",
+    tuple(ship for ship, spec in t.SPECIALS.items() if spec["effect"] == "count"),
+    "A ship whose special counts: the carrier's recon flight, the cruiser's sonar sweep.",
+)
+MAX_COUNT_SQUARES = max(len(t.COLUMNS), t.ROWS)
 SPECIAL = EnumType(
     "SalvoGridSpecialName",
     dict.fromkeys(ship["special"] for ship in CATALOG),
@@ -295,6 +317,36 @@ class SalvoGridSalvoInputs(Schema):
 class SalvoGridComputerInputs(Schema):
     ocean = fields.Nested(SalvoGridOceanSchema, required=True)
     view = fields.Nested(SalvoGridViewSchema, required=True)
+    level = LEVEL.field(load_default="standard")
+
+
+class SalvoGridCountSchema(Schema):
+    """A recon flight's or sonar sweep's count: `ship`, `squares` and `count` as `told`
+    reported them, and `hit`, the squares of that area the view showed hit or sunk when it
+    counted (the view handed back with that count)."""
+
+    ship = COUNTING_SHIP.field(required=True)
+    squares = _squares(MAX_COUNT_SQUARES, required=True)
+    count = StrictInteger(required=True, validate=validate.Range(min=0, max=t.FLEET_SQUARES))
+    hit = _squares(MAX_COUNT_SQUARES, load_default=list)
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> hm.Count:
+        return hm.Count(tuple(data["squares"]), data["count"], tuple(data["hit"]), data["ship"])
+
+
+class SalvoGridHeatmapInputs(Schema):
+    view = fields.Nested(
+        SalvoGridViewSchema,
+        required=True,
+        metadata={"description": "The `view` a salvo answer handed back, as it is"},
+    )
+    counts = fields.List(
+        fields.Nested(SalvoGridCountSchema),
+        load_default=list,
+        validate=validate.Length(max=len(COUNTING_SHIP.values)),
+        metadata={"description": "The recon and sonar counts told so far (each once a game)"},
+    )
 
 
 def _rating(**kwargs: Any) -> StrictInteger:
@@ -431,6 +483,57 @@ class SalvoGridComputerResult(Schema):
     )
     aims = fields.List(fields.Nested(SalvoGridAimSchema), required=True)
     salvo_size = fields.Integer(required=True)
+    level = LEVEL.field(required=True)
+
+
+class SalvoGridSamplerSchema(Schema):
+    """How a sampled heat map was drawn (docs/computer.md): replay it from these."""
+
+    method = fields.String(required=True, metadata={"example": "gibbs"})
+    seed = fields.Integer(
+        required=True, metadata={"description": "From the dice: 3d1000 read as one number"}
+    )
+    chains = fields.Integer(required=True)
+    burn_in = fields.Integer(required=True, metadata={"description": "Sweeps per chain unused"})
+    sweeps = fields.Integer(required=True, metadata={"description": "Sweeps per chain counted"})
+    samples = fields.Integer(required=True, metadata={"description": "Sweeps counted in all"})
+
+
+class SalvoGridLikelySquareSchema(Schema):
+    square = _square()
+    p = fields.Float(required=True)
+
+
+class SalvoGridHeatmapResult(Schema):
+    method = HEAT_METHOD.field(required=True)
+    placements = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Exact: how many fleet placements fit the view; else null"},
+    )
+    sampler = fields.Nested(
+        SalvoGridSamplerSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "Sampled: the sampler, its sample size and seed; else null"},
+    )
+    afloat = fields.List(SHIP.field(), required=True)
+    rows = fields.List(
+        fields.List(fields.Float()),
+        required=True,
+        metadata={
+            "description": "Per square, the probability that it holds a ship not yet sunk: "
+            "rows 1 to 10, each from column A to J (a hit or contact is 1, a miss 0)"
+        },
+    )
+    best = fields.List(
+        fields.Nested(SalvoGridLikelySquareSchema),
+        required=True,
+        metadata={
+            "description": "Squares not yet fired at (contacts included), most likely first: "
+            "a full salvo's worth"
+        },
+    )
 
 
 class SalvoGridRatingSide(Schema):
@@ -527,10 +630,36 @@ STEPS = [
         "computer",
         SalvoGridComputerInputs,
         SalvoGridComputerResult,
-        inputs(ComputerInput),
+        lambda args: hard.LevelledInput(
+            ComputerInput(args["ocean"], args["view"]), args.get("level", "standard")
+        ),
         {
             "ocean": OCEAN_B,
             "view": {"misses": ["A2", "C5"], "hits": ["A1"], "contacts": [], "sunk": []},
+            "level": "standard",
+            "dice": SEED,
+        },
+    ),
+    StepHTTP(
+        "heatmap",
+        SalvoGridHeatmapInputs,
+        SalvoGridHeatmapResult,
+        lambda args: hm.HeatmapInput(args["view"], tuple(args["counts"])),
+        {
+            "view": {
+                "misses": ["A2", "C5", "D6", "F3", "H8", "B9"],
+                "hits": ["A1", "B1"],
+                "contacts": [],
+                "sunk": [{"ship": "destroyer", "squares": ["J9", "J10"]}],
+            },
+            "counts": [
+                {
+                    "ship": "cruiser",
+                    "squares": [f"{c}1" for c in t.COLUMNS],
+                    "count": 3,
+                    "hit": ["A1", "B1"],
+                }
+            ],
             "dice": SEED,
         },
     ),

@@ -1,0 +1,648 @@
+"""The SALVO heat map: where the rival's ships afloat may lie, from everything told.
+
+For every square, the probability that it holds a ship not yet sunk, over the fleet
+placements consistent with what a captain has been told of the rival's ocean:
+
+* a miss is open water; a sunk ship lies exactly where it was shown;
+* every hit on a ship afloat, and every contact, is a square of a ship afloat;
+* a ship afloat is not hit on every one of its squares (it would have sunk);
+* a recon or sonar count is the number of ship squares in its area not yet hit when it was
+  counted: the ship squares in the area are that count plus the area's squares then known
+  hit (``Count.hit``).
+
+Every consistent placement is equally likely (the rules give the rival's layout no
+preference). The engine takes the board size and the fleet as parameters, so a test can
+check it against full enumeration on a small board.
+
+**Exact** when a search of the consistent placements finishes within ``EXACT_NODES``
+candidate placements tried: the probabilities are ratios of whole counts.
+
+**Sampled** otherwise (docs/computer.md, "The heat map sampler"): ``CHAINS`` Gibbs chains,
+each started from a placement found by a search in a random order, run ``BURN_IN`` sweeps,
+then ``SWEEPS`` sweeps; a sweep re-places each ship afloat in turn, uniformly among its
+places consistent with the other ships and everything told, and then re-places one pair of
+ships together the same way. The heat is the Rao-Blackwell average (each re-placement adds
+every place it could have taken, weighted equally). The random numbers are
+``random.Random(seed).random()`` (MT19937, the one stream Python keeps the same across
+versions), an index among n choices being ``floor(u * n)``; the seed comes from three d1000
+rolled like any die, so the answer is replayable and signed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...engine.errors import RuleError
+from ...engine.resolution import Resolution
+from . import tables as t
+from .fleet import Square, name, names
+
+EXACT_NODES = 30_000
+LEAF_COST = 10  # a leaf of the search costs about as much as this many places tried
+CHAINS = 2
+BURN_IN = 5
+SWEEPS = 32
+PAIR_MOVES = 4  # per ship afloat, each sweep
+SEED_DICE = 3
+SEED_SIDES = 1000
+
+
+@dataclass(frozen=True)
+class Count:
+    """A recon flight's or sonar sweep's count, as told, and the squares then known hit."""
+
+    squares: tuple[Square, ...]
+    count: int
+    hit: tuple[Square, ...] = ()
+    ship: str = ""
+
+
+@dataclass(frozen=True)
+class Told:
+    """Everything a captain knows of the rival's ocean (the view, and any counts)."""
+
+    misses: tuple[Square, ...] = ()
+    hits: tuple[Square, ...] = ()
+    contacts: tuple[Square, ...] = ()
+    sunk: tuple[tuple[str, tuple[Square, ...]], ...] = ()
+    counts: tuple[Count, ...] = ()
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board and a fleet: the game's by default, smaller ones for tests."""
+
+    columns: int = len(t.COLUMNS)
+    rows: int = t.ROWS
+    fleet: tuple[tuple[str, int], ...] = tuple((ship, size) for ship, _, size in t.FLEET)
+
+    def bit(self, square: Square) -> int:
+        return 1 << (square[1] * self.columns + square[0])
+
+    def on(self, square: Square) -> bool:
+        return 0 <= square[0] < self.columns and 0 <= square[1] < self.rows
+
+    def mask(self, squares: Iterable[Square]) -> int:
+        out = 0
+        for square in squares:
+            out |= self.bit(square)
+        return out
+
+    def squares(self) -> list[Square]:
+        """Reading order: row 1 from A, then row 2, ..."""
+        return [(c, r) for r in range(self.rows) for c in range(self.columns)]
+
+    def lines(self, size: int) -> list[int]:
+        """Every horizontal, then every vertical, line of ``size`` squares, as masks."""
+        out = []
+        for dc, dr in ((1, 0), (0, 1)):
+            for c, r in self.squares():
+                line = [(c + dc * i, r + dr * i) for i in range(size)]
+                if all(self.on(sq) for sq in line):
+                    out.append(self.mask(line))
+        if size == 1:
+            out = out[: len(out) // 2]
+        return out
+
+
+GAME = Board()
+
+
+@dataclass
+class Problem:
+    """The ships afloat, their candidate places, and what the placement must satisfy."""
+
+    board: Board
+    ships: list[str]
+    candidates: list[list[int]]
+    required: int
+    areas: list[tuple[int, int]]  # (area mask, ship squares of ships afloat in it)
+    sunk_mask: int
+    hit_mask: int
+    through: list[dict[int, list[int]]] = field(default_factory=list)
+    # by_counts[ship][how many squares of each area a place covers]: those places.
+    by_counts: list[dict[tuple[int, ...], list[int]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.through = [{} for _ in self.ships]
+        self.by_counts = []
+        for places in self.candidates if self.areas else []:
+            buckets: dict[tuple[int, ...], list[int]] = {}
+            for m in places:
+                key = tuple((m & a).bit_count() for a, _ in self.areas)
+                buckets.setdefault(key, []).append(m)
+            self.by_counts.append(buckets)
+
+    def fits(self, masks: Sequence[int]) -> bool:
+        occ = 0
+        for m in masks:
+            if occ & m:
+                return False
+            occ |= m
+        if self.required & ~occ:
+            return False
+        return all((occ & area).bit_count() == need for area, need in self.areas)
+
+
+@dataclass
+class Heat:
+    """Per square, the weight of the placements that put a ship afloat on it, over ``total``."""
+
+    board: Board
+    weights: list[float]
+    total: float
+    method: str
+    placements: int | None = None
+    sampler: dict[str, Any] | None = None
+
+    def p(self, index: int) -> float:
+        return self.weights[index] / self.total
+
+    def probabilities(self) -> list[float]:
+        return [w / self.total for w in self.weights]
+
+
+# --- checking what was told ---------------------------------------------------------------
+
+
+def _impossible(detail: str, where: str) -> RuleError:
+    return RuleError(f"no placement of the rival's fleet fits this view: {detail}", where)
+
+
+def problem(told: Told, board: Board = GAME) -> Problem:
+    """The constraints of a view, checked for contradictions that need no search."""
+    sizes = dict(board.fleet)
+    seen: dict[Square, str] = {}
+    for where, squares in (
+        ("view.misses", told.misses),
+        ("view.hits", told.hits),
+        ("view.contacts", told.contacts),
+    ):
+        for square in squares:
+            if not board.on(square):
+                raise RuleError(f"{name(square)} is off the board", where)
+            if square in seen:
+                raise _impossible(
+                    f"{name(square)} is listed under both {seen[square]} and {where.split('.')[1]}",
+                    where,
+                )
+            seen[square] = where.split(".")[1]
+    sunk_ships: dict[str, tuple[Square, ...]] = {}
+    for index, (ship, squares) in enumerate(told.sunk):
+        at = f"view.sunk[{index}]"
+        if ship in sunk_ships:
+            raise _impossible(f"the {ship} is listed as sunk twice", f"{at}.ship")
+        if ship not in sizes:
+            raise _impossible(f"there is no {ship} in this fleet", f"{at}.ship")
+        cells = sorted(set(squares))
+        straight = len({c for c, _ in cells}) == 1 or len({r for _, r in cells}) == 1
+        span = (
+            max(
+                max(c for c, _ in cells) - min(c for c, _ in cells),
+                max(r for _, r in cells) - min(r for _, r in cells),
+            )
+            if cells
+            else -1
+        )
+        if len(cells) != sizes[ship] or not straight or span != len(cells) - 1:
+            raise _impossible(
+                f"the sunk {ship} is shown on {', '.join(names(squares))}, which is not a "
+                f"straight line of {sizes[ship]} squares",
+                f"{at}.squares",
+            )
+        for square in cells:
+            if not board.on(square):
+                raise RuleError(f"{name(square)} is off the board", f"{at}.squares")
+            if square in seen:
+                raise _impossible(
+                    f"{name(square)} is under the sunk {ship} and listed under {seen[square]}",
+                    f"{at}.squares",
+                )
+            seen[square] = f"the sunk {ship}"
+        sunk_ships[ship] = tuple(cells)
+    afloat = [ship for ship, _ in board.fleet if ship not in sunk_ships]
+    if not afloat:
+        raise RuleError("every ship of the rival's fleet is sunk: the battle is over", "view.sunk")
+    sunk_mask = board.mask(sq for sqs in sunk_ships.values() for sq in sqs)
+    hit_mask = board.mask(told.hits)
+    blocked = board.mask(told.misses) | sunk_mask
+    required = hit_mask | board.mask(told.contacts)
+    areas = []
+    counted: set[str] = set()
+    for index, count in enumerate(told.counts):
+        at = f"counts[{index}]"
+        if count.ship and count.ship in counted:
+            raise _impossible(
+                f"the {count.ship} counts once a game, and two of its counts are listed",
+                f"{at}.ship",
+            )
+        counted.add(count.ship)
+        if len(set(count.squares)) != len(count.squares):
+            raise RuleError(f"{at}.squares names a square twice", f"{at}.squares")
+        area = board.mask(count.squares)
+        hit_then = board.mask(count.hit)
+        if hit_then & ~area:
+            raise RuleError(f"{at}.hit names squares outside the counted area", f"{at}.hit")
+        if hit_then & ~(hit_mask | sunk_mask):
+            raise _impossible(
+                f"{at}.hit names squares this view does not show hit or sunk", f"{at}.hit"
+            )
+        shift_by = hit_then.bit_count() - (area & sunk_mask).bit_count()
+        need = count.count + shift_by
+        least, most = (area & required).bit_count(), (area & ~blocked).bit_count()
+        if not least <= need <= most:
+            raise _impossible(
+                f"the {count.ship or 'area'}'s count of {count.count} over "
+                f"{_area(count.squares)} cannot be: what else was told leaves room for "
+                f"{max(0, least - shift_by)} to {max(0, most - shift_by)}",
+                f"{at}.count",
+            )
+        areas.append((area, need))
+    candidates = []
+    for ship in afloat:
+        places = [m for m in board.lines(sizes[ship]) if not m & blocked and m & ~hit_mask]
+        if not places:
+            raise _impossible(f"the {ship} has nowhere left to lie", "view")
+        candidates.append(places)
+    every = 0
+    for places in candidates:
+        for m in places:
+            every |= m
+    lost = required & ~every
+    if lost:
+        square = _squares_of(board, lost)[0]
+        raise _impossible(f"no ship afloat can lie on {name(square)}", "view")
+    return Problem(board, afloat, candidates, required, areas, sunk_mask, hit_mask)
+
+
+def _area(squares: Sequence[Square]) -> str:
+    return f"{name(squares[0])}-{name(squares[-1])}" if squares else "an empty area"
+
+
+def _squares_of(board: Board, mask: int) -> list[Square]:
+    return [sq for sq in board.squares() if mask & board.bit(sq)]
+
+
+# --- exact: every consistent placement ----------------------------------------------------
+
+
+class _Budget(Exception):
+    pass
+
+
+def _order(prob: Problem) -> list[int]:
+    """Ships with the fewest places first: the search fans out last."""
+    return sorted(range(len(prob.ships)), key=lambda i: (len(prob.candidates[i]), i))
+
+
+def _search(
+    prob: Problem,
+    order: list[int],
+    candidates: list[list[int]],
+    tail: int,
+    on_leaf: Callable[[list[int], int], bool],
+    budget: int,
+) -> None:
+    """Depth-first over the ships in ``order``; ``on_leaf(chosen, occupied)`` gets each
+    placement of them that can still fit (``tail`` ship squares are to come after them) and
+    returns True to stop. Raises _Budget past ``budget`` candidate places tried."""
+    tried = 0
+    chosen = [0] * len(prob.ships)
+    n = len(order)
+    sizes = dict(prob.board.fleet)
+    left = [0] * (n + 1)
+    left[n] = tail
+    for i in range(n - 1, -1, -1):
+        left[i] = left[i + 1] + sizes[prob.ships[order[i]]]
+    required, areas = prob.required, prob.areas
+
+    def walk(depth: int, occ: int) -> bool:
+        nonlocal tried
+        if (required & ~occ).bit_count() > left[depth]:
+            return False
+        for area, need in areas:
+            have = (occ & area).bit_count()
+            if have > need or need - have > left[depth]:
+                return False
+        if depth == n:
+            return on_leaf(chosen, occ)
+        ship = order[depth]
+        places = candidates[ship]
+        tried += len(places)
+        if tried > budget:
+            raise _Budget
+        for m in places:
+            if m & occ:
+                continue
+            chosen[ship] = m
+            if walk(depth + 1, occ | m):
+                return True
+        return False
+
+    walk(0, 0)
+
+
+def _through(prob: Problem, ship: int, bit: int) -> list[int]:
+    """The places of ``ship`` that cover the square ``bit`` (worked out once per problem)."""
+    index = prob.through[ship]
+    places = index.get(bit)
+    if places is None:
+        places = index[bit] = [m for m in prob.candidates[ship] if m & bit]
+    return places
+
+
+def _places(prob: Problem, ship: int, must: int) -> list[int]:
+    """The places of ``ship`` worth trying when ``must`` is left to cover."""
+    return _through(prob, ship, must & -must) if must else prob.candidates[ship]
+
+
+def _fitting(prob: Problem, ship: int, occ: int, candidates: list[int] | None = None) -> list[int]:
+    """The places of ``ship`` that complete ``occ`` (every other ship) into a fit."""
+    must = prob.required & ~occ
+    places = _places(prob, ship, must) if candidates is None else candidates
+    if not prob.areas:
+        if not must:
+            return [m for m in places if not m & occ]
+        return [m for m in places if not m & occ and not must & ~m]
+    if candidates is None:
+        wants = tuple(need - (occ & a).bit_count() for a, need in prob.areas)
+        places = prob.by_counts[ship].get(wants, [])
+        return [m for m in places if not m & occ and not must & ~m]
+    wanted = [(a, need - (occ & a).bit_count()) for a, need in prob.areas]
+    return [
+        m
+        for m in places
+        if not m & occ and not must & ~m and all((m & a).bit_count() == w for a, w in wanted)
+    ]
+
+
+def exact(prob: Problem, budget: int = EXACT_NODES) -> Heat | None:
+    """Every consistent placement counted, or None when the search passes ``budget``."""
+    board = prob.board
+    per: list[dict[int, int]] = [{} for _ in prob.ships]
+    total = 0
+    order = _order(prob)
+    head, last = order[:-1], order[-1]
+    spent = 0
+    leaves = 1
+    for i in head:
+        leaves *= len(prob.candidates[i])
+    if leaves > budget // LEAF_COST:
+        return None  # the search could not finish: sample instead
+
+    # The last ship is counted in one pass over its places rather than one leaf each.
+    def leaf(chosen: list[int], occ: int) -> bool:
+        nonlocal total, spent
+        spent += LEAF_COST + len(_places(prob, last, prob.required & ~occ))
+        if spent > budget:
+            raise _Budget
+        fitting = _fitting(prob, last, occ)
+        if fitting:
+            k = len(fitting)
+            total += k
+            for i in head:
+                d = per[i]
+                d[chosen[i]] = d.get(chosen[i], 0) + k
+            d = per[last]
+            for m in fitting:
+                d[m] = d.get(m, 0) + 1
+        return False
+
+    sizes = dict(board.fleet)
+    try:
+        _search(prob, head, prob.candidates, sizes[prob.ships[last]], leaf, budget)
+    except _Budget:
+        return None
+    if not total:
+        raise _impossible(_why_none(prob), "view")
+    weights = [0.0] * (board.columns * board.rows)
+    for d in per:
+        for m, k in d.items():
+            _spread(weights, m, float(k))
+    return Heat(board, weights, float(total), "exact", placements=total)
+
+
+def _why_none(prob: Problem) -> str:
+    ships = ", ".join(prob.ships)
+    told = ["the misses", "the sunk ships"]
+    if prob.hit_mask:
+        told.append("every hit")
+    if prob.required & ~prob.hit_mask:
+        told.append("every contact")
+    if prob.areas:
+        told.append("every count")
+    return (
+        f"the ships afloat ({ships}) cannot lie clear of each other and of "
+        f"{', '.join(told[:-1])} and {told[-1]} at once"
+    )
+
+
+def _spread(weights: list[float], mask: int, weight: float) -> None:
+    while mask:
+        low = mask & -mask
+        weights[low.bit_length() - 1] += weight
+        mask ^= low
+
+
+# --- sampled: Gibbs chains ----------------------------------------------------------------
+
+
+def _first_fit(prob: Problem, rng: random.Random, budget: int) -> list[int] | None:
+    """A consistent placement found by a search over the places in a random order."""
+    shuffled = []
+    for places in prob.candidates:
+        copy = list(places)
+        for i in range(len(copy) - 1, 0, -1):  # Fisher-Yates with floor(u * n)
+            j = int(rng.random() * (i + 1))
+            copy[i], copy[j] = copy[j], copy[i]
+        shuffled.append(copy)
+    found: list[int] = []
+    order = _order(prob)
+
+    def leaf(chosen: list[int], occ: int) -> bool:
+        last = order[-1]
+        fitting = _fitting(prob, last, occ, shuffled[last])
+        if fitting:
+            found.extend(chosen)
+            found[last] = fitting[0]
+            return True
+        return False
+
+    sizes = dict(prob.board.fleet)
+    _search(prob, order[:-1], shuffled, sizes[prob.ships[order[-1]]], leaf, budget)
+    return found or None
+
+
+def sample(
+    prob: Problem,
+    seed: int,
+    chains: int = CHAINS,
+    burn_in: int = BURN_IN,
+    sweeps: int = SWEEPS,
+) -> Heat:
+    """The Rao-Blackwellised Gibbs estimate (see the module's docstring)."""
+    board = prob.board
+    rng = random.Random(seed)
+    n = len(prob.ships)
+    # acc[i][k]: how often each place of ship i was among k equally likely options.
+    acc: list[dict[int, Counter[int]]] = [{} for _ in range(n)]
+    kept = 0
+    # Pair moves let two ships trade what they cover (a hit, a contact, a count); with
+    # nothing to cover, one ship at a time already reaches every placement.
+    coupled = n >= 2 and bool(prob.required or prob.areas)
+    pair_moves = PAIR_MOVES * n if coupled else 0
+    for _ in range(chains):
+        try:
+            state = _first_fit(prob, rng, EXACT_NODES * 5)
+        except _Budget:
+            state = None
+        if state is None:
+            if kept:
+                continue
+            raise _impossible(_why_none(prob), "view")
+        for sweep in range(burn_in + sweeps):
+            record = sweep >= burn_in
+            for i in range(n):
+                occ = 0
+                for j in range(n):
+                    if j != i:
+                        occ |= state[j]
+                options = _fitting(prob, i, occ)
+                state[i] = options[int(rng.random() * len(options))]
+                if record:
+                    k = len(options)
+                    bag = acc[i].get(k)
+                    if bag is None:
+                        bag = acc[i][k] = Counter()
+                    bag.update(options)
+            for _ in range(pair_moves):
+                _pair_move(prob, state, rng)
+        kept += 1
+    merged: dict[int, float] = {}
+    for bags in acc:
+        for k, bag in bags.items():
+            for m, times in bag.items():
+                merged[m] = merged.get(m, 0.0) + times / k
+    weights = [0.0] * (board.columns * board.rows)
+    for m, w in merged.items():
+        _spread(weights, m, w)
+    return Heat(
+        board,
+        weights,
+        float(kept * sweeps),
+        "sampled",
+        sampler={
+            "method": "gibbs",
+            "seed": seed,
+            "chains": kept,
+            "burn_in": burn_in,
+            "sweeps": sweeps,
+            "samples": kept * sweeps,
+        },
+    )
+
+
+def _pair_move(prob: Problem, state: list[int], rng: random.Random) -> None:
+    """Metropolis-Hastings on two ships at once. The first goes, half the time, to any place
+    clear of the other ships, half the time to one of those that covers a square the two must
+    cover (a hit, a contact); the second uniformly among the places that then fit. Accepted
+    with probability min(1, q(old) fits(new) / (q(new) fits(old))), q being the chance of
+    proposing a first place: every placement stays equally likely."""
+    n = len(state)
+    i = int(rng.random() * n)
+    j = int(rng.random() * (n - 1))
+    if j >= i:
+        j += 1
+    occ = 0
+    for k in range(n):
+        if k != i and k != j:
+            occ |= state[k]
+    must = prob.required & ~occ
+    if not must and not prob.areas:
+        return  # nothing for the two to trade: moves of one ship at a time do as well
+    anywhere = [m for m in prob.candidates[i] if not m & occ]
+    covering = [m for m in anywhere if m & must]
+    if covering and rng.random() < 0.5:
+        a = covering[int(rng.random() * len(covering))]
+    else:
+        a = anywhere[int(rng.random() * len(anywhere))]
+    new = _fitting(prob, j, occ | a)
+    if not new:
+        return
+    old = _fitting(prob, j, occ | state[i])
+
+    def q(m: int) -> float:
+        share = 0.5 if covering else 1.0
+        return share / len(anywhere) + (0.5 / len(covering) if covering and m & must else 0.0)
+
+    if rng.random() * q(a) * len(old) < q(state[i]) * len(new):
+        state[i] = a
+        state[j] = new[int(rng.random() * len(new))]
+
+
+def heat(told: Told, res: Resolution | None, board: Board = GAME) -> Heat:
+    """Exact if the search fits its budget; otherwise sampled with a seed from the dice."""
+    prob = problem(told, board)
+    found = exact(prob)
+    if found is not None:
+        return found
+    seed = 0
+    if res is not None:
+        roll = res.roll("heat map sampler seed", SEED_DICE, SEED_SIDES)
+        for value in roll.values:
+            seed = seed * SEED_SIDES + (value - 1)
+    return sample(prob, seed)
+
+
+# --- the step --------------------------------------------------------------------------------
+
+BEST = t.MAX_SALVO
+DECIMALS = 6
+
+
+@dataclass(frozen=True)
+class HeatmapInput:
+    """The view a salvo answer hands back, and the recon and sonar counts told so far."""
+
+    view: Any  # computer.View: misses, hits, contacts, sunk
+    counts: tuple[Count, ...] = ()
+
+
+def told_of(view: Any, counts: tuple[Count, ...] = ()) -> Told:
+    return Told(view.misses, view.hits, view.contacts, view.sunk, counts)
+
+
+def answer(found: Heat, told: Told) -> dict[str, Any]:
+    """The heat as the step answers it: rows of probabilities and the best squares to fire."""
+    board = found.board
+    probabilities = found.probabilities()
+    fired = board.mask(told.misses) | board.mask(told.hits)
+    fired |= board.mask(sq for _, sqs in told.sunk for sq in sqs)
+    open_squares = [
+        (index, sq) for index, sq in enumerate(board.squares()) if not fired & board.bit(sq)
+    ]
+    ranked = sorted(open_squares, key=lambda item: -probabilities[item[0]])[:BEST]
+    sunk = {ship for ship, _ in told.sunk}
+    return {
+        "method": found.method,
+        "placements": found.placements,
+        "sampler": found.sampler,
+        "afloat": [ship for ship, _ in board.fleet if ship not in sunk],
+        "rows": [
+            [round(probabilities[r * board.columns + c], DECIMALS) for c in range(board.columns)]
+            for r in range(board.rows)
+        ],
+        "best": [
+            {"square": name(sq), "p": round(probabilities[index], DECIMALS)} for index, sq in ranked
+        ],
+    }
+
+
+def heatmap(inp: HeatmapInput, res: Resolution) -> dict[str, Any]:
+    """The heat map step: every square's chance of holding a ship afloat."""
+    told = told_of(inp.view, inp.counts)
+    return answer(heat(told, res), told)

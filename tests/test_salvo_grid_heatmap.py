@@ -1,0 +1,344 @@
+"""The SALVO heat map: against full enumeration on a small board, and as an endpoint."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from service.rulesets.salvo_grid import heatmap as hm
+from service.rulesets.salvo_grid.fleet import names, parse
+from tests.salvo_grid_helpers import refused, resolve
+
+SMALL = hm.Board(5, 5, (("cruiser", 3), ("destroyer", 2)))
+Fleet = dict[str, frozenset[tuple[int, int]]]
+
+
+def squares(*text: str) -> tuple[tuple[int, int], ...]:
+    return tuple(parse(sq) for sq in text)
+
+
+# --- full enumeration, written apart from the engine -------------------------------------------
+
+
+def every_fleet(columns: int, rows: int, sizes: dict[str, int]) -> list[Fleet]:
+    """Every layout of the ships: straight, on the board, not overlapping."""
+
+    def places(size: int) -> list[frozenset[tuple[int, int]]]:
+        out = set()
+        for c in range(columns):
+            for r in range(rows):
+                if c + size <= columns:
+                    out.add(frozenset((c + i, r) for i in range(size)))
+                if r + size <= rows:
+                    out.add(frozenset((c, r + i) for i in range(size)))
+        return sorted(out, key=sorted)
+
+    ships = list(sizes)
+    fleets = []
+    for combo in itertools.product(*(places(sizes[s]) for s in ships)):
+        if sum(len(p) for p in combo) == len(frozenset().union(*combo)):
+            fleets.append(dict(zip(ships, combo, strict=True)))
+    return fleets
+
+
+def fits(fleet: Fleet, told: hm.Told) -> bool:
+    """Whether a fleet could have produced everything told, rule by rule."""
+    hits, misses = set(told.hits), set(told.misses)
+    sunk = {ship: set(sqs) for ship, sqs in told.sunk}
+    every = set().union(*fleet.values())
+    if misses & every:
+        return False
+    for ship, where in fleet.items():
+        if ship in sunk:
+            if set(where) != sunk[ship]:
+                return False
+        elif set(where) <= hits:  # afloat, so not hit everywhere
+            return False
+    afloat = set().union(*(w for s, w in fleet.items() if s not in sunk))
+    if not hits <= afloat or not set(told.contacts) <= afloat:
+        return False
+    for count in told.counts:
+        area = set(count.squares)
+        if len(every & area) != count.count + len(set(count.hit)):
+            return False
+    return True
+
+
+def brute(told: hm.Told, board: hm.Board) -> tuple[int, list[Fraction]]:
+    fitting = [
+        f for f in every_fleet(board.columns, board.rows, dict(board.fleet)) if fits(f, told)
+    ]
+    sunk = {ship for ship, _ in told.sunk}
+    p = []
+    for r in range(board.rows):
+        for c in range(board.columns):
+            held = sum(
+                1
+                for f in fitting
+                if any((c, r) in where for ship, where in f.items() if ship not in sunk)
+            )
+            p.append(Fraction(held, len(fitting)) if fitting else Fraction(0))
+    return len(fitting), p
+
+
+def random_views(count: int) -> list[hm.Told]:
+    """Views a real battle could give: a hidden fleet, some shots, maybe a count."""
+    rng = random.Random(20261201)
+    fleets = every_fleet(5, 5, {"cruiser": 3, "destroyer": 2})
+    views = []
+    board = [(c, r) for r in range(5) for c in range(5)]
+    for _ in range(count):
+        fleet = rng.choice(fleets)
+        shots = set(rng.sample(board, rng.randint(0, 12)))
+        ship_squares = set().union(*fleet.values())
+        sunk = tuple((s, tuple(sorted(w))) for s, w in fleet.items() if w <= shots)
+        if len(sunk) == 2:
+            continue
+        sunk_squares = {sq for _, sqs in sunk for sq in sqs}
+        hits = tuple(sq for sq in board if sq in shots & ship_squares - sunk_squares)
+        misses = tuple(sq for sq in board if sq in shots - ship_squares)
+        unhit = sorted(ship_squares - shots)
+        contacts = tuple(rng.sample(unhit, 1)) if unhit and rng.random() < 0.3 else ()
+        counts: tuple[hm.Count, ...] = ()
+        if rng.random() < 0.5:
+            row = rng.randrange(5)
+            area = tuple((c, row) for c in range(5))
+            hit_then = tuple(sq for sq in area if sq in shots and sq in ship_squares)
+            counts = (
+                hm.Count(
+                    area, sum(1 for sq in area if sq in ship_squares) - len(hit_then), hit_then
+                ),
+            )
+        views.append(hm.Told(misses, hits, contacts, sunk, counts))
+    return views
+
+
+VIEWS = [
+    hm.Told(),
+    hm.Told(misses=squares("C3")),
+    hm.Told(hits=squares("C3"), misses=squares("C2", "C4")),
+    hm.Told(hits=squares("A1", "B1")),
+    hm.Told(sunk=(("destroyer", squares("E4", "E5")),), misses=squares("A1")),
+    hm.Told(contacts=squares("B2"), misses=squares("B3", "A2")),
+    hm.Told(counts=(hm.Count(tuple((c, 0) for c in range(5)), 2),)),
+    *random_views(40),
+]
+
+
+@pytest.mark.parametrize("told", VIEWS)
+def test_the_exact_heat_map_is_full_enumeration_on_a_small_board(told: hm.Told) -> None:
+    total, expected = brute(told, SMALL)
+    if not total:
+        with pytest.raises(hm.RuleError):
+            hm.exact(hm.problem(told, SMALL))
+        return
+    heat = hm.exact(hm.problem(told, SMALL))
+    assert heat is not None
+    assert heat.placements == total
+    for got, want in zip(heat.weights, expected, strict=True):
+        assert Fraction(round(got), total) == want
+
+
+@pytest.mark.parametrize("told", VIEWS[:8])
+def test_the_sampler_comes_close_to_full_enumeration(told: hm.Told) -> None:
+    total, expected = brute(told, SMALL)
+    heat = hm.sample(hm.problem(told, SMALL), seed=7, chains=4, burn_in=20, sweeps=400)
+    worst = max(abs(p - float(e)) for p, e in zip(heat.probabilities(), expected, strict=True))
+    assert worst < 0.03, worst
+
+
+def test_the_sampler_replays_from_its_seed() -> None:
+    prob = hm.problem(hm.Told(hits=squares("E5")))
+    assert hm.sample(prob, 123).weights == hm.sample(prob, 123).weights
+    assert hm.sample(prob, 123).weights != hm.sample(prob, 124).weights
+
+
+def test_one_ship_afloat_on_the_full_board_is_counted_exactly() -> None:
+    """Four ships sunk: the destroyer's places avoiding the misses, counted by hand."""
+    sunk = (
+        ("carrier", squares("A1", "B1", "C1", "D1", "E1")),
+        ("battleship", squares("A3", "A4", "A5", "A6")),
+        ("cruiser", squares("C3", "D3", "E3")),
+        ("submarine", squares("G5", "G6", "G7")),
+    )
+    misses = squares("J10", "I10")
+    heat = hm.exact(hm.problem(hm.Told(misses=misses, sunk=sunk)))
+    taken = {sq for _, sqs in sunk for sq in sqs} | set(misses)
+    free = {(c, r) for c in range(10) for r in range(10)} - taken
+    lines = [
+        {(c, r), (c + dc, r + dr)}
+        for c, r in free
+        for dc, dr in ((1, 0), (0, 1))
+        if (c + dc, r + dr) in free
+    ]
+    assert heat is not None and heat.placements == len(lines)
+    assert heat.p(9 * 10 + 9) == 0.0  # J10, a miss
+    assert heat.p(9 * 10 + 8) == 0.0  # I10, a miss
+    assert heat.p(0) == 0.0  # A1, under the sunk carrier
+
+
+# --- the endpoint -----------------------------------------------------------------------------
+
+
+def heat(client: FlaskClient, body: dict[str, Any]) -> dict[str, Any]:
+    return resolve(client, "heatmap", {"dice": {"seed": "heat", "nonce": 3}, **body})
+
+
+def test_the_answer_is_a_grid_of_probabilities(client: FlaskClient) -> None:
+    data = heat(client, {"view": {"misses": ["C5"], "hits": ["E5"]}})
+    result = data["result"]
+    assert len(result["rows"]) == 10 and all(len(row) == 10 for row in result["rows"])
+    assert result["rows"][4][4] == 1.0  # E5: a hit on a ship afloat
+    assert result["rows"][4][2] == 0.0  # C5: a miss
+    assert all(0.0 <= p <= 1.0 for row in result["rows"] for p in row)
+    # 17 ship squares, all afloat: the probabilities add up to 17.
+    assert sum(p for row in result["rows"] for p in row) == pytest.approx(17, abs=1e-3)
+    best = [b["square"] for b in result["best"]]
+    assert len(best) == 8 and "E5" not in best and "C5" not in best
+    assert set(best[:2]) <= {"D5", "F5", "E4", "E6"}
+
+
+def test_a_sampled_answer_names_its_seed_from_the_dice_and_replays(client: FlaskClient) -> None:
+    data = heat(client, {"view": {}})
+    result = data["result"]
+    assert result["method"] == "sampled" and result["placements"] is None
+    (roll,) = data["rolls"]
+    assert roll["notation"] == "3d1000"
+    a, b, c = roll["values"]
+    seed = ((a - 1) * 1000 + (b - 1)) * 1000 + (c - 1)
+    assert result["sampler"]["seed"] == seed
+    assert result["sampler"]["samples"] == result["sampler"]["chains"] * result["sampler"]["sweeps"]
+    replay = hm.answer(hm.sample(hm.problem(hm.Told()), seed), hm.Told())
+    assert replay["rows"] == result["rows"]
+    assert heat(client, {"view": {}})["result"] == result
+    assert "receipt" in data
+
+
+def test_supplied_dice_give_the_sampler_seed(client: FlaskClient) -> None:
+    data = resolve(client, "heatmap", {"view": {}}, values=[1, 2, 3])
+    assert data["result"]["sampler"]["seed"] == 1002
+
+
+def test_an_exact_answer_rolls_nothing(client: FlaskClient) -> None:
+    view = {
+        "misses": [],
+        "sunk": [
+            {"ship": "carrier", "squares": ["A1", "B1", "C1", "D1", "E1"]},
+            {"ship": "battleship", "squares": ["A3", "A4", "A5", "A6"]},
+            {"ship": "cruiser", "squares": ["C3", "D3", "E3"]},
+        ],
+        "hits": ["H8"],
+    }
+    data = heat(client, {"view": view})
+    assert data["result"]["method"] == "exact"
+    assert data["result"]["placements"] > 0 and data["result"]["sampler"] is None
+    assert data["rolls"] == []
+    assert data["result"]["afloat"] == ["submarine", "destroyer"]
+
+
+def test_counts_narrow_the_map(client: FlaskClient) -> None:
+    """A sonar sweep of row 1 that counted 0: nothing afloat in row 1."""
+    row_1 = [f"{c}1" for c in "ABCDEFGHIJ"]
+    data = heat(client, {"view": {}, "counts": [{"ship": "cruiser", "squares": row_1, "count": 0}]})
+    assert data["result"]["rows"][0] == [0.0] * 10
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "words"),
+    [
+        (
+            {"view": {"hits": ["A1"], "misses": ["A2", "B1"]}},
+            "view",
+            "no ship afloat can lie on A1",
+        ),
+        (
+            {"view": {"hits": ["C5"], "misses": ["C5"]}},
+            "view.hits",
+            "C5 is listed under both misses and hits",
+        ),
+        (
+            {"view": {"sunk": [{"ship": "destroyer", "squares": ["A1", "B2"]}]}},
+            "view.sunk[0].squares",
+            "not a straight line of 2",
+        ),
+        (
+            {
+                "view": {},
+                "counts": [{"ship": "carrier", "squares": ["A1", "A2"], "count": 3}],
+            },
+            "counts[0].count",
+            "cannot be",
+        ),
+        (
+            {
+                "view": {},
+                "counts": [
+                    {"ship": "carrier", "squares": ["A1"], "count": 0},
+                    {"ship": "carrier", "squares": ["A2"], "count": 0},
+                ],
+            },
+            "counts[1].ship",
+            "counts once a game",
+        ),
+        (
+            # Three separate hits hemmed in by misses: only vertical ships fit each, and
+            # the ships afloat cannot cover them all clear of each other.
+            {
+                "view": {
+                    "sunk": [
+                        {"ship": "carrier", "squares": ["A10", "B10", "C10", "D10", "E10"]},
+                        {"ship": "battleship", "squares": ["F10", "G10", "H10", "I10"]},
+                        {"ship": "cruiser", "squares": ["J8", "J9", "J10"]},
+                    ],
+                    "hits": ["A1", "C1", "E1"],
+                    "misses": ["B1", "D1", "F1"],
+                }
+            },
+            "view",
+            "cannot lie clear of each other",
+        ),
+    ],
+)
+def test_a_view_no_fleet_fits_is_a_422_naming_it(
+    client: FlaskClient, body: dict[str, Any], field: str, words: str
+) -> None:
+    problem = refused(client, "heatmap", body)
+    assert words in problem["detail"]
+    assert field in str(problem.get("errors", problem))
+
+
+def test_every_ship_sunk_is_refused(client: FlaskClient) -> None:
+    sunk = [
+        {"ship": "carrier", "squares": ["A1", "B1", "C1", "D1", "E1"]},
+        {"ship": "battleship", "squares": ["A3", "A4", "A5", "A6"]},
+        {"ship": "cruiser", "squares": ["C3", "D3", "E3"]},
+        {"ship": "submarine", "squares": ["G5", "G6", "G7"]},
+        {"ship": "destroyer", "squares": ["I9", "J9"]},
+    ]
+    problem = refused(client, "heatmap", {"view": {"sunk": sunk}})
+    assert "battle is over" in problem["detail"]
+
+
+def test_the_view_a_salvo_hands_back_is_taken_as_it_is(client: FlaskClient) -> None:
+    from tests.salvo_grid_helpers import ocean_a, ocean_b
+
+    body = {
+        "a": {"ocean": ocean_a(), "salvo": {"shots": ["J1", "J2", "A1", "B2", "C3"]}},
+        "b": {"ocean": ocean_b(), "salvo": {"shots": ["A1"]}},
+        "dice": {"seed": "s", "nonce": 1},
+    }
+    view = resolve(client, "salvo", body)["result"]["a"]["view"]
+    result = heat(client, {"view": view})["result"]
+    rows = result["rows"]
+    for square in view["hits"]:
+        c, r = parse(square)
+        assert rows[r][c] == 1.0
+    for square in view["misses"]:
+        c, r = parse(square)
+        assert rows[r][c] == 0.0
+    assert names([parse(b["square"]) for b in result["best"]])
