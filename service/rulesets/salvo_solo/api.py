@@ -48,7 +48,7 @@ SHIP_NAME = EnumType(
 )
 STRADDLE_OUTCOME = EnumType(
     "SalvoSoloStraddleOutcome",
-    dict.fromkeys(result for _, _, result in tables.STRADDLE),
+    dict.fromkeys(result for _, _, result in tables.STRADDLE if result is not None),
     "A row of the Straddle table: NE (no effect), hits (F, T, S), Special or Critical.",
 )
 ROLL_NEXT = EnumType(
@@ -157,6 +157,12 @@ class SalvoSoloManeuverInputs(Schema):
     enemy_action = _action()
     player = ship_field(metadata={"description": "Checks speed 0 forces OB"})
     enemy = ship_field()
+    first = SIDE.field(
+        metadata={
+            "description": "Who has the initiative: needed when the Actions apply in "
+            "initiative order (ruling simultaneous-actions, reading in-initiative-order)"
+        }
+    )
 
 
 class SalvoSoloFireInputs(Schema):

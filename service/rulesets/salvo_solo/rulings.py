@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...engine.ruleset import Ruling
+from ...engine.ruleset import Reading, Ruling
 
 RULINGS = (
     Ruling(
@@ -11,6 +11,15 @@ RULINGS = (
         "21 or more gives FFSST, the same as 20.",
         "The table grows worse for the target as the roll rises; an empty last row reads as a "
         "printing gap, and a better roll should never do less than a 20 would.",
+        readings=(
+            Reading("as-20", "A modified 21 or more gives FFSST, as 20 does.", default=True),
+            Reading(
+                "no-effect",
+                "The 21+ row is printed empty, so a modified 21 or more has no effect (NE).",
+            ),
+        ),
+        wording="The words settle nothing: the row '21+' is printed with no result, which "
+        "reads as a gap to fill (as-20) or as an empty result (no-effect) alike.",
     ),
     Ruling(
         "initial-range-bands",
@@ -67,6 +76,21 @@ RULINGS = (
         "0, 1 or 2.",
         "Smaller shells do less against armour, so a smaller gun never gets a better modifier "
         "than a bigger one.",
+        readings=(
+            Reading(
+                "bands",
+                '6" or smaller -2, 7" to 8" -1, 9" or larger 0 (0 against armor 0 to 2).',
+                default=True,
+            ),
+            Reading(
+                "printed-only",
+                'Only the sizes the rule prints: 8" -1, 6" -2; any other size has no '
+                "modifier (0 against armor 0 to 2).",
+                wording_supports=True,
+            ),
+        ),
+        wording='The rule names 8" and 6" only ("If gun size 8": -1", "If gun size 6": -2"); '
+        "the bands extend it by the sense of the rule, not by its words.",
     ),
     Ruling(
         "guns-bearing-is-a-straddle-modifier",
@@ -100,15 +124,52 @@ RULINGS = (
         "Short; a net move past Extreme ends the game as out of range.",
         "The rulebook's own example adds both ships' moves ('Had Graf Spee chosen C, range "
         "would've been Medium').",
+        readings=(
+            Reading(
+                "together",
+                "Both Actions change the range together, as one net change.",
+                default=True,
+            ),
+            Reading(
+                "in-initiative-order",
+                "The Actions apply one after the other, the ship with the initiative first: "
+                "a Withdraw past Extreme ends the game at once, and a Close at Short stays at "
+                "Short before the other ship's Withdraw takes it to Medium.",
+            ),
+        ),
+        wording="The words lean both ways: 'if range ever goes farther than Extreme ... the "
+        "game is immediately over' reads as a check after each move, while the worked "
+        "example only ever adds both moves.",
     ),
     Ruling(
         "initiative-in-turn",
-        "In the turn step the player's Action comes in the request; what does initiative do?",
-        "It is rolled and reported; the player's Action is committed before the roll. An app "
-        "that wants the player to see the enemy's Action first when the enemy has "
-        "initiative calls initiative and enemy-action on their own.",
-        "Actions are applied together (ruling simultaneous-actions), so who acts first never "
-        "changes the range or the guns bearing; it only decides who declares first.",
+        "The rules roll initiative every turn, and the second ship sees the first one's "
+        "Action. When does the player choose in the turn step?",
+        "After seeing the enemy's Action when the enemy has the initiative: a turn asked "
+        "without player_action answers result.pending with the initiative and the enemy's "
+        "Action, and the same request with player_action and the same dice finishes it. When "
+        "the player has the initiative, player_action comes up front (a 422 asks for it). A "
+        "turn sent with player_action plays the same under either reading.",
+        "'Roll 1d6 each turn to see who goes first' only matters if the second ship reacts; "
+        "the +1 for the slower enemy makes going second the advantage the rules give it. "
+        "Asking first changes no answer: the dice of a turn are read in the same order "
+        "either way.",
+        readings=(
+            Reading(
+                "player-reacts",
+                "When the enemy has the initiative the player may see its Action first: a "
+                "turn without player_action answers result.pending.",
+                default=True,
+                wording_supports=True,
+            ),
+            Reading(
+                "player-commits",
+                "The player's Action is committed before initiative is rolled: every turn "
+                "needs player_action, and initiative is rolled and reported only.",
+            ),
+        ),
+        wording="'Roll 1d6 each turn to see who goes first' gives the order of the Actions, "
+        "which means something only if the second ship chooses after the first.",
     ),
     Ruling(
         "torpedoes-are-not-guns",
@@ -117,6 +178,23 @@ RULINGS = (
         "type allow; T hits and fire control do not stop them. Both CLs launch together, and "
         "if both sink the game is a draw.",
         "The Torpedoes section sets its own conditions and names none of the gun limits.",
+        readings=(
+            Reading(
+                "guns-only",
+                "T hits and a lost fire control stop a ship's guns; its torpedoes launch "
+                "whenever the Torpedoes section allows.",
+                default=True,
+                wording_supports=True,
+            ),
+            Reading(
+                "silenced-cannot-launch",
+                "A ship that can't fire (T hits at its Turret rating, or its fire control "
+                "lost for this turn) launches no torpedoes either.",
+            ),
+        ),
+        wording="The text says a silenced ship 'can't fire anymore' and that a CL "
+        "'launches torpedoes': it keeps the two words apart, though sailors also fire "
+        "torpedoes.",
     ),
     Ruling(
         "draw",

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...engine.errors import RuleError
-from ...engine.resolution import Modifier, Resolution
+from ...engine.resolution import Modifier, Resolution, in_force
 from . import tables as t
 from .ships import Ship
 
@@ -122,6 +122,7 @@ class ManeuverInput:
     enemy_action: str
     player: Ship | None = None
     enemy: Ship | None = None
+    first: str | None = None  # who has the initiative; ruling simultaneous-actions may need it
 
 
 def _require_action_allowed(ship: Ship | None, action: str, field: str) -> None:
@@ -132,11 +133,33 @@ def _require_action_allowed(ship: Ship | None, action: str, field: str) -> None:
         )
 
 
+def _in_initiative_order(inp: ManeuverInput) -> tuple[str | None, bool]:
+    """One Action after the other (reading in-initiative-order): out is out at once."""
+    if inp.first is None:
+        raise RuleError(
+            "under the reading in-initiative-order of ruling simultaneous-actions the Actions "
+            "apply one after the other: say who has the initiative in first (player or enemy)",
+            "first",
+        )
+    order = ("player", "enemy") if inp.first == "player" else ("enemy", "player")
+    actions = {"player": inp.player_action, "enemy": inp.enemy_action}
+    current: str | None = inp.range
+    for side in order:
+        assert current is not None
+        current, out = _step_range(current, t.ACTION_EFFECTS[actions[side]]["range_change"])
+        if out:
+            return None, True
+    return current, False
+
+
 def maneuver(inp: ManeuverInput, res: Resolution) -> dict[str, Any]:
     _require_action_allowed(inp.player, inp.player_action, "player_action")
     _require_action_allowed(inp.enemy, inp.enemy_action, "enemy_action")
     change = sum(t.ACTION_EFFECTS[a]["range_change"] for a in (inp.player_action, inp.enemy_action))
-    new_range, out = _step_range(inp.range, change)
+    if res.reading("simultaneous-actions") == "in-initiative-order":
+        new_range, out = _in_initiative_order(inp)
+    else:
+        new_range, out = _step_range(inp.range, change)
     return {
         "range": new_range,
         "range_change": change,
@@ -191,8 +214,9 @@ class StraddleInput:
     guns_bearing: str
 
 
-def straddle_modifiers(inp: StraddleInput) -> list[Modifier]:
-    """Every DR modifier of the Straddle table, each named."""
+def straddle_modifiers(inp: StraddleInput, gun_size_reading: str = "bands") -> list[Modifier]:
+    """Every DR modifier of the Straddle table, each named (ruling gun-size-bands read as
+    ``gun_size_reading``)."""
     target_armor = inp.target.card.armor
     mods = [
         Modifier(f"target armor {target_armor}", -target_armor),
@@ -205,7 +229,11 @@ def straddle_modifiers(inp: StraddleInput) -> list[Modifier]:
     ]
     if target_armor > t.STRADDLE_GUN_SIZE_EXEMPT_ARMOR:
         guns = inp.firer.card.guns
-        mods.append(Modifier(f'gun size {guns}"', t.look_up(t.STRADDLE_GUN_SIZE, guns)))
+        if gun_size_reading == "printed-only":
+            value = t.STRADDLE_GUN_SIZE_PRINTED.get(guns, 0)
+        else:
+            value = t.look_up(t.STRADDLE_GUN_SIZE, guns)
+        mods.append(Modifier(f'gun size {guns}"', value))
     return mods
 
 
@@ -213,10 +241,15 @@ def straddle(inp: StraddleInput, res: Resolution, label: str = "straddle") -> di
     _require_can_fire(inp.firer, "firer")
     inp.target.require_afloat("target")
     roll = res.roll(label, 3, 6)
-    mods = straddle_modifiers(inp)
+    mods = straddle_modifiers(inp, res.reading("gun-size-bands"))
     final = roll.total + sum(m.value for m in mods)
     outcome = t.look_up(t.STRADDLE, final)
-    res.check(label, roll.total, mods, f"Straddle table {t.band_text(t.STRADDLE, final)}", outcome)
+    row = f"Straddle table {t.band_text(t.STRADDLE, final)}"
+    if outcome is None:  # the empty 21+ row, read by ruling straddle-21-plus
+        reading = res.reading("straddle-21-plus")
+        outcome = t.STRADDLE_EMPTY_ROW[reading]
+        row += f" (printed empty; read {reading})"
+    res.check(label, roll.total, mods, row, outcome)
     follow = {"Special": "special-damage", "Critical": "critical"}.get(outcome)
     hits = "" if outcome in ("NE", "Special", "Critical") else outcome
     return {"outcome": outcome, "hits": hits, "roll_next": follow}
@@ -291,7 +324,8 @@ class TorpedoInput:
 
 
 def torpedo_problem(inp: TorpedoInput) -> str | None:
-    """Why this ship may not launch torpedoes now, or None."""
+    """Why this ship may not launch torpedoes now, or None (under the readings in force of
+    the step or odds being worked out: ruling torpedoes-are-not-guns)."""
     if inp.firer.card.type not in t.TORPEDO_FIRER_TYPES:
         return f"only a CL launches torpedoes; {inp.firer.card.name} is a {inp.firer.card.type}"
     if inp.range not in t.TORPEDO_RANGES:
@@ -302,6 +336,10 @@ def torpedo_problem(inp: TorpedoInput) -> str | None:
         return f"{inp.firer.card.name} is sunk"
     if inp.target.sunk:
         return f"{inp.target.card.name} is already sunk"
+    if in_force().reading("torpedoes-are-not-guns") == "silenced-cannot-launch":
+        silenced = inp.firer.why_cannot_fire()
+        if silenced:
+            return f"{silenced}, nor launch torpedoes (reading silenced-cannot-launch)"
     return None
 
 
@@ -552,6 +590,12 @@ def turn(inp: TurnInput, res: Resolution) -> dict[str, Any]:
         getattr(state, role).require_afloat(f"state.{role}")
     if inp.player_action is not None:
         _require_action_allowed(state.player, inp.player_action, "player_action")
+    elif res.reading("initiative-in-turn") == "player-commits":
+        raise RuleError(
+            "under the reading player-commits of ruling initiative-in-turn the player's Action "
+            "is committed before initiative is rolled: send player_action",
+            "player_action",
+        )
     ships = {
         "player": _fire_control_at_turn_start(state.player),
         "enemy": _fire_control_at_turn_start(state.enemy),
@@ -597,7 +641,9 @@ def turn(inp: TurnInput, res: Resolution) -> dict[str, Any]:
     if inp.player_action is None:
         return _pending(state, events, enemy_act["action"], res)
     actions = {"player": inp.player_action, "enemy": enemy_act["action"]}
-    moved = maneuver(ManeuverInput(state.range, actions["player"], actions["enemy"]), res)
+    moved = maneuver(
+        ManeuverInput(state.range, actions["player"], actions["enemy"], first=first["first"]), res
+    )
     events.append({"phase": "maneuver", "result": moved})
     if moved["out_of_range"]:
         return finish(state.range, (None, True, "out of range"), actions["enemy"])

@@ -60,7 +60,8 @@ FIRE_WEATHER_MODIFIER: Final = {"Fine": 0, "Fair": 0, "Misty": -1, "Stormy": -3}
 FIRE_PREVIOUSLY_STRADDLED: Final = 2
 SHOTS_PER_TURN: Final = {"Short": 2, "Medium": 2, "Medium-Long": 1, "Long": 1, "Extreme": 1}
 
-# Straddle table, 3d6. The printed 21+ row is empty: see ruling straddle-21-plus.
+# Straddle table, 3d6, as printed: the 21+ row is empty (None), and ruling straddle-21-plus
+# reads it (FFSST as 20, or no effect).
 STRADDLE: Final[tuple[Band, ...]] = (
     (None, 9, "NE"),
     (10, 10, "F"),
@@ -73,8 +74,11 @@ STRADDLE: Final[tuple[Band, ...]] = (
     (17, 17, "FF"),
     (18, 18, "TT"),
     (19, 19, "FFST"),
-    (20, None, "FFSST"),
+    (20, 20, "FFSST"),
+    (21, None, None),
 )
+# How each reading of ruling straddle-21-plus fills the empty row.
+STRADDLE_EMPTY_ROW: Final = {"as-20": "FFSST", "no-effect": "NE"}
 STRADDLE_RANGE_MODIFIER: Final = {
     "Short": 5,
     "Medium": 2,
@@ -84,7 +88,8 @@ STRADDLE_RANGE_MODIFIER: Final = {
 }
 STRADDLE_PER_FIRER_T_HIT: Final = -1
 # Gun size rule: 8" -1, 6" -2; nothing against a target of armor 0, 1 or 2 (the * note).
-# Sizes the cards never print are read by band: see ruling gun-size-bands.
+# Sizes the rule does not name: by band, or nothing (ruling gun-size-bands).
+STRADDLE_GUN_SIZE_PRINTED: Final = {8: -1, 6: -2}
 STRADDLE_GUN_SIZE: Final[tuple[Band, ...]] = ((None, 6, -2), (7, 8, -1), (9, None, 0))
 STRADDLE_GUN_SIZE_EXEMPT_ARMOR: Final = 2
 
@@ -210,7 +215,11 @@ def as_data() -> dict[str, Any]:
             "rows": bands(STRADDLE),
             "range_modifier": STRADDLE_RANGE_MODIFIER,
             "per_firer_t_hit": STRADDLE_PER_FIRER_T_HIT,
+            "empty_row_readings": STRADDLE_EMPTY_ROW,
             "gun_size_modifier": bands(STRADDLE_GUN_SIZE),
+            "gun_size_modifier_printed": {
+                str(size): value for size, value in STRADDLE_GUN_SIZE_PRINTED.items()
+            },
             "gun_size_exempt_up_to_armor": STRADDLE_GUN_SIZE_EXEMPT_ARMOR,
         },
         "special_damage": {"dice": "2d6", "rows": bands(SPECIAL_DAMAGE)},
