@@ -20,7 +20,7 @@ from .fleet import (
     shift,
     span_name,
 )
-from .salvo import Salvo, Special
+from .salvo import Salvo, Special, salvo_size
 
 
 @dataclass(frozen=True)
@@ -64,10 +64,21 @@ def computer(inp: ComputerInput, res: Resolution) -> dict[str, Any]:
     wounded_set = set(view.hits)
     wounded = [sq for sq in BOARD if sq in wounded_set]
 
-    def ready(ship: str) -> bool:
-        return ship in t.COMPUTER_SPECIALS and ship in afloat and ship not in ocean.specials_used
-
+    size = salvo_size(ocean, res)
+    # Ruling special-needs-its-ship-afloat, reading costs-a-shot: a special takes one of the
+    # salvo's shots, so it brings down only as many specials as it has shots.
+    costs = res.reading("special-needs-its-ship-afloat") == "costs-a-shot"
     specials: list[Special] = []
+
+    def ready(ship: str) -> bool:
+        affordable = not costs or len(specials) < size
+        return (
+            affordable
+            and ship in t.COMPUTER_SPECIALS
+            and ship in afloat
+            and ship not in ocean.specials_used
+        )
+
     if wounded and ready("destroyer"):
         through_a_hit = [sq for sq in lines_on_board(3) if not wounded_set.isdisjoint(sq)]
         chosen = _best(res, "computer depth charges", through_a_hit, fresh)
@@ -92,19 +103,21 @@ def computer(inp: ComputerInput, res: Resolution) -> dict[str, Any]:
     ):
         specials.append(Special("submarine"))
 
-    contacts = set(view.contacts)
+    # Ruling computer-captain: contacts first, or (reading as-listed) no tier of their own,
+    # so a contact is aimed at as next to a hit or at random, as it lies.
+    contacts = set(view.contacts) if res.reading("computer-captain") == "contacts-first" else set()
     near = {shift(sq, step) for sq in wounded for step in t.NEIGHBOURS}
     tiers = {
         "contact": [sq for sq in BOARD if sq in fresh and sq in contacts],
         "next to a hit": [sq for sq in BOARD if sq in fresh and sq in near - contacts],
         "at random": [sq for sq in BOARD if sq in fresh and sq not in near | contacts],
     }
-    size = ocean.salvo_size()
+    shots = size - len(specials) if costs else size
     picks: list[tuple[Square, str]] = []
     for reason in t.COMPUTER_AIMS:
         tier = tiers[reason]
-        while tier and len(picks) < size:
-            if len(tier) <= size - len(picks):
+        while tier and len(picks) < shots:
+            if len(tier) <= shots - len(picks):
                 picked = tier.pop(0)
             else:
                 picked = choose(res, f"computer aims {reason}", tier, name)

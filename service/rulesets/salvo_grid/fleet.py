@@ -276,12 +276,13 @@ class Ocean:
         fired = set(self.shots_received)
         return [p.ship for p in self.fleet if not self.sunk(p.ship, fired)]
 
-    def salvo_size(self) -> int:
-        """One shot per ship afloat plus the last salvo's loot, never below 1 while one floats."""
+    def salvo_size(self, floor: bool = True) -> int:
+        """One shot per ship afloat plus the last salvo's loot, never below 0; with ``floor``
+        (ruling fewer-shots, reading floor-of-one) never below 1 while a ship floats."""
         afloat = len(self.afloat())
         if afloat == 0:
             return 0
-        return max(t.MIN_SALVO, afloat * t.SHOTS_PER_SHIP_AFLOAT + self.loot_bonus)
+        return max(t.MIN_SALVO if floor else 0, afloat * t.SHOTS_PER_SHIP_AFLOAT + self.loot_bonus)
 
     def loot_at(self, square: Square) -> str | None:
         for piece in self.loot:

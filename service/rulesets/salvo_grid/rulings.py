@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...engine.ruleset import Ruling
+from ...engine.ruleset import Reading, Ruling
 
 RULINGS = (
     Ruling(
@@ -28,13 +28,33 @@ RULINGS = (
     ),
     Ruling(
         "special-needs-its-ship-afloat",
-        "A special is fired with 'that ship's shot'. Are shots tied to ships?",
+        "A ship sunk this round 'has already fired its shot (and its special)'. Are shots "
+        "tied to ships, and does a special take one?",
         "No: a salvo's shots belong to no ship. A special may be used in any salvo while its "
         "ship was afloat at the start of the round, in addition to the shots, even a salvo "
         "with fewer shots than its size. Each special once a game; a second use, or a use by "
         "a ship sunk before this round, is refused naming the special.",
         "The text counts shots per ship afloat but lets any shot go to any square; tying a "
         "shot to a ship would add book-keeping with no effect on the board.",
+        readings=(
+            Reading(
+                "in-addition",
+                "A special is used in addition to the salvo's shots: a salvo may carry its "
+                "full count of shots and any specials still unused.",
+                default=True,
+                wording_supports=True,
+            ),
+            Reading(
+                "costs-a-shot",
+                "A special takes one of the salvo's shots: a salvo's shots and specials "
+                "together are at most its size (the computer brings down only as many "
+                "specials as it has shots, depth charges first, then the heavy shell, then "
+                "the dive).",
+            ),
+        ),
+        wording="'A ship sunk this round has already fired its shot (and its special)' names "
+        "the shot and the special as two things a ship fires; a table that reads the special "
+        "as the way that ship fires its shot plays it instead of one.",
     ),
     Ruling(
         "dive-timing",
@@ -42,9 +62,26 @@ RULINGS = (
         "The rival's salvo of the next round. During it, shots and heavy-shell squares on the "
         "submarine come back as contact and do no damage; depth charges still hit. The dive "
         "is never reported to the rival; only contacts reveal it.",
-        "The rival's salvo of the same round was aimed at the same moment as the dive, so it "
-        "is not the 'next' one; and the computer dives once its submarine has been hit, which "
-        "only makes sense if the dive shelters it from the salvo that follows.",
+        "The rival's salvo of the same round was aimed at the same moment as the dive, "
+        "before anyone could know of it; and the computer dives once its submarine has been "
+        "hit, which only makes sense if the dive shelters it from the salvo that follows.",
+        readings=(
+            Reading(
+                "next-round",
+                "The dive shelters the submarine from the rival's salvo of the next round; the "
+                "rival's salvo of the round the dive is ordered in lands as on any ship.",
+                default=True,
+            ),
+            Reading(
+                "same-round",
+                "The dive shelters the submarine from the rival's salvo of the same round: "
+                "that salvo's shots and heavy-shell squares on it come back as contact (depth "
+                "charges still hit), and the dive is over once the round has landed.",
+            ),
+        ),
+        wording="The text says only that both salvos land together and that a contact is a "
+        "shot passing over a diving submarine; it never says when the dive begins, so neither "
+        "reading has the words on its side.",
     ),
     Ruling(
         "area-overlap",
@@ -66,6 +103,22 @@ RULINGS = (
         "has not been hit, so it counts.",
         "Everything in a round lands together and the report comes back with the shots; "
         "counting after is what the captain will face next round.",
+        readings=(
+            Reading(
+                "after-landing",
+                "Recon and sonar count the enemy ship squares still not hit once both salvos "
+                "of the round have landed.",
+                default=True,
+            ),
+            Reading(
+                "before-landing",
+                "Recon and sonar count the enemy ship squares not hit before the round: a "
+                "square this round's salvo hits still counts.",
+            ),
+        ),
+        wording="'Not yet hit' can be read at the moment the flight is sent, which is before "
+        "anything of the round lands, or at the moment the report comes back with the shots; "
+        "the text does not say which.",
     ),
     Ruling(
         "radar-buoy",
@@ -83,17 +136,35 @@ RULINGS = (
         "How does found loot count?",
         "Each crate +1, each mine -1, a radar buoy 0 (it gives a contact instead). Loot found "
         "by one salvo, shots, shell and charge squares alike, adds up and counts for the "
-        "finder's next salvo only; the salvo never drops below 1 while a ship floats. The "
-        "ocean state carries it as loot_bonus.",
+        "finder's next salvo only (how low mines can take it: ruling fewer-shots). The ocean "
+        "state carries it as loot_bonus.",
         "As the text says (two crates +2, a crate and a mine cancel out); the state has to "
         "carry it because the service remembers nothing between rounds.",
     ),
     Ruling(
         "fewer-shots",
-        "Must a salvo use every shot?",
-        "No: a salvo may have fewer shots than its size, even none. Only more is refused.",
+        "Must a salvo use every shot, and can mines leave a captain with fewer shots than one?",
+        "A salvo may have fewer shots than its size, even none; only more is refused. The "
+        "salvo size never drops below 1 while a ship floats, whatever mines were found.",
         "When the clock runs out the shots aimed are fired and the rest are lost; the app "
-        "sends what was aimed.",
+        "sends what was aimed. A captain with a ship afloat keeps at least one shot, so a "
+        "battle never has a round in which a side cannot fire.",
+        readings=(
+            Reading(
+                "floor-of-one",
+                "One shot per ship afloat plus the last salvo's loot, never below 1 while a "
+                "ship floats.",
+                default=True,
+            ),
+            Reading(
+                "no-floor",
+                "One shot per ship afloat plus the last salvo's loot, never below 0: a mine "
+                "can take a captain's last shot (the specials still fire).",
+                wording_supports=True,
+            ),
+        ),
+        wording="The text gives the salvo as one shot per ship afloat 'plus or minus loot' "
+        "and names no lower limit; the floor of one is the service's own.",
     ),
     Ruling(
         "sunk-report",
@@ -148,6 +219,23 @@ RULINGS = (
         "when it has more squares than shots left. It never uses recon or sonar.",
         "As the text describes it; contacts first because they are known ship squares, and "
         "rolling only where there is a real choice keeps the trail short.",
+        readings=(
+            Reading(
+                "contacts-first",
+                "The computer's shots go to contacts first, then to squares next to a hit on a "
+                "ship not sunk, then at random.",
+                default=True,
+            ),
+            Reading(
+                "as-listed",
+                "The computer aims only as the text lists: squares next to a hit on a ship not "
+                "sunk, then at random; a contact is a square like any other, next to a hit or "
+                "among the random ones as it lies.",
+                wording_supports=True,
+            ),
+        ),
+        wording="The text's list of how the computer aims (at random until a hit, then next "
+        "to each hit) never mentions contacts; putting them first is the service's addition.",
     ),
     Ruling(
         "battle-over",

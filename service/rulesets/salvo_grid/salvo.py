@@ -103,6 +103,11 @@ def special_area(special: Special, where: str) -> tuple[Square, ...]:
     return tuple(area)
 
 
+def salvo_size(ocean: Ocean, res: Resolution) -> int:
+    """The ocean's captain's salvo size under the fewer-shots reading in force."""
+    return ocean.salvo_size(floor=res.reading("fewer-shots") == "floor-of-one")
+
+
 @dataclass(frozen=True)
 class Plan:
     """One captain's checked salvo: the squares it fires on, in order, and its specials."""
@@ -111,8 +116,12 @@ class Plan:
     specials: tuple[tuple[Special, tuple[Square, ...]], ...]
 
 
-def plan_salvo(captain: str, side: Side, rival: Ocean) -> Plan:
-    """Check a salvo against the rules and list the squares it fires on, each once."""
+def plan_salvo(
+    captain: str, side: Side, rival: Ocean, size: int, special_costs_a_shot: bool = False
+) -> Plan:
+    """Check a salvo of at most ``size`` shots against the rules and list the squares it
+    fires on, each once. ``special_costs_a_shot``: ruling special-needs-its-ship-afloat,
+    reading costs-a-shot (each special used takes one shot from the salvo)."""
     where = f"{captain}.salvo"
     ocean, salvo = side.ocean, side.salvo
     specials: list[tuple[Special, tuple[Square, ...]]] = []
@@ -149,13 +158,21 @@ def plan_salvo(captain: str, side: Side, rival: Ocean) -> Plan:
                     if square not in fired_before and square not in fire:
                         fire[square] = t.FIRE_BY[firing]
 
-    size = ocean.salvo_size()
-    if len(salvo.shots) > size:
-        afloat = len(ocean.afloat())
-        loot = f", {ocean.loot_bonus:+d} from loot" if ocean.loot_bonus else ""
+    afloat = len(ocean.afloat())
+    loot = f", {ocean.loot_bonus:+d} from loot" if ocean.loot_bonus else ""
+    why = f"{afloat} ship{'s' if afloat != 1 else ''} afloat{loot}"
+    cost = len(specials) if special_costs_a_shot else 0
+    if cost > size:
+        raise RuleError(
+            f"captain {captain} uses {cost} special{'s' if cost != 1 else ''} but has a salvo "
+            f"of {size} ({why}): each special takes one of the salvo's shots",
+            f"{where}.specials",
+        )
+    if len(salvo.shots) > size - cost:
+        less = f", less {cost} for the special{'s' if cost != 1 else ''} used" if cost else ""
         raise RuleError(
             f"captain {captain} aims {len(salvo.shots)} shots but has a salvo of {size} "
-            f"({afloat} ship{'s' if afloat != 1 else ''} afloat{loot})",
+            f"({why}{less})",
             f"{where}.shots",
         )
     for index, square in enumerate(salvo.shots):
@@ -269,9 +286,11 @@ def view_of(ocean: Ocean) -> dict[str, Any]:
     }
 
 
-def _told(captain_plan: Plan, landing: Landing, rival: Ocean, bonus: int) -> dict[str, Any]:
-    """What the firing captain is told: no ship is named until it sinks."""
-    fired = set(landing.fired)
+def _told(
+    captain_plan: Plan, landing: Landing, rival: Ocean, bonus: int, counted: set[Square]
+) -> dict[str, Any]:
+    """What the firing captain is told: no ship is named until it sinks. Recon and sonar
+    count the rival's ship squares not in ``counted`` (ruling counts-after-landing)."""
     fire = []
     for entry in landing.entries:
         sunk = entry["result"] == "sunk"
@@ -289,7 +308,7 @@ def _told(captain_plan: Plan, landing: Landing, rival: Ocean, bonus: int) -> dic
     for special, area in captain_plan.specials:
         count = None
         if t.SPECIALS[special.ship]["effect"] == "count":
-            count = sum(1 for sq in area if sq in rival.owners and sq not in fired)
+            count = sum(1 for sq in area if sq in rival.owners and sq not in counted)
         specials.append(
             {
                 "ship": special.ship,
@@ -336,9 +355,21 @@ def salvo(inp: SalvoInput, res: Resolution) -> dict[str, Any]:
             raise RuleError(
                 f"captain {captain} has no ship afloat: the battle is over", f"{captain}.ocean"
             )
-    plans = {c: plan_salvo(c, side, sides[rivals[c]].ocean) for c, side in sides.items()}
+    costs = res.reading("special-needs-its-ship-afloat") == "costs-a-shot"
+    plans = {
+        c: plan_salvo(c, side, sides[rivals[c]].ocean, salvo_size(side.ocean, res), costs)
+        for c, side in sides.items()
+    }
+    dived = {c: any(s.ship == "submarine" for s, _ in plans[c].specials) for c in sides}
+    # Ruling dive-timing: a dive shelters the submarine from the next round's rival salvo,
+    # or (reading same-round) from the rival salvo it lands together with.
+    dive_now = res.reading("dive-timing") == "same-round"
+    targets = {
+        c: replace(sides[c].ocean, diving=True) if dive_now and dived[c] else sides[c].ocean
+        for c in sides
+    }
     # landings[c]: captain c's salvo landing on the rival's ocean.
-    landings = {c: land(plans[c], sides[rivals[c]].ocean) for c in sides}
+    landings = {c: land(plans[c], targets[rivals[c]]) for c in sides}
     for captain in sides:
         radar_buoys(captain, landings[captain], sides[rivals[captain]].ocean, res)
 
@@ -349,7 +380,6 @@ def salvo(inp: SalvoInput, res: Resolution) -> dict[str, Any]:
         bonus[captain] = sum(t.LOOT_SHOTS[kind] for kind in found)
         incoming = landings[rivals[captain]]
         used_now = tuple(special.ship for special, _ in plans[captain].specials)
-        dived = "submarine" in used_now
         oceans[captain] = replace(
             side.ocean,
             shots_received=tuple(incoming.fired),
@@ -358,17 +388,23 @@ def salvo(inp: SalvoInput, res: Resolution) -> dict[str, Any]:
             diving=False,
             loot_bonus=bonus[captain],
         )
-        if dived and not oceans[captain].sunk("submarine"):
+        if dived[captain] and not dive_now and not oceans[captain].sunk("submarine"):
             oceans[captain] = replace(oceans[captain], diving=True)
 
+    # Ruling counts-after-landing: recon and sonar count against the rival's ocean after the
+    # round (this round's hits no longer count) or, reading before-landing, as it stood.
+    after = res.reading("counts-after-landing") == "after-landing"
     out: dict[str, Any] = {}
     for captain in sides:
         rival = rivals[captain]
+        counted = set(landings[captain].fired if after else sides[rival].ocean.shots_received)
         out[captain] = {
-            "told": _told(plans[captain], landings[captain], oceans[rival], bonus[captain]),
+            "told": _told(
+                plans[captain], landings[captain], oceans[rival], bonus[captain], counted
+            ),
             "own_ocean": _seen(landings[rival], oceans[captain]),
             "afloat": oceans[captain].afloat(),
-            "salvo_size": oceans[captain].salvo_size(),
+            "salvo_size": salvo_size(oceans[captain], res),
             "ocean": oceans[captain].as_dict(),
             "view": view_of(oceans[rival]),
         }
