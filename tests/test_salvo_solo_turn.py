@@ -378,3 +378,50 @@ def test_a_pending_turn_and_its_finish_verify_as_one_turn(
         (False, ["nonce-repeat"]),
         (False, ["nonce-repeat"]),
     ]
+
+
+OTHER_READINGS = {
+    "straddle-21-plus": "no-effect",
+    "gun-size-bands": "printed-only",
+    "simultaneous-actions": "in-initiative-order",
+    "initiative-in-turn": "player-commits",
+    "torpedoes-are-not-guns": "silenced-cannot-launch",
+}
+
+
+def test_a_seeded_game_played_with_the_other_readings_verifies(
+    client: FlaskClient, tmp_path: Path
+) -> None:
+    """Every turn signed with the readings it was played under, and the log holds."""
+    log: list[dict[str, Any]] = []
+    state: dict[str, Any] = {**START, "player": {"ship": "Hood"}}
+    for nonce in range(1, 5):  # a few turns: a verify body has a size limit
+        body = {"state": state, "player_action": "C", "rules": OTHER_READINGS}
+        chained(client, {**body, "dice": {"seed": "other-readings", "nonce": nonce}}, log)
+        assert log[-1]["rules"] == OTHER_READINGS
+        if log[-1]["result"]["game_over"]:
+            break
+        state = log[-1]["result"]["state"]
+    assert len(log) >= 2
+    assert both_verdicts(client, log, tmp_path) == [(True, []), (True, [])]
+    # The readings are signed: a log whose entry names another reading no longer verifies.
+    log[0]["rules"]["straddle-21-plus"] = "as-20"
+    service, tool = both_verdicts_unsigned(client, log, tmp_path)
+    assert service[0] is False and tool[0] is False
+
+
+def both_verdicts_unsigned(
+    client: FlaskClient, log: list[dict[str, Any]], tmp_path: Path
+) -> list[Any]:
+    """Both verdicts, for a log whose signatures may not hold."""
+    service = client.post("/v1/receipts/verify", json=log).get_json()
+    (tmp_path / "jwks.json").write_text(json.dumps(client.get("/.well-known/jwks.json").json))
+    (tmp_path / "log.json").write_text(json.dumps(log))
+    command = [sys.executable, "-I", str(VERIFIER), "--json", "--jwks", str(tmp_path / "jwks.json")]
+    done = subprocess.run(
+        [*command, str(tmp_path / "log.json")], capture_output=True, text=True, timeout=60
+    )
+    tool = json.loads(done.stdout)
+    return [
+        (report["valid"], report["entries"][0]["signature_valid"]) for report in (service, tool)
+    ]
