@@ -35,6 +35,7 @@ RULING_TESTS = {
     "german-turn-cost": ("rulings", "test_german_capital_ships_turn_for_2"),
     "speed": ("rulings", "test_speed_from_the_card_or_the_class"),
     "torpedo-throws": ("resolution", "test_torpedoes_ignore_gunnery_modifiers"),
+    "torpedo-count": ("readings", "test_torpedo_count_both_ways"),
     "gunner-die": ("tables", "test_gunner_die"),
 }
 

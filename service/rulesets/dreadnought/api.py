@@ -197,6 +197,12 @@ class DreadnoughtCriticalInputs(Schema):
     throw = THROW.field(required=True)
 
 
+_TORPEDO_FLAG = (
+    'Only with rules {"torpedo-throws": "gunnery-modifiers"}: the gun to-hit modifier of '
+    "the same name applies to the torpedo throw (true under the default reading is a 422)"
+)
+
+
 class DreadnoughtTorpedoInputs(Schema):
     firer = ship_field(required=True)
     target = ship_field(required=True)
@@ -207,6 +213,17 @@ class DreadnoughtTorpedoInputs(Schema):
         metadata={"description": "From the torpedoes' firing point to the target now, inches"},
     )
     torpedoes = count(1, 20, load_default=1)
+    # The gunnery to-hit flags: played only under rules.torpedo-throws "gunnery-modifiers"
+    # (a flag set under the default reading is refused, never silently ignored).
+    firer_turned = StrictBoolean(load_default=False, metadata={"description": _TORPEDO_FLAG})
+    target_turned = StrictBoolean(load_default=False, metadata={"description": _TORPEDO_FLAG})
+    first_time_at_target = StrictBoolean(
+        load_default=False, metadata={"description": _TORPEDO_FLAG}
+    )
+    more_than_one_ship_firing = StrictBoolean(
+        load_default=False, metadata={"description": _TORPEDO_FLAG}
+    )
+    not_under_fire = StrictBoolean(load_default=False, metadata={"description": _TORPEDO_FLAG})
 
 
 class DreadnoughtDamageInputs(Schema):

@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...engine.distribution import apply_to_multisets, by_face, walk_step
-from ...engine.resolution import Resolution
+from ...engine.resolution import Resolution, in_force
 from . import tables as t
 from .ships import Ship
 from .steps import (
@@ -70,12 +70,12 @@ def plan_odds(plan: Plan, dice: tuple[int, int]) -> Odds:
 
 def fire_odds(inp: FireInput) -> Odds:
     """Every result of a gun attack with its chance; refused exactly as the step refuses."""
-    return plan_odds(fire_plan(inp), t.TO_HIT_DICE)
+    return plan_odds(fire_plan(inp, in_force()), t.TO_HIT_DICE)
 
 
 def torpedo_odds(inp: TorpedoInput) -> Odds:
     """Every result of a torpedo attack with its chance (no dice out of range)."""
-    return plan_odds(torpedo_plan(inp), t.TORPEDO_DICE)
+    return plan_odds(torpedo_plan(inp, in_force()), t.TORPEDO_DICE)
 
 
 def critical_odds(inp: CriticalInput) -> Odds:

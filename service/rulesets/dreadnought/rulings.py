@@ -11,10 +11,29 @@ RULINGS = (
         "and All weapons, +1/2 rounded up for the rest): which barrels does it count?",
         "Only the barrels beyond the first, for to hit and for damage alike. A single gun gets "
         "nothing; 8 barrels get +4 to hit and, for a High weapon, +7 damage (+4 for Low or "
-        "Medium). The same count applies to torpedoes: +1 per torpedo beyond the first.",
+        "Medium). Torpedoes: ruling torpedo-count.",
         "The rule text's own example counts an 8-gun battery as '7 extra barrels divided by 2 "
         "rounded up, or +4'. The bonus is for multiple weapons, so the first one is the "
-        "battery itself; counting damage and torpedoes the same way keeps one rule for all.",
+        "battery itself; counting damage the same way keeps one rule for both.",
+        readings=(
+            Reading(
+                "beyond-the-first",
+                "To hit and damage both count the barrels beyond the first: 8 barrels give +4 "
+                "to hit and +7 damage for a High weapon (+4 for Low or Medium).",
+                default=True,
+            ),
+            Reading(
+                "damage-every-barrel",
+                "To hit counts the barrels beyond the first, as the text's example does; the "
+                "damage bonus counts every barrel, the first too: 8 barrels give +4 to hit and "
+                "+8 damage for a High weapon (+4 for Low or Medium); a single gun +1 (High) "
+                "or +1 (+1/2 rounded up).",
+            ),
+        ),
+        wording="The to-hit example counts '7 extra barrels' of 8; the damage sentence says "
+        "'+1 per barrel' of 'extra damage caused by multiple barrels', which counts every "
+        "barrel word for word but speaks of the extra ones in spirit: the words settle "
+        "neither.",
     ),
     Ruling(
         "equal-dice",
@@ -207,14 +226,59 @@ RULINGS = (
     Ruling(
         "torpedo-throws",
         "Do torpedoes use the gunnery modifiers, the range bands, damage reduction and criticals?",
-        "Torpedoes need the target's to-hit score, with only +1 per torpedo beyond the first; "
-        "the gunnery modifiers and the short and long changes do not apply (the torpedo row "
-        'has only a 0-10" band). Beyond 10" they miss with no roll. A hit does All damage '
-        "plus the torpedo bonus, less the target's damage reduction, and doubles or triples "
-        "on a hit against an Armoured Cruiser or heavier are criticals, as for guns.",
+        "Torpedoes need the target's to-hit score, with only the torpedo bonus (ruling "
+        "torpedo-count); the gunnery modifiers and the short and long changes do not apply "
+        '(the torpedo row has only a 0-10" band). Beyond 10" they miss with no roll. A hit '
+        "does All damage plus the torpedo bonus, less the target's damage reduction, and "
+        "doubles or triples on a hit against an Armoured Cruiser or heavier are criticals, "
+        "as for guns.",
         "Torpedo targets are declared before ships move and run from a fixed point, so turning "
         "and directors do not matter; the text's damage and critical rules speak of any throw "
         "and any hit.",
+        readings=(
+            Reading(
+                "torpedo-bonus-only",
+                "A torpedo throw takes only the torpedo bonus; the To Hit Modifiers table is "
+                "for guns (a gunnery flag sent with a torpedo is refused).",
+                default=True,
+            ),
+            Reading(
+                "gunnery-modifiers",
+                "The To Hit Modifiers table applies to torpedo throws too: director down "
+                "from the firer's state, and the turned, first-time, more-than-one-ship and "
+                "not-under-fire flags sent with the torpedo request.",
+                wording_supports=True,
+            ),
+        ),
+        wording="The To Hit Modifiers table sits beside the Weapons Effect table, whose "
+        "torpedo row is read like any gun row, and names no weapon; the text never exempts "
+        "torpedoes, and only the turn sequence (targets declared before moving) argues "
+        "against. The words lean to the modifiers applying.",
+    ),
+    Ruling(
+        "torpedo-count",
+        "The torpedo row gives '+1 per torpedo' to hit and to damage. Does the first torpedo "
+        "count?",
+        "No: +1 per torpedo beyond the first, to hit and to damage, the count the text's "
+        "example gives for gun barrels. A single torpedo gets nothing; 4 torpedoes +3.",
+        "One way of counting for every multiple-weapon bonus in the table: the bonus is for "
+        "firing more than one.",
+        readings=(
+            Reading(
+                "beyond-the-first",
+                "+1 per torpedo beyond the first: 1 torpedo +0, 4 torpedoes +3.",
+                default=True,
+            ),
+            Reading(
+                "every-torpedo",
+                "+1 per torpedo, the first too: 1 torpedo +1, 4 torpedoes +4, to hit and to "
+                "damage.",
+                wording_supports=True,
+            ),
+        ),
+        wording="The torpedo row's 'Multi Weapons' columns print '+1 per torpedo', which "
+        "counts every torpedo word for word; only the barrel example, written for guns, "
+        "counts the extra ones. The words lean to every torpedo.",
     ),
     Ruling(
         "gunner-die",

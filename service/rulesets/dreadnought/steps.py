@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import Any
 
 from ...engine.errors import RuleError
-from ...engine.resolution import Modifier, Resolution
+from ...engine.resolution import Modifier, Readings, Resolution
 from . import tables as t
 from .ships import Ship
 
@@ -245,7 +245,27 @@ class Plan:
     throw: Throw | None = None
 
 
-def fire_plan(inp: FireInput) -> Plan:
+def _to_hit_flags(
+    firer: Ship,
+    firer_turned: bool,
+    target_turned: bool,
+    first_time_at_target: bool,
+    more_than_one_ship_firing: bool,
+    not_under_fire: bool,
+) -> list[Modifier]:
+    """The To Hit Modifiers table, as the firer's state and the request's flags call them."""
+    flags = {
+        "director down": firer.state.director_destroyed,
+        "firing ship turned this turn": firer_turned,
+        "target ship turned this turn": target_turned,
+        "first time firing at this target": first_time_at_target,
+        "more than one ship firing at the same target": more_than_one_ship_firing,
+        "not under fire this turn": not_under_fire,
+    }
+    return [Modifier(name, t.TO_HIT_MODIFIERS[name]) for name, on in flags.items() if on]
+
+
+def fire_plan(inp: FireInput, readings: Readings) -> Plan:
     """Everything about a gun attack that the dice do not decide; refusals as RuleError."""
     inp.firer.require_afloat("firer")
     inp.target.require_afloat("target")
@@ -269,15 +289,14 @@ def fire_plan(inp: FireInput) -> Plan:
         )
 
     gunner = inp.firer.gunner_die
-    flags = {
-        "director down": inp.firer.state.director_destroyed,
-        "firing ship turned this turn": inp.firer_turned,
-        "target ship turned this turn": inp.target_turned,
-        "first time firing at this target": inp.first_time_at_target,
-        "more than one ship firing at the same target": inp.more_than_one_ship_firing,
-        "not under fire this turn": inp.not_under_fire,
-    }
-    mods = [Modifier(name, t.TO_HIT_MODIFIERS[name]) for name, on in flags.items() if on]
+    mods = _to_hit_flags(
+        inp.firer,
+        inp.firer_turned,
+        inp.target_turned,
+        inp.first_time_at_target,
+        inp.more_than_one_ship_firing,
+        inp.not_under_fire,
+    )
     mods.append(
         Modifier(
             f"{barrels} barrels: +1/2 per barrel beyond the first, rounded up",
@@ -287,6 +306,7 @@ def fire_plan(inp: FireInput) -> Plan:
     change = t.RANGE_TARGET_NUMBER[band]
     needed = inp.target.to_hit + change
     per = "+1" if row.barrels_damage == "full" else "+1/2"
+    every = readings.reading("barrels-bonus") == "damage-every-barrel"
     throw = Throw(
         label="to hit",
         to_hit_mods=tuple(mods),
@@ -295,9 +315,10 @@ def fire_plan(inp: FireInput) -> Plan:
         f"{inp.target.to_hit}, {band} range {change:+d}",
         damage_kind=row.damage,
         damage_bonus=Modifier(
-            f"{barrels} barrels: {per} per barrel beyond the first"
+            f"{barrels} barrels: {per} per barrel"
+            + (" (every barrel)" if every else " beyond the first")
             + (", rounded up" if per == "+1/2" else ""),
-            t.barrels_bonus(row.barrels_damage, barrels),
+            t.barrels_bonus(row.barrels_damage, barrels, count_first=every),
         ),
         target=inp.target,
     )
@@ -306,7 +327,7 @@ def fire_plan(inp: FireInput) -> Plan:
 
 
 def fire(inp: FireInput, res: Resolution) -> dict[str, Any]:
-    plan = fire_plan(inp)
+    plan = fire_plan(inp, res.readings)
     assert plan.throw is not None
     shells = res.roll("to hit", *t.TO_HIT_DICE)
     layer = res.roll("to hit: gunner die", 1, plan.gunner)
@@ -343,12 +364,43 @@ class TorpedoInput:
     target: Ship
     distance: float
     torpedoes: int = 1
+    # The gunnery flags: they count only under torpedo-throws "gunnery-modifiers".
+    firer_turned: bool = False
+    target_turned: bool = False
+    first_time_at_target: bool = False
+    more_than_one_ship_firing: bool = False
+    not_under_fire: bool = False
 
 
-def torpedo_plan(inp: TorpedoInput) -> Plan:
+GUNNERY_FLAGS = (
+    "firer_turned",
+    "target_turned",
+    "first_time_at_target",
+    "more_than_one_ship_firing",
+    "not_under_fire",
+)
+
+
+def _torpedo_modifiers(inp: TorpedoInput, readings: Readings) -> list[Modifier]:
+    """The gunnery to-hit modifiers a torpedo throw takes (ruling torpedo-throws)."""
+    if readings.reading("torpedo-throws") == "gunnery-modifiers":
+        return _to_hit_flags(inp.firer, *(getattr(inp, name) for name in GUNNERY_FLAGS))
+    given = [name for name in GUNNERY_FLAGS if getattr(inp, name)]
+    if given:
+        raise RuleError(
+            f"{given[0]}: the gunnery to-hit modifiers do not apply to torpedoes under the "
+            "default reading of ruling torpedo-throws; send rules.torpedo-throws "
+            '"gunnery-modifiers" to play them, or leave the flag out',
+            given[0],
+        )
+    return []
+
+
+def torpedo_plan(inp: TorpedoInput, readings: Readings) -> Plan:
     """Everything about a torpedo attack that the dice do not decide."""
     inp.firer.require_afloat("firer")
     inp.target.require_afloat("target")
+    gunnery = _torpedo_modifiers(inp, readings)
     needed = inp.target.to_hit
     low, high = t.TORPEDO_RANGE
     if not low <= inp.distance <= high:
@@ -362,11 +414,13 @@ def torpedo_plan(inp: TorpedoInput) -> Plan:
                 "critical": None,
             }
         )
-    bonus = t.barrels_bonus(t.TORPEDO_BONUS, inp.torpedoes)
-    text = f"{inp.torpedoes} torpedoes: +1 per torpedo beyond the first"
+    every = readings.reading("torpedo-count") == "every-torpedo"
+    bonus = t.barrels_bonus(t.TORPEDO_BONUS, inp.torpedoes, count_first=every)
+    counted = "(every torpedo)" if every else "beyond the first"
+    text = f"{inp.torpedoes} torpedoes: +1 per torpedo {counted}"
     throw = Throw(
         label="torpedo",
-        to_hit_mods=(Modifier(text, bonus),),
+        to_hit_mods=(*gunnery, Modifier(text, bonus)),
         needed=needed,
         needed_text=f"{needed}+ hits: {inp.target.card.name} ({inp.target.card.ship_class})",
         damage_kind=t.TORPEDO_DAMAGE,
@@ -377,7 +431,7 @@ def torpedo_plan(inp: TorpedoInput) -> Plan:
 
 
 def torpedo(inp: TorpedoInput, res: Resolution) -> dict[str, Any]:
-    plan = torpedo_plan(inp)
+    plan = torpedo_plan(inp, res.readings)
     if plan.throw is None:
         return plan.head
     res_dice = res.roll("torpedo", *t.TORPEDO_DICE).values

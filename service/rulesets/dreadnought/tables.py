@@ -214,9 +214,13 @@ BARRELS_TO_HIT: Final = "half"  # +1/2 per barrel, rounded up
 BARRELS_DAMAGE: Final = {"Low": "half", "Medium": "half", "High": "full", "All": "full"}
 
 
-def barrels_bonus(rule: str, barrels: int) -> int:
-    """+1 per extra barrel ("full") or +1/2 per extra barrel rounded up ("half")."""
-    extra = max(0, barrels - 1)
+def barrels_bonus(rule: str, barrels: int, *, count_first: bool = False) -> int:
+    """+1 per extra barrel ("full") or +1/2 per extra barrel rounded up ("half").
+
+    ``count_first``: every barrel counts, the first too (the other readings of rulings
+    barrels-bonus for damage and torpedo-count).
+    """
+    extra = barrels if count_first else max(0, barrels - 1)
     return extra if rule == "full" else (extra + 1) // 2
 
 

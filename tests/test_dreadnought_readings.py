@@ -1,0 +1,263 @@
+"""Dreadnought rule options (issue 11): every reading both ways with supplied dice, the odds
+that follow each reading, and a seeded game played with the other readings that verifies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from service.rulesets.dreadnought import RULESET
+from tests.dreadnought_helpers import card, post, ship
+from tests.http_helpers import call, check_of
+from tests.receipts_helpers import receipt_hash
+
+BASE = "/v1/rulesets/dreadnought"
+QE = {"ship": "Queen Elizabeth"}
+DERFFLINGER = {"ship": "Derfflinger"}
+V_BOAT = {"ship": "V-class torpedo boat"}  # German: D10 gunner die
+SOUTHAMPTON = {"ship": "Southampton"}  # Protected Cruiser, to hit 16, damage reduction 2
+
+
+def _torpedo(values: list[int], rules: dict[str, str], **extra: Any) -> dict[str, Any]:
+    body = {"firer": V_BOAT, "target": SOUTHAMPTON, "distance": 8, **extra}
+    return {**body, "rules": rules, "dice": {"values": values}}
+
+
+def test_every_dreadnought_reading_is_listed() -> None:
+    assert {r.id: [x.id for x in r.readings] for r in RULESET.optional} == {
+        "barrels-bonus": ["beyond-the-first", "damage-every-barrel"],
+        "blow-up-who": ["every-british-battleship", "pre-dreadnought-only"],
+        "torpedo-throws": ["torpedo-bonus-only", "gunnery-modifiers"],
+        "torpedo-count": ["beyond-the-first", "every-torpedo"],
+    }
+
+
+# --- blow-up-who ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("target", "default", "pre_dreadnought"),
+    [
+        # (the ship, the blow-up chance under each reading); 6 on the blow-up die
+        ({"ship": "Iron Duke"}, "1 in D6", None),
+        ({"ship": "Dreadnought"}, "1 in D6", None),
+        ({"ship": "Derfflinger"}, "1 in D6", "1 in D6"),
+        ({"ship": "Lion"}, "2 in D6", "2 in D6"),
+        (ship(card("Battleship", (12, 8, 4))), "1 in D6", "1 in D6"),
+        ({"ship": "König"}, None, None),
+    ],
+)
+def test_blow_up_who_both_ways(
+    client: FlaskClient, target: dict[str, Any], default: str | None, pre_dreadnought: str | None
+) -> None:
+    for reading, chance in (
+        ("every-british-battleship", default),
+        ("pre-dreadnought-only", pre_dreadnought),
+    ):
+        body = {"target": target, "throw": "double 8", "rules": {"blow-up-who": reading}}
+        if chance is None:
+            data = post(client, "critical", {**body, "dice": {"seed": "no die"}})
+            assert data["rolls"] == [], reading
+            assert data["result"]["effect"] == "turret destroyed", reading
+            continue
+        data = call(client, f"{BASE}/critical", body, values=[6])
+        assert chance in check_of(data, "critical: blow up")["compared_with"], reading
+        assert data["result"]["effect"] == "ship destroyed", reading
+
+
+# --- torpedo-throws -----------------------------------------------------------------------
+
+
+def test_torpedo_gunnery_modifiers_both_ways(client: FlaskClient) -> None:
+    # 3 + 4 + 5 = 12, 4 torpedoes +3: 15 against Southampton's 16 misses by one
+    default = post(client, "torpedo", _torpedo([3, 4, 5], {}, torpedoes=4))
+    assert default["result"]["hit"] is False
+    assert default["rules"]["torpedo-throws"] == "torpedo-bonus-only"
+    gunnery = {"torpedo-throws": "gunnery-modifiers"}
+    body = _torpedo([3, 4, 5], gunnery, torpedoes=4, not_under_fire=True)
+    data = post(client, "torpedo", body)
+    assert data["result"]["hit"] is True
+    sources = [m["source"] for m in check_of(data, "torpedo")["applied"]]
+    assert sources == ["not under fire this turn", "4 torpedoes: +1 per torpedo beyond the first"]
+
+
+def test_torpedo_gunnery_reading_counts_the_firers_director(client: FlaskClient) -> None:
+    boat = {**V_BOAT, "state": {"director_destroyed": True}}
+    # 3 + 4 + 6 = 13, +3: 16 hits Southampton unless the director's -2 applies
+    hit = post(client, "torpedo", _torpedo([3, 4, 6], {}, firer=boat, torpedoes=4))
+    assert hit["result"]["hit"] is True
+    body = _torpedo([3, 4, 6], {"torpedo-throws": "gunnery-modifiers"}, firer=boat, torpedoes=4)
+    miss = post(client, "torpedo", body)
+    assert miss["result"]["hit"] is False
+    assert {"source": "director down", "value": -2} in check_of(miss, "torpedo")["applied"]
+
+
+@pytest.mark.parametrize(
+    "flag",
+    [
+        "firer_turned",
+        "target_turned",
+        "first_time_at_target",
+        "more_than_one_ship_firing",
+        "not_under_fire",
+    ],
+)
+def test_a_gunnery_flag_under_the_default_reading_is_refused(
+    client: FlaskClient, flag: str
+) -> None:
+    data = call(client, f"{BASE}/torpedo", _torpedo([3, 4, 5], {}, **{flag: True}), status=422)
+    assert data["errors"][0]["field"] == flag
+    assert "torpedo-throws" in data["detail"]
+    assert "gunnery-modifiers" in data["detail"]
+
+
+# --- torpedo-count -------------------------------------------------------------------------
+
+
+def test_torpedo_count_both_ways(client: FlaskClient) -> None:
+    # One torpedo, 3 + 4 + 8 = 15: short of 16 unless the first torpedo counts
+    miss = post(client, "torpedo", _torpedo([3, 4, 8], {}))
+    assert miss["result"]["hit"] is False
+    every = {"torpedo-count": "every-torpedo"}
+    hit = post(client, "torpedo", _torpedo([3, 4, 8], every))
+    assert hit["result"]["hit"] is True
+    # All damage 15, +1 for the torpedo, less Southampton's 2
+    assert hit["result"]["damage"] == 14
+    applied = check_of(hit, "torpedo damage")["applied"]
+    assert applied[0] == {"source": "1 torpedoes: +1 per torpedo (every torpedo)", "value": 1}
+    four = post(client, "torpedo", _torpedo([6, 6, 9], every, torpedoes=4))
+    assert four["result"]["damage"] == 21 + 4 - 2
+    four_default = post(client, "torpedo", _torpedo([6, 6, 9], {}, torpedoes=4))
+    assert four_default["result"]["damage"] == 21 + 3 - 2
+
+
+# --- barrels-bonus --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("battery", "barrels", "default", "every"),
+    [
+        (15, 8, 7, 8),  # High: +1 per barrel
+        (6, 8, 4, 4),  # Medium: +1/2 rounded up: 7 -> 4, 8 -> 4
+        (6, 7, 3, 4),  # Medium: 6 -> 3, 7 -> 4
+        (15, 1, 0, 1),  # a single gun
+    ],
+)
+def test_barrels_damage_bonus_both_ways(
+    client: FlaskClient, battery: float, barrels: int, default: int, every: int
+) -> None:
+    firer = ship(card("Super Dreadnought", (battery, barrels), nationality="German"))
+    heavy = battery > 9
+    target = DERFFLINGER if heavy else SOUTHAMPTON
+    body = {"firer": firer, "battery": battery, "target": target, "distance": 1}
+    for reading, bonus in (("beyond-the-first", default), ("damage-every-barrel", every)):
+        data = call(
+            client, f"{BASE}/fire", {**body, "rules": {"barrels-bonus": reading}}, [8, 7, 9]
+        )
+        assert data["result"]["hit"] is True
+        assert _barrels(check_of(data, "damage")) == bonus, reading
+        # to hit counts the barrels beyond the first under both readings (the text's example)
+        assert _barrels(check_of(data, "to hit")) == barrels // 2, reading
+
+
+def _barrels(check: dict[str, Any]) -> int:
+    """The barrels bonus of a check (a modifier of 0 is not listed)."""
+    found = [m["value"] for m in check["applied"] if " barrels: " in m["source"]]
+    return sum(found)
+
+
+# --- odds follow the readings --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("step", "body", "rules"),
+    [
+        (
+            "torpedo",
+            {"firer": V_BOAT, "target": SOUTHAMPTON, "distance": 8},
+            {"torpedo-count": "every-torpedo"},
+        ),
+        (
+            "torpedo",
+            {"firer": V_BOAT, "target": SOUTHAMPTON, "distance": 8, "target_turned": True},
+            {"torpedo-throws": "gunnery-modifiers"},
+        ),
+        (
+            "fire",
+            {"firer": QE, "battery": 15, "target": DERFFLINGER, "distance": 20},
+            {"barrels-bonus": "damage-every-barrel"},
+        ),
+        (
+            "fire",
+            {"firer": DERFFLINGER, "battery": 12, "target": QE, "distance": 20},
+            {"blow-up-who": "pre-dreadnought-only"},
+        ),
+    ],
+)
+def test_odds_differ_where_the_readings_differ(
+    client: FlaskClient, step: str, body: dict[str, Any], rules: dict[str, str]
+) -> None:
+    other = post(client, f"{step}/odds", {**body, "rules": rules})
+    assert {**other["rules"], **rules} == other["rules"]
+    defaults = {key: value for key, value in body.items() if key != "target_turned"}
+    default = post(client, f"{step}/odds", defaults)
+    assert default["rules"] == RULESET.readings_in_force()
+
+    def chances(odds: dict[str, Any]) -> dict[str, str]:
+        return {str(sorted(o["result"].items())): o["probability"] for o in odds["outcomes"]}
+
+    assert chances(other) != chances(default)
+
+
+def test_odds_of_each_reading_agree_with_its_rolls(client: FlaskClient) -> None:
+    # Under every-torpedo a single torpedo needs 15 on 2D6 + D10: exactly the share of the
+    # 360 throws that reach it, as the odds say.
+    body = {"firer": V_BOAT, "target": SOUTHAMPTON, "distance": 8}
+    odds = post(client, "torpedo/odds", {**body, "rules": {"torpedo-count": "every-torpedo"}})
+    hit = sum(_fraction(o["probability"]) for o in odds["outcomes"] if o["result"]["hit"] is True)
+    reaching = sum(
+        1 for a in range(1, 7) for b in range(1, 7) for c in range(1, 11) if a + b + c + 1 >= 16
+    )
+    assert hit == _fraction(f"{reaching}/360")
+
+
+def _fraction(text: str) -> Any:
+    from fractions import Fraction
+
+    return Fraction(text)
+
+
+# --- a game with the other readings verifies ------------------------------------------------
+
+OTHER = {
+    "barrels-bonus": "damage-every-barrel",
+    "blow-up-who": "pre-dreadnought-only",
+    "torpedo-throws": "gunnery-modifiers",
+    "torpedo-count": "every-torpedo",
+}
+
+
+def test_a_seeded_game_with_the_other_readings_verifies(client: FlaskClient) -> None:
+    steps = [
+        ("fire", {"firer": QE, "battery": 15, "target": DERFFLINGER, "distance": 12}),
+        ("fire", {"firer": DERFFLINGER, "battery": 12, "target": QE, "distance": 12}),
+        ("critical", {"target": QE, "throw": "double 8"}),
+        ("torpedo", {"firer": V_BOAT, "target": SOUTHAMPTON, "distance": 6, "torpedoes": 2}),
+        ("rudder", {"ship": {"ship": "Seydlitz", "state": {"rudder_jammed": "left"}}}),
+    ]
+    log: list[dict[str, Any]] = []
+    for nonce, (step, inputs) in enumerate(steps, start=1):
+        body: dict[str, Any] = {
+            **inputs,
+            "rules": OTHER,
+            "dice": {"seed": "dogger", "nonce": nonce},
+        }
+        if log:
+            body["prev"] = receipt_hash(log[-1])
+        log.append(post(client, step, body))
+    assert all(entry["rules"] == OTHER for entry in log)
+    report = call(client, "/v1/receipts/verify", log)  # type: ignore[arg-type]
+    assert report["valid"] is True, report
+    assert all(entry["signature_valid"] and entry["dice_valid"] for entry in report["entries"])
