@@ -280,3 +280,27 @@ def test_step_odds_resolve_with_the_inputs_given() -> None:
 
 def test_enumerating_dice_describe_themselves() -> None:
     assert dice._EnumeratingDice([]).describe() == {"mode": "enumerated"}
+
+
+def _exact_step(odds: list[tuple[dict[str, object], Fraction]]) -> Step:
+    def resolve(_: object, res: Resolution) -> dict[str, object]:
+        raise AssertionError("exact odds never resolve the step")
+
+    return Step("e", "E", "e", "1d6", resolve, True, lambda _: odds)
+
+
+def test_step_odds_order_chances_over_different_denominators_most_likely_first() -> None:
+    step = _exact_step(
+        [({"n": 1}, Fraction(1, 6)), ({"n": 2}, Fraction(1, 3)), ({"n": 3}, Fraction(1, 2))]
+    )
+    outcomes = step_odds("demo", step, None)["outcomes"]
+    assert [o["probability"] for o in outcomes] == ["1/2", "1/3", "1/6"]
+
+
+def test_step_odds_order_chances_too_close_for_floats_exactly() -> None:
+    # (2^55 + 1) / 2^57 is more likely than 2^55 / 2^57 = 1/4, yet both are the same float
+    more = Fraction(2**55 + 1, 2**57)
+    assert float(more) == float(Fraction(1, 4))
+    step = _exact_step([({"a": "less"}, Fraction(1, 4)), ({"b": "more"}, more)])
+    outcomes = step_odds("demo", step, None)["outcomes"]
+    assert [o["result"] for o in outcomes] == [{"b": "more"}, {"a": "less"}]
