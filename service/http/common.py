@@ -365,6 +365,7 @@ class StepHTTP:
     result: type[Schema]
     build: Callable[[dict[str, Any]], Any]
     example: Mapping[str, Any]
+    odds_result: type[Schema] | None = None  # an /odds outcome's result, if not ``result``
 
 
 def inputs(cls: Callable[..., Any]) -> Callable[[dict[str, Any]], Any]:
@@ -493,7 +494,9 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         return
     odds_request = _named(f"{base}OddsRequest", spec.inputs, {"rules": rules_field(ruleset)})
     outcome = _named(
-        f"{base}OddsOutcome", OddsOutcomeBase, {"result": fields.Nested(spec.result, required=True)}
+        f"{base}OddsOutcome",
+        OddsOutcomeBase,
+        {"result": fields.Nested(spec.odds_result or spec.result, required=True)},
     )
     odds_response = _named(
         f"{base}Odds",

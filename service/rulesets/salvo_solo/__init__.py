@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...engine.ruleset import Ruleset, Step
-from . import odds, steps, tables
+from . import advice, odds, steps, tables
 from .rulings import RULINGS
 from .ships import CATALOG
 
@@ -134,6 +134,8 @@ STEPS = (
         "damage), ending with the target's new state.",
         "varies",
         steps.attack,
+        odds=True,
+        exact_odds=odds.attack_odds,
     ),
     Step(
         "turn",
@@ -143,6 +145,17 @@ STEPS = (
         "sends back each turn. Returns the new state, the winner or draw, and every event.",
         "varies",
         steps.turn,
+    ),
+    Step(
+        "advice",
+        "Advise the player's Action",
+        "For each Action the player may take from a game state (the one a turn hands back), "
+        "the chances of winning, drawing and losing and the expected number of turns, from "
+        "seeded games played with the steps' own odds (the enemy on its table, the player "
+        "keeping the Action), with a 95% interval; and the best Action. No dice are rolled "
+        "for the game itself: the seed drives the sampled games (docs/advice.md).",
+        "none (seeded games)",
+        advice.advice,
     ),
 )
 

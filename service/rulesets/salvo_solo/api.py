@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, post_load, validate
 from ...http.common import StepHTTP, inputs, register_steps, ship_reference
 from ...http.components import EnumType
 from ...http.fields import Const, OneOf, StrictBoolean, count
-from . import RULESET, steps, tables
+from . import RULESET, advice, steps, tables
 from .ships import ALIASES, CATALOG, FIRE_CONTROL_STATES, MAX_HITS, Ship, ShipCard, ShipState
 
 blp = Blueprint(
@@ -426,6 +426,98 @@ class SalvoSoloTurnResult(Schema):
     )
 
 
+# --- attack odds and the advisor (issue 12) ---------------------------------------------------
+
+
+class SalvoSoloAttackOddsResult(Schema):
+    """What a whole attack does to its target, summed over its shots."""
+
+    flotation_hits = fields.Integer(required=True, metadata={"description": "F hits dealt"})
+    turret_hits = fields.Integer(required=True, metadata={"description": "T hits dealt"})
+    speed_hits = fields.Integer(required=True, metadata={"description": "S hits dealt"})
+    fire_control_lost = fields.Boolean(
+        required=True, metadata={"description": "The target newly loses its fire control"}
+    )
+    speed_lost = fields.Integer(required=True, metadata={"description": "Current speed lost"})
+    silenced = fields.Boolean(
+        required=True, metadata={"description": "The target has as many T hits as its Turret"}
+    )
+    sunk = fields.Boolean(required=True)
+    straddled = fields.Boolean(
+        required=True, metadata={"description": "The firer has straddled the target (+2 later)"}
+    )
+    target = fields.Nested(SalvoSoloShipStatusSchema, required=True)
+
+
+class SalvoSoloAdviceInputs(Schema):
+    state = fields.Nested(
+        SalvoSoloGameStateSchema,
+        required=True,
+        metadata={"description": "The game as a turn's answer hands it back (`result.state`)"},
+    )
+    enemy_action = ACTION.field(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "The enemy's Action when it is already known: the one a pending "
+            "turn's answer names (`result.pending.enemy_action`); null when not known"
+        },
+    )
+
+
+class SalvoSoloAdviceShareSchema(Schema):
+    """How often one ending came up in the sampled games, with its 95% interval."""
+
+    count = fields.Integer(required=True, metadata={"description": "Games that ended so"})
+    probability = fields.String(
+        required=True, metadata={"description": "count/samples, exactly", "example": "97/400"}
+    )
+    p = fields.Float(required=True)
+    interval = fields.List(
+        fields.Float(),
+        required=True,
+        validate=validate.Length(equal=2),
+        metadata={"description": "95% Wilson score interval of the chance: [low, high]"},
+    )
+
+
+class SalvoSoloAdvisedActionSchema(Schema):
+    action = _action()
+    samples = fields.Integer(required=True, metadata={"description": "Games played"})
+    win = fields.Nested(SalvoSoloAdviceShareSchema, required=True)
+    draw = fields.Nested(SalvoSoloAdviceShareSchema, required=True)
+    loss = fields.Nested(SalvoSoloAdviceShareSchema, required=True)
+    unfinished = fields.Integer(
+        required=True, metadata={"description": "Games still going at the horizon"}
+    )
+    expected_turns = fields.Float(
+        required=True, metadata={"description": "Mean turns to the end (unfinished: horizon)"}
+    )
+
+
+class SalvoSoloAdviceMethodSchema(Schema):
+    kind = Const("monte-carlo", required=True)
+    algorithm = Const(advice.ALGORITHM, required=True, metadata={"description": "docs/advice.md"})
+    max_samples = fields.Integer(required=True, metadata={"description": "Games per Action"})
+    turn_budget = fields.Integer(
+        required=True, metadata={"description": "Turns per Action: no game starts past it"}
+    )
+    horizon = fields.Integer(required=True, metadata={"description": "Turns per game at most"})
+    player = fields.String(required=True, metadata={"description": "How the player plays"})
+    enemy = fields.String(required=True, metadata={"description": "How the enemy plays"})
+
+
+class SalvoSoloAdviceResult(Schema):
+    best_action = _action()
+    actions = fields.List(
+        fields.Nested(SalvoSoloAdvisedActionSchema),
+        required=True,
+        metadata={"description": "Each Action the player may take, judged"},
+    )
+    enemy_action = ACTION.field(required=True, allow_none=True)
+    method = fields.Nested(SalvoSoloAdviceMethodSchema, required=True)
+
+
 # --- registration ---------------------------------------------------------------------------
 
 
@@ -539,6 +631,7 @@ STEPS = [
             "previously_straddled": False,
             "dice": SEED,
         },
+        odds_result=SalvoSoloAttackOddsResult,
     ),
     StepHTTP(
         "turn",
@@ -557,6 +650,26 @@ STEPS = [
                 "enemy_has_straddled": False,
             },
             "player_action": "C",
+            "dice": SEED,
+        },
+    ),
+    StepHTTP(
+        "advice",
+        SalvoSoloAdviceInputs,
+        SalvoSoloAdviceResult,
+        inputs(advice.AdviceInput),
+        {
+            "state": {
+                "turn": 3,
+                "weather": "Fair",
+                "range": "Medium-Long",
+                "player": AJAX,
+                "enemy": {"ship": "Graf Spee", "state": {"flotation_hits": 2, "turret_hits": 1}},
+                "enemy_last_action": "OB",
+                "player_has_straddled": True,
+                "enemy_has_straddled": False,
+            },
+            "enemy_action": None,
             "dice": SEED,
         },
     ),

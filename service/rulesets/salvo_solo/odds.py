@@ -17,7 +17,7 @@ from typing import Any
 
 from ...engine.distribution import walk_step
 from ...engine.errors import RuleError
-from ...engine.resolution import Resolution
+from ...engine.resolution import Resolution, in_force
 from . import steps, tables
 from .ships import Ship, ShipState
 
@@ -72,7 +72,7 @@ FOLLOW_UP: dict[str, Callable[[Any, Resolution], dict[str, Any]]] = {
 
 def rules_key() -> tuple[tuple[str, str], ...]:
     """The readings in force, as a cache key (the odds of a step depend on them)."""
-    return ()
+    return tuple(sorted(in_force().chosen.items()))
 
 
 @lru_cache(maxsize=STEP_ODDS_CACHE)
@@ -123,30 +123,35 @@ def _shot_outcomes(
     straddled: bool,
     _rules: tuple[tuple[str, str], ...],
 ) -> dict[Shot, Fraction]:
-    out: dict[Shot, Fraction] = {}
-
-    def add(hits: str, fire_control_lost: bool, p: Fraction) -> None:
-        key = (*_count(hits), fire_control_lost, True)
-        out[key] = out.get(key, Fraction(0)) + p
-
+    # Each table is first summed up by what the next part reads (fire: straddle or not; a
+    # straddle: its hits, or which follow-up roll it calls for), then the parts multiplied.
+    zero = Fraction(0)
+    straddles = zero
     for fired, p in table(steps.fire, steps.FireInput(range_, weather, straddled)):
-        if not fired["straddle"]:
-            miss = (0, 0, 0, False, False)
-            out[miss] = out.get(miss, Fraction(0)) + p
-            continue
-        chains = table(steps.straddle, steps.StraddleInput(firer, target, range_, bearing))
-        for chain, q in chains:
-            follow = chain["roll_next"]
-            if follow is None:
-                add(chain["hits"], False, p * q)
-                continue
-            follow_inputs: Any = (
-                steps.NoInput()
-                if follow == "special-damage"
-                else steps.CriticalInput(target, range_)
-            )
-            for after, r in table(FOLLOW_UP[follow], follow_inputs):
-                add(after["hits"], bool(after.get("fire_control_lost", False)), p * q * r)
+        if fired["straddle"]:
+            straddles += p
+    after_straddle: dict[tuple[int, int, int, bool], Fraction] = {}
+    follow_ups: dict[str, Fraction] = {}
+    for chain, q in table(steps.straddle, steps.StraddleInput(firer, target, range_, bearing)):
+        follow = chain["roll_next"]
+        if follow is None:
+            key = (*_count(chain["hits"]), False)
+            after_straddle[key] = after_straddle.get(key, zero) + q
+        else:
+            follow_ups[follow] = follow_ups.get(follow, zero) + q
+    for follow, q in follow_ups.items():
+        follow_inputs: Any = (
+            steps.NoInput() if follow == "special-damage" else steps.CriticalInput(target, range_)
+        )
+        for after, r in table(FOLLOW_UP[follow], follow_inputs):
+            key = (*_count(after["hits"]), bool(after.get("fire_control_lost", False)))
+            after_straddle[key] = after_straddle.get(key, zero) + q * r
+    out: dict[Shot, Fraction] = {}
+    if straddles != 1:
+        out[(0, 0, 0, False, False)] = 1 - straddles
+    if straddles:
+        for (f, t, s, lost), q in after_straddle.items():
+            out[(f, t, s, lost, True)] = straddles * q
     return out
 
 
@@ -212,18 +217,18 @@ def attack_states(inp: steps.AttackInput) -> dict[tuple[Ship, bool], Fraction]:
     states: dict[tuple[Damage, bool], int] = {((0, 0, 0, False), inp.previously_straddled): 1}
     denominator = 1
     for _ in range(tables.SHOTS_PER_TURN[inp.range]):
-        folds = []
+        folds: list[tuple[Damage, bool, int, int, tuple[tuple[Shot, int], ...] | None]] = []
         step_denominator = 1
         for (damage, straddled), n in states.items():
             target = target_after(damage)
             if target.sunk:  # ruling sunk-is-final: no shot is fired at a sunk ship
                 folds.append((damage, straddled, n, 1, None))
                 continue
-            d, shots = shot_weights(
+            d, weights = shot_weights(
                 inp.firer, target, inp.range, inp.weather, inp.guns_bearing, straddled
             )
             step_denominator = lcm(step_denominator, d)
-            folds.append((damage, straddled, n, d, shots))
+            folds.append((damage, straddled, n, d, weights))
         following: dict[tuple[Damage, bool], int] = {}
         for damage, straddled, n, d, shots in folds:
             scale = n * (step_denominator // d)
@@ -232,14 +237,14 @@ def attack_states(inp: steps.AttackInput) -> dict[tuple[Ship, bool], Fraction]:
                 continue
             flotation, turret, speed, lost = damage
             for (f, t, s, fc, hit), w in shots:
-                key = ((flotation + f, turret + t, speed + s, lost or fc), straddled or hit)
-                following[key] = following.get(key, 0) + scale * w
+                folded = ((flotation + f, turret + t, speed + s, lost or fc), straddled or hit)
+                following[folded] = following.get(folded, 0) + scale * w
         states = following
         denominator *= step_denominator
     out: dict[tuple[Ship, bool], Fraction] = {}
     for (damage, straddled), n in states.items():
-        key = (target_after(damage), straddled)
-        out[key] = out.get(key, Fraction(0)) + Fraction(n, denominator)
+        ended = (target_after(damage), straddled)
+        out[ended] = out.get(ended, Fraction(0)) + Fraction(n, denominator)
     return out
 
 

@@ -1,0 +1,597 @@
+"""The Salvo! advisor: for each Action the player may take, the chances of winning, drawing
+and losing from a game state, the expected number of turns, and the best Action.
+
+Why Monte Carlo and not the exact chain. A game state is the range, both ships' damage (F,
+T and S hits, fire control), the enemy's last Action and who has straddled whom; between
+a fresh Ajax and a fresh Graf Spee about 10^7 states are reachable, and one turn from one
+state has up to about 40,000 outcomes (two attacks of up to about 200 each). An exact
+solution from a fresh state is out of reach of the 250 ms budget by orders of magnitude.
+So the advisor plays ``SAMPLES`` seeded games per Action from the state, and answers with
+the counts, the observed fractions and a 95% Wilson interval for each.
+
+How a game is played. Every random part of a turn is drawn from the exact odds of the very
+step that resolves it (``steps.enemy_action``, ``steps.fire``, ``steps.straddle`` and its
+follow-up, ``steps.torpedo``, ``steps.end_of_turn``, each walked by total and kept per
+worker, see ``odds.py``), and the turn is put together in the order ``steps.turn`` plays
+it; a test compares one turn of this game with the walk of ``steps.turn`` itself. The
+player takes the Action being judged this turn and keeps it every later turn (a ship at
+speed 0 Offers Broadside); the enemy follows its table. Asking again every turn and taking
+the best Action is then a rollout of those fixed players, which does at least as well as
+the best of them (docs/advice.md measures it). A game still going after ``HORIZON`` turns
+is counted as unfinished, neither won nor lost nor drawn.
+
+Reproducible: sample ``i`` reads its own byte stream, ``HMAC-SHA256(key=UTF-8(seed),
+msg=ASCII("fc-advice-v1:<nonce>:<i>:<block>"))`` for block = 0, 1, ..., and every Action is
+judged on the same streams (common random numbers: the comparison between Actions is
+sharper than each number alone). A draw from chances with common denominator ``D`` reads
+the fewest bytes ``k`` with ``256^k >= D`` as a big-endian number ``x``, discards it if
+``x >= 256^k - 256^k mod D`` and otherwise takes ``x mod D`` into the cumulative weights.
+"""
+
+from __future__ import annotations
+
+import hmac
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import lru_cache
+from math import lcm, sqrt
+from typing import Any, Generic, TypeVar
+
+from ...engine.dice import DiceSource, SeededDice
+from ...engine.errors import RuleError
+from ...engine.resolution import Resolution
+from . import odds, steps
+from . import tables as t
+from .ships import Ship, ShipState
+
+ALGORITHM = "fc-advice-v1"
+SAMPLES = 300  # games per Action at most
+TURN_BUDGET = 900  # turns played per Action: no game is started once they are used up
+HORIZON = 40  # turns per game at most, from the state's turn
+Z95 = 1.959963984540054
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Choices(Generic[T]):
+    """A random part of a turn: outcomes with integer weights over one denominator."""
+
+    outcomes: tuple[T, ...]
+    cumulative: tuple[int, ...]  # running sums of the weights; the last is the denominator
+    width: int  # bytes a draw reads
+    limit: int  # a draw at or past it is discarded (no modulo bias)
+
+    @property
+    def denominator(self) -> int:
+        return self.cumulative[-1]
+
+    def chance(self, index: int) -> Fraction:
+        low = self.cumulative[index - 1] if index else 0
+        return Fraction(self.cumulative[index] - low, self.denominator)
+
+
+def choices(pairs: Sequence[tuple[T, Fraction]]) -> Choices[T]:
+    denominator = lcm(*(p.denominator for _, p in pairs))
+    running, cumulative = 0, []
+    for _, p in pairs:
+        running += p.numerator * (denominator // p.denominator)
+        cumulative.append(running)
+    width = max(1, ((denominator - 1).bit_length() + 7) // 8)
+    bound = 256**width
+    return Choices(
+        tuple(o for o, _ in pairs), tuple(cumulative), width, bound - bound % denominator
+    )
+
+
+class Picker:
+    """Where the advisor's game takes each random outcome from."""
+
+    def pick(self, options: Choices[T]) -> T:
+        raise NotImplementedError
+
+
+class StreamPicker(Picker):
+    """Seeded draws (the algorithm in the module's docstring)."""
+
+    def __init__(self, seed: str, nonce: int, sample: int) -> None:
+        self._key = seed.encode("utf-8")
+        self._prefix = f"{ALGORITHM}:{nonce}:{sample}:"
+        self._block = 0
+        self._buffer = b""
+        self._at = 0
+
+    def pick(self, options: Choices[T]) -> T:
+        outcomes = options.outcomes
+        if len(outcomes) == 1:
+            return outcomes[0]
+        width, limit, cumulative = options.width, options.limit, options.cumulative
+        while True:
+            end = self._at + width
+            if end > len(self._buffer):
+                msg = f"{self._prefix}{self._block}".encode("ascii")
+                self._buffer = self._buffer[self._at :] + hmac.digest(self._key, msg, "sha256")
+                self._block += 1
+                self._at, end = 0, width
+            number = int.from_bytes(self._buffer[self._at : end], "big")
+            self._at = end
+            if number < limit:
+                return outcomes[bisect_right(cumulative, number % cumulative[-1])]
+
+
+class _PathPicker(Picker):
+    """Plays one branch of every pick: a fixed prefix of choices, then the first option."""
+
+    def __init__(self, prefix: list[int]) -> None:
+        self.prefix = prefix
+        self.sizes: list[int] = []
+        self.chance = Fraction(1)
+
+    def pick(self, options: Choices[T]) -> T:
+        position = len(self.sizes)
+        index = self.prefix[position] if position < len(self.prefix) else 0
+        self.sizes.append(len(options.outcomes))
+        self.chance *= options.chance(index)
+        return options.outcomes[index]
+
+
+def enumerate_picks(play: Callable[[Picker], T], limit: int = 10**6) -> dict[T, Fraction]:
+    """The exact distribution of ``play``'s outcome over every branch of its picks (for
+    tests against brute force: the same game, every outcome instead of a sample)."""
+    out: dict[T, Fraction] = {}
+    prefix: list[int] = []
+    for _ in range(limit):
+        picker = _PathPicker(prefix)
+        key = play(picker)
+        out[key] = out.get(key, Fraction(0)) + picker.chance
+        choices_ = prefix + [0] * (len(picker.sizes) - len(prefix))
+        while choices_ and choices_[-1] == picker.sizes[len(choices_) - 1] - 1:
+            choices_.pop()
+        if not choices_:
+            return out
+        choices_[-1] += 1
+        prefix = choices_
+    raise RuntimeError("more branches than the limit")
+
+
+# --- the random parts of a turn, from the steps' own odds -----------------------------------
+
+
+@lru_cache(maxsize=odds.STEP_ODDS_CACHE)
+def _cached_choices(
+    resolve: Callable[[Any, Resolution], dict[str, Any]],
+    inputs: Any,
+    _rules: tuple[tuple[str, str], ...],
+) -> Choices[dict[str, Any]]:
+    return choices(odds.table(resolve, inputs))
+
+
+@lru_cache(maxsize=odds.STEP_ODDS_CACHE)
+def _shot_choices(
+    firer: Ship,
+    target: Ship,
+    range_: str,
+    weather: str,
+    bearing: str,
+    straddled: bool,
+    _rules: tuple[tuple[str, str], ...],
+) -> Choices[odds.Shot]:
+    outcomes = odds.shot_outcomes(firer, target, range_, weather, bearing, straddled)
+    return choices(sorted(outcomes.items()))
+
+
+@lru_cache(maxsize=1024)
+def _maneuver(
+    range_: str, player: str, enemy: str, first: str, _rules: tuple[tuple[str, str], ...]
+) -> dict[str, Any]:
+    # No dice: the range ladder and the guns bearing (in initiative order, if so read).
+    moved: dict[str, Any] = steps.maneuver(
+        steps.ManeuverInput(range_, player, enemy, first=first), Resolution(DiceSource())
+    )
+    return moved
+
+
+FIRE_ORDER_TIE = choices(
+    [
+        (first, Fraction(1, 6))
+        for first in (t.look_up(t.FIRE_ORDER_TIE, face) for face in range(1, 7))
+    ]
+)
+OTHER = {"player": "enemy", "enemy": "player"}
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a game ended: ``winner`` player or enemy, or None for a draw or unfinished."""
+
+    winner: str | None
+    finished: bool
+    turns: int
+
+
+class Game:
+    """The games of one request: its two cards and weather, and the random parts of a turn
+    looked up by small keys (the odds behind them are kept per worker in ``odds``)."""
+
+    def __init__(self, state: steps.GameState) -> None:
+        self.cards = {"player": state.player.card, "enemy": state.enemy.card}
+        self.weather = state.weather
+        self.rules = odds.rules_key()
+        guns = state.player.card.guns, state.enemy.card.guns
+        # Bigger guns fire first; equal guns roll for it each turn (ruling gun-size-tie).
+        self.fires_first: tuple[int, int] | None = (
+            None if guns[0] == guns[1] else (0, 1) if guns[0] > guns[1] else (1, 0)
+        )
+        # Torpedoes are only ever launched at these ranges (steps.torpedo_problem says so
+        # for every other): elsewhere the turn skips asking.
+        self.torpedo_ranges = t.TORPEDO_RANGES
+        self._initiative: dict[tuple[int, int], Choices[dict[str, Any]]] = {}
+        self._enemy: dict[tuple[int, str | None], Choices[dict[str, Any]]] = {}
+        self._shots: dict[tuple[str, int, str, str, bool], Choices[odds.Shot]] = {}
+        self._torpedo: dict[tuple[str, int, str], Choices[dict[str, Any]]] = {}
+        self._end: dict[tuple[str, str], Choices[dict[str, Any]]] = {}
+
+    def initiative(self, player: Ship, enemy: Ship, picker: Picker) -> str:
+        key = (player.speed, enemy.speed)
+        found = self._initiative.get(key)
+        if found is None:
+            # Initiative reads the two ships' current speeds.
+            inputs = steps.InitiativeInput(
+                Ship(self.cards["player"], ShipState(speed_hits=player.state.speed_hits)),
+                Ship(self.cards["enemy"], ShipState(speed_hits=enemy.state.speed_hits)),
+            )
+            found = self._initiative[key] = _cached_choices(steps.initiative, inputs, self.rules)
+        first: str = picker.pick(found)["first"]
+        return first
+
+    def enemy_action(self, enemy: Ship, last: str | None, picker: Picker) -> str:
+        key = (enemy.state.speed_hits, last)
+        found = self._enemy.get(key)
+        if found is None:
+            # The enemy's table reads its speed (0: OB only) and both cards' gun sizes.
+            inputs = steps.EnemyActionInput(
+                Ship(self.cards["enemy"], ShipState(speed_hits=enemy.state.speed_hits)),
+                Ship(self.cards["player"]),
+                last,
+            )
+            found = self._enemy[key] = _cached_choices(steps.enemy_action, inputs, self.rules)
+        action: str = picker.pick(found)["action"]
+        return action
+
+    def shot(
+        self, firer: str, turret_hits: int, range_: str, bearing: str, straddled: bool
+    ) -> Choices[odds.Shot]:
+        key = (firer, turret_hits, range_, bearing, straddled)
+        found = self._shots.get(key)
+        if found is None:
+            # A shot reads the firer's card and T hits, the target's card (afloat).
+            shooter = Ship(self.cards[firer], ShipState(turret_hits=turret_hits))
+            found = self._shots[key] = _shot_choices(
+                shooter,
+                Ship(self.cards[OTHER[firer]]),
+                range_,
+                self.weather,
+                bearing,
+                straddled,
+                self.rules,
+            )
+        return found
+
+    def torpedo(self, target: str, speed_hits: int, range_: str) -> Choices[dict[str, Any]]:
+        key = (target, speed_hits, range_)
+        found = self._torpedo.get(key)
+        if found is None:
+            # The Torpedo table reads the firer's card and the target's card and speed.
+            inputs = steps.TorpedoInput(
+                Ship(self.cards[OTHER[target]]),
+                Ship(self.cards[target], ShipState(speed_hits=speed_hits)),
+                range_,
+                self.weather,
+            )
+            found = self._torpedo[key] = _cached_choices(steps.torpedo, inputs, self.rules)
+        return found
+
+    def end(self, player: str, enemy: str) -> Choices[dict[str, Any]]:
+        found = self._end.get((player, enemy))
+        if found is None:
+            inputs = steps.EndOfTurnInput(self.weather, player, enemy)
+            found = self._end[(player, enemy)] = _cached_choices(
+                steps.end_of_turn, inputs, self.rules
+            )
+        return found
+
+    def attack(
+        self,
+        firer: str,
+        shooter: Ship,
+        target: Ship,
+        range_: str,
+        bearing: str,
+        straddled: bool,
+        picker: Picker,
+    ) -> tuple[Ship, bool]:
+        """One ship's whole fire, shot by shot, as ``steps.attack`` plays it."""
+        turret_hits = shooter.state.turret_hits
+        for _ in range(t.SHOTS_PER_TURN[range_]):
+            if target.sunk:
+                break  # ruling sunk-is-final
+            shot = picker.pick(self.shot(firer, turret_hits, range_, bearing, straddled))
+            if shot[4]:
+                straddled = True
+                if shot[0] or shot[1] or shot[2] or shot[3]:
+                    target = target.apply(odds.hits_text(shot), shot[3])
+        return target, straddled
+
+    def turn(
+        self, state: steps.GameState, action: str, picker: Picker, enemy_act: str | None = None
+    ) -> steps.GameState | Ending:
+        """One turn from ``state`` with the player's ``action``: the next state or the end."""
+        after = self.play(_position(state), action, picker, enemy_act)
+        if isinstance(after, Ending):
+            return after
+        range_, player, enemy, last, player_straddled, enemy_straddled = after
+        return replace(
+            state,
+            turn=min(steps.MAX_TURN, state.turn + 1),
+            range=range_,
+            player=player,
+            enemy=enemy,
+            enemy_last_action=last,
+            player_has_straddled=player_straddled,
+            enemy_has_straddled=enemy_straddled,
+        )
+
+    def play(
+        self, position: Position, action: str, picker: Picker, enemy_act: str | None = None
+    ) -> Position | Ending:
+        """One turn in the order of ``steps.turn``: the next position or the end."""
+        range_, player, enemy, last, player_straddled, enemy_straddled = position
+        ships = [
+            steps._fire_control_at_turn_start(player),
+            steps._fire_control_at_turn_start(enemy),
+        ]
+        straddled = [player_straddled, enemy_straddled]
+        first = self.initiative(ships[0], ships[1], picker)
+        if enemy_act is None:
+            enemy_act = self.enemy_action(ships[1], last, picker)
+        moved = _maneuver(range_, action, enemy_act, first, self.rules)
+        if moved["out_of_range"]:
+            return DRAWN
+        range_now: str = moved["range"]
+        bearing = (moved["player_guns_bearing"], moved["enemy_guns_bearing"])
+        if self.fires_first is not None:
+            order = self.fires_first
+        else:
+            order = (0, 1) if picker.pick(FIRE_ORDER_TIE) == "player" else (1, 0)
+        for firer in order:
+            target = 1 - firer
+            if ships[firer].why_cannot_fire():
+                continue
+            ships[target], straddled[firer] = self.attack(
+                SIDES[firer],
+                ships[firer],
+                ships[target],
+                range_now,
+                bearing[firer],
+                straddled[firer],
+                picker,
+            )
+            if ships[target].sunk:
+                return WON_BY[firer]
+        if range_now in self.torpedo_ranges:
+            hits: list[tuple[int, str]] = []
+            for firer in (0, 1):
+                target = 1 - firer
+                launch = steps.TorpedoInput(ships[firer], ships[target], range_now, self.weather)
+                if steps.torpedo_problem(launch) is None:
+                    table = self.torpedo(SIDES[target], ships[target].state.speed_hits, range_now)
+                    hits.append((target, picker.pick(table)["hits"]))
+            for target, landed in hits:  # simultaneous: applied after all rolls
+                ships[target] = ships[target].apply(landed)
+            ending = steps._ending(ships[0], ships[1])
+            if ending:
+                return WON_BY_SIDE[ending[0]]
+        if picker.pick(self.end(action, enemy_act))["game_over"]:
+            return DRAWN
+        return (
+            range_now,
+            steps._fire_control_at_turn_end(ships[0]),
+            steps._fire_control_at_turn_end(ships[1]),
+            enemy_act,
+            straddled[0],
+            straddled[1],
+        )
+
+
+Position = tuple[str, Ship, Ship, str | None, bool, bool]
+SIDES = ("player", "enemy")
+DRAWN = Ending(None, True, 1)
+WON_BY = (Ending("player", True, 1), Ending("enemy", True, 1))
+WON_BY_SIDE = {"player": WON_BY[0], "enemy": WON_BY[1], None: DRAWN}
+
+
+def _position(state: steps.GameState) -> Position:
+    return (
+        state.range,
+        state.player,
+        state.enemy,
+        state.enemy_last_action,
+        state.player_has_straddled,
+        state.enemy_has_straddled,
+    )
+
+
+def allowed_actions(state: steps.GameState) -> tuple[str, ...]:
+    """The Actions the player may take: a ship at speed 0 only Offers Broadside."""
+    return ("OB",) if state.player.must_offer_broadside else tuple(t.ACTIONS)
+
+
+def play_game(
+    game: Game,
+    state: steps.GameState,
+    action: str,
+    picker: Picker,
+    enemy_act: str | None = None,
+    horizon: int = HORIZON,
+) -> Ending:
+    """A game from ``state``: ``action`` this turn and every later one (OB once at speed 0)."""
+    position = _position(state)
+    for played in range(1, horizon + 1):
+        taken = "OB" if position[1].must_offer_broadside else action
+        after = game.play(position, taken, picker, enemy_act if played == 1 else None)
+        if isinstance(after, Ending):
+            return Ending(after.winner, True, played)
+        position = after
+    return Ending(None, False, horizon)
+
+
+# --- impossible states --------------------------------------------------------------------
+
+
+def impossible(state: steps.GameState, enemy_act: str | None) -> tuple[str, str] | None:
+    """(what is impossible, the member at fault) for a state no game reaches, else None."""
+    for role in ("player", "enemy"):
+        ship: Ship = getattr(state, role)
+        if ship.sunk:
+            return (
+                f"{ship.card.name} is sunk ({ship.state.flotation_hits} F hits against a "
+                f"Flotation of {ship.card.flotation}): the game is over, there is nothing to "
+                "advise",
+                f"state.{role}.state.flotation_hits",
+            )
+        if ship.state.fire_control == "lost-this-turn":
+            return (
+                f'{ship.card.name}\'s fire control is "lost-this-turn", which a ship has only '
+                'during a turn; between turns it is "lost-next-turn" or "ready"',
+                f"state.{role}.state.fire_control",
+            )
+    if state.turn == 1 and state.enemy_last_action is not None:
+        return (
+            "state.turn is 1 but the enemy has a last Action: no turn came before turn 1",
+            "state.enemy_last_action",
+        )
+    if state.turn > 1 and state.enemy_last_action is None:
+        return (
+            f"state.turn is {state.turn} but the enemy has no last Action: every turn played "
+            "hands one back",
+            "state.enemy_last_action",
+        )
+    if state.turn == 1 and (state.player_has_straddled or state.enemy_has_straddled):
+        side = "player" if state.player_has_straddled else "enemy"
+        return (
+            f"state.turn is 1 but the {side} has straddled already: no fire came before turn 1",
+            f"state.{side}_has_straddled",
+        )
+    if enemy_act not in (None, "OB") and state.enemy.must_offer_broadside:
+        return (
+            f"{state.enemy.card.name} has speed 0 and can only Offer Broadside, not {enemy_act}",
+            "enemy_action",
+        )
+    return None
+
+
+# --- the advice -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AdviceInput:
+    state: steps.GameState
+    enemy_action: str | None = None
+
+
+def _share(count: int, samples: int) -> dict[str, Any]:
+    """An observed fraction, exactly as counted, with its 95% Wilson interval."""
+    p = count / samples
+    spread = Z95 * sqrt(p * (1 - p) / samples + Z95**2 / (4 * samples**2))
+    centre = p + Z95**2 / (2 * samples)
+    scale = 1 + Z95**2 / samples
+    return {
+        "count": count,
+        "probability": f"{count}/{samples}",
+        "p": p,
+        "interval": [max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)],
+    }
+
+
+def judge(
+    state: steps.GameState,
+    action: str,
+    seed: str,
+    nonce: int,
+    enemy_act: str | None = None,
+    samples: int = SAMPLES,
+    game: Game | None = None,
+    budget: int = TURN_BUDGET,
+) -> dict[str, Any]:
+    """``samples`` seeded games with ``action``: the counts and shares of each ending."""
+    game = game or Game(state)
+    wins = losses = draws = unfinished = turns = played = 0
+    for sample in range(samples):
+        if turns >= budget:
+            break
+        played += 1
+        ending = play_game(game, state, action, StreamPicker(seed, nonce, sample), enemy_act)
+        turns += ending.turns
+        if not ending.finished:
+            unfinished += 1
+        elif ending.winner == "player":
+            wins += 1
+        elif ending.winner == "enemy":
+            losses += 1
+        else:
+            draws += 1
+    return {
+        "action": action,
+        "samples": played,
+        "win": _share(wins, played),
+        "draw": _share(draws, played),
+        "loss": _share(losses, played),
+        "unfinished": unfinished,
+        "expected_turns": turns / played,
+    }
+
+
+PLAYER_POLICY = (
+    "takes the Action judged this turn and keeps it every later turn (Offer Broadside once "
+    "at speed 0)"
+)
+ENEMY_POLICY = "rolls on its Action table every turn, as in the rules"
+
+
+def advice(inp: AdviceInput, res: Resolution) -> dict[str, Any]:
+    """Each Action the player may take, judged over seeded games, and the best of them."""
+    problem = impossible(inp.state, inp.enemy_action)
+    if problem:
+        raise RuleError(*problem)
+    dice = res.dice
+    if not isinstance(dice, SeededDice):
+        raise RuleError(
+            "the advisor plays seeded games: send dice as {seed, nonce}, or leave dice out for "
+            "a fresh seed (supplied and sealed dice are for rolls a player makes)",
+            "dice",
+        )
+    game = Game(inp.state)
+    judged = [
+        judge(inp.state, action, dice.seed, dice.nonce, inp.enemy_action, game=game)
+        for action in allowed_actions(inp.state)
+    ]
+    # Most wins first; as many wins, fewer losses (a draw beats a loss); then table order.
+    best = min(
+        judged, key=lambda j: (-j["win"]["count"] / j["samples"], j["loss"]["count"] / j["samples"])
+    )
+    return {
+        "best_action": best["action"],
+        "actions": judged,
+        "enemy_action": inp.enemy_action,
+        "method": {
+            "kind": "monte-carlo",
+            "algorithm": ALGORITHM,
+            "max_samples": SAMPLES,
+            "turn_budget": TURN_BUDGET,
+            "horizon": HORIZON,
+            "player": PLAYER_POLICY,
+            "enemy": ENEMY_POLICY,
+        },
+    }

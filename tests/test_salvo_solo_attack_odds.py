@@ -1,0 +1,194 @@
+"""POST /v1/rulesets/salvo-solo/attack/odds: the exact odds of a whole attack.
+
+The odds are put together shot by shot from the exact odds of the steps a shot is made of
+(``odds.attack_odds``); these tests compare them with the brute force: ``steps.attack``
+itself walked over every total of every roll it makes, its results summed up the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any
+
+from flask.testing import FlaskClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from service.engine.distribution import walk
+from service.engine.dice import DiceSource
+from service.engine.resolution import Resolution, readings_in_force
+from service.rulesets.salvo_solo import odds, steps
+from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipState
+from tests.salvo_solo_helpers import AJAX, BASE, SPEE
+
+ONE_SHOT_RANGES = ("Medium-Long", "Long", "Extreme")
+
+
+def _key(result: dict[str, Any]) -> str:
+    return json.dumps(result, sort_keys=True)
+
+
+def brute_force(inp: steps.AttackInput) -> dict[str, Fraction]:
+    """``steps.attack`` walked over every total of every roll, summed up as the odds are."""
+
+    def play(dice: DiceSource) -> str:
+        result = steps.attack(inp, Resolution(dice))
+        after = Ship(inp.target.card, ShipState(**result["target"]["state"]))
+        return _key(odds.attack_summary(inp.target, after, result["straddled"]))
+
+    return walk(play, limit=10**6)
+
+
+def exact(inp: steps.AttackInput) -> dict[str, Fraction]:
+    out: dict[str, Fraction] = {}
+    for result, p in odds.attack_odds(inp):
+        out[_key(result)] = out.get(_key(result), Fraction(0)) + p
+    return out
+
+
+ships = st.sampled_from(sorted(CATALOG))
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    firer=ships,
+    target=ships,
+    firer_turret_hits=st.integers(0, 3),
+    target_flotation_hits=st.integers(0, 3),
+    range_=st.sampled_from(ONE_SHOT_RANGES),
+    weather=st.sampled_from(("Fine", "Fair", "Misty", "Stormy")),
+    bearing=st.sampled_from(("bow", "broadside", "stern")),
+    straddled=st.booleans(),
+    twenty_one=st.sampled_from(("as-20", "no-effect")),
+    gun_size=st.sampled_from(("bands", "printed-only")),
+)
+def test_one_shot_attacks_match_the_walk_of_the_step(
+    firer: str,
+    target: str,
+    firer_turret_hits: int,
+    target_flotation_hits: int,
+    range_: str,
+    weather: str,
+    bearing: str,
+    straddled: bool,
+    twenty_one: str,
+    gun_size: str,
+) -> None:
+    inp = steps.AttackInput(
+        Ship(CATALOG[firer], ShipState(turret_hits=firer_turret_hits)),
+        Ship(CATALOG[target], ShipState(flotation_hits=target_flotation_hits)),
+        range_,
+        weather,
+        bearing,
+        straddled,
+    )
+    rules = {"straddle-21-plus": twenty_one, "gun-size-bands": gun_size}
+    with readings_in_force(rules):
+        assert exact(inp) == brute_force(inp)
+
+
+def test_two_shots_with_a_target_one_hit_from_sinking_match_the_walk_of_the_step() -> None:
+    # At Medium range a ship fires twice; any F hit sinks this Graf Spee, and then the second
+    # shot is not fired (ruling sunk-is-final). Stormy weather keeps the walk short.
+    inp = steps.AttackInput(
+        Ship(CATALOG["Hood"]),
+        Ship(CATALOG["Graf Spee"], ShipState(flotation_hits=4, turret_hits=1, speed_hits=1)),
+        "Medium",
+        "Stormy",
+        "broadside",
+    )
+    got = exact(inp)
+    assert got == brute_force(inp)
+    assert sum(got.values()) == 1
+    sunk = sum(p for key, p in got.items() if json.loads(key)["sunk"])
+    assert 0 < sunk < 1
+
+
+def test_the_straddle_21_plus_reading_changes_the_odds() -> None:
+    # Hood's broadside at Short against an unarmoured Nürnburg reaches 21+ on the Straddle
+    # table: as-20 deals FFSST there, no-effect nothing.
+    inp = steps.AttackInput(
+        Ship(CATALOG["Hood"]), Ship(CATALOG["Nürnburg"]), "Short", "Fine", "broadside"
+    )
+    with readings_in_force({"straddle-21-plus": "as-20"}):
+        as_20 = exact(inp)
+    with readings_in_force({"straddle-21-plus": "no-effect"}):
+        no_effect = exact(inp)
+    assert as_20 != no_effect
+    assert sum(as_20.values()) == sum(no_effect.values()) == 1
+
+
+EXAMPLE = {
+    "firer": AJAX,
+    "target": SPEE,
+    "range": "Medium",
+    "weather": "Fair",
+    "guns_bearing": "broadside",
+    "previously_straddled": False,
+}
+
+
+def test_attack_odds_answer_every_outcome_by_what_it_does(client: FlaskClient) -> None:
+    response = client.post(f"{BASE}/attack/odds", json=EXAMPLE)
+    assert response.status_code == 200, response.get_json()
+    data = response.get_json()
+    assert (data["ruleset"], data["step"]) == ("salvo-solo", "attack")
+    outcomes = data["outcomes"]
+    assert sum(Fraction(o["probability"]) for o in outcomes) == 1
+    results = [o["result"] for o in outcomes]
+    assert len({_key(r) for r in results}) == len(results)
+    for result in results:
+        assert set(result) == {
+            "flotation_hits",
+            "turret_hits",
+            "speed_hits",
+            "fire_control_lost",
+            "speed_lost",
+            "silenced",
+            "sunk",
+            "straddled",
+            "target",
+        }
+        assert result["speed_lost"] == 8 - result["target"]["speed"]
+        assert result["target"]["state"]["flotation_hits"] == result["flotation_hits"]
+    # Nothing happens only when both fires miss: (1 - 26/36)^2 at Medium in Fair weather,
+    # the second with no straddle to add.
+    nothing = [r for r in results if not r["straddled"]]
+    assert len(nothing) == 1
+    chance = next(o for o in outcomes if not o["result"]["straddled"])["probability"]
+    assert Fraction(chance) == Fraction(10, 36) ** 2
+    assert data["rules"]["straddle-21-plus"] == "as-20"
+
+
+def test_attack_odds_match_the_step_over_the_http_face(client: FlaskClient) -> None:
+    body = {**EXAMPLE, "range": "Long", "previously_straddled": True}
+    data = client.post(f"{BASE}/attack/odds", json=body).get_json()
+    inp = steps.AttackInput(
+        Ship(CATALOG["Ajax"]), Ship(CATALOG["Graf Spee"]), "Long", "Fair", "broadside", True
+    )
+    with readings_in_force(None):
+        want = brute_force(inp)
+    got = {_key(o["result"]): Fraction(o["probability"]) for o in data["outcomes"]}
+    assert got == want
+
+
+def test_a_ship_that_cannot_fire_is_refused_by_name(client: FlaskClient) -> None:
+    silenced = {"ship": "Ajax", "state": {"turret_hits": 5}}
+    response = client.post(f"{BASE}/attack/odds", json={**EXAMPLE, "firer": silenced})
+    assert response.status_code == 422
+    problem = response.get_json()
+    assert "Ajax" in problem["detail"] and "Turret" in problem["detail"]
+
+
+def test_a_sunk_target_is_refused(client: FlaskClient) -> None:
+    sunk = {"ship": "Graf Spee", "state": {"flotation_hits": 5}}
+    response = client.post(f"{BASE}/attack/odds", json={**EXAMPLE, "target": sunk})
+    assert response.status_code == 422
+    assert "Graf Spee is already sunk" in response.get_json()["detail"]
+
+
+def test_the_ruleset_lists_the_attack_odds(client: FlaskClient) -> None:
+    steps_ = client.get("/v1/rulesets/salvo-solo").get_json()["steps"]
+    attack = next(s for s in steps_ if s["name"] == "attack")
+    assert attack["odds_path"] == f"{BASE}/attack/odds"
