@@ -7,19 +7,23 @@ results there (``mutants/``), so each module gets a folder of its own under
 (``[tool.fire-control.mutation.<module>]`` in the project's ``pyproject.toml``).
 
 Results stay in that folder between runs: a second run tests only the mutants not yet
-tested, or those of functions changed since. Delete the folder to start the module over.
+tested, or those of functions changed since. ``--fresh`` (or deleting the folder) starts the
+module over: do that to measure scores, since a resumed run keeps the first run's map of
+which tests reach which function.
 
     python -m tests.mutation                 # every module, in the order configured
     python -m tests.mutation salvo-solo      # one module
     python -m tests.mutation --list          # the modules and their tests
     python -m tests.mutation --scores        # the scores so far, per file
     python -m tests.mutation salvo-solo --retest-survivors   # after adding tests
+    python -m tests.mutation salvo-solo --fresh   # start over (how the scores are measured)
 
 Not part of ``make test``: a module takes minutes to an hour.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import shutil
@@ -86,25 +90,37 @@ def prepare(
     return folder
 
 
-def scores(module: str) -> dict[str, dict[str, int]]:
+def mutated_files(module: str, own: dict[str, Any]) -> list[tuple[str, Path]]:
+    """The module's files that mutmut keeps results for, as configured now (a file the
+    module no longer mutates may still have results in its folder from an earlier run)."""
+    mutants = WORK / module / "mutants"
+    found = []
+    for meta in sorted(mutants.rglob("*.py.meta")):
+        path = str(meta.relative_to(mutants))[: -len(".meta")]
+        mutated = any(fnmatch.fnmatch(path, pattern) for pattern in own["mutate"])
+        if mutated and not any(fnmatch.fnmatch(path, p) for p in own.get("skip", [])):
+            found.append((path, meta))
+    return found
+
+
+def scores(module: str, own: dict[str, Any]) -> dict[str, dict[str, int]]:
     """Per mutated file: how many mutants ended each way."""
     from mutmut.stats import status_by_exit_code
 
     found: dict[str, dict[str, int]] = {}
-    mutants = WORK / module / "mutants"
-    for meta in sorted(mutants.rglob("*.py.meta")):
+    for path, meta in mutated_files(module, own):
         data = json.loads(meta.read_text(encoding="utf-8"))
         counts: dict[str, int] = {}
         for code in data.get("exit_code_by_key", {}).values():
             status = status_by_exit_code[code]
             counts[status] = counts.get(status, 0) + 1
         if counts:
-            found[str(meta.relative_to(mutants))[: -len(".meta")]] = counts
+            found[path] = counts
     return found
 
 
-def print_scores(module: str) -> None:
-    for path, counts in scores(module).items():
+def print_scores(module: str, own: dict[str, Any]) -> None:
+    for path, counts in scores(module, own).items():
         killed = counts.get("killed", 0) + counts.get("timeout", 0)
         checked = sum(n for status, n in counts.items() if status != "not checked")
         share = f"{100 * killed / checked:.1f}%" if checked else "-"
@@ -112,30 +128,37 @@ def print_scores(module: str) -> None:
         print(f"  {path}: {killed}/{checked} killed ({share}); {detail}")
 
 
-def survivors(module: str) -> list[str]:
+def survivors(module: str, own: dict[str, Any]) -> list[str]:
     """The mutants that survived the last run of this module, by name."""
     names = []
-    for meta in sorted((WORK / module / "mutants").rglob("*.py.meta")):
+    for _, meta in mutated_files(module, own):
         data = json.loads(meta.read_text(encoding="utf-8"))
         names += [name for name, code in data.get("exit_code_by_key", {}).items() if code == 0]
     return names
 
 
-def run(module: str, jobs: int, retest: bool) -> int:
+def run(module: str, jobs: int, *, retest: bool = False, fresh: bool = False) -> int:
     pytest_cfg, shared, modules = settings()
-    folder = prepare(module, pytest_cfg, shared, modules[module])
+    own = modules[module]
+    if fresh:
+        # mutmut maps each test to the functions it reached when the folder was first run,
+        # and a later run keeps that map: a test that reaches a function only since (code
+        # moved into a new function) is not run against its mutants. Scores are measured
+        # from a fresh folder.
+        shutil.rmtree(WORK / module, ignore_errors=True)
+    folder = prepare(module, pytest_cfg, shared, own)
     mutmut = Path(sys.executable).with_name("mutmut")
-    print(f"== {module}: mutating {', '.join(modules[module]['mutate'])}", flush=True)
+    print(f"== {module}: mutating {', '.join(own['mutate'])}", flush=True)
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     # mutmut keeps a survivor's verdict until asked by name: after adding tests, ask.
-    names = survivors(module) if retest else []
+    names = survivors(module, own) if retest else []
     if retest and not names:
         print(f"== {module}: no survivors to test again")
         return 0
     command = [str(mutmut), "run", "--max-children", str(jobs), *names]
     code = subprocess.call(command, cwd=folder, env=env)
     print(f"== {module}: results so far")
-    print_scores(module)
+    print_scores(module, own)
     return code
 
 
@@ -150,9 +173,9 @@ def main(argv: list[str]) -> int:
             )
         return 0
     if "--scores" in argv:
-        for name in modules:
+        for name, own in modules.items():
             print(name)
-            print_scores(name)
+            print_scores(name, own)
         return 0
     chosen = [a for a in argv if not a.startswith("-")] or list(modules)
     unknown = [name for name in chosen if name not in modules]
@@ -161,7 +184,8 @@ def main(argv: list[str]) -> int:
         return 2
     failed = 0
     for name in chosen:
-        failed |= run(name, jobs, "--retest-survivors" in argv) != 0
+        retest, fresh = "--retest-survivors" in argv, "--fresh" in argv
+        failed |= run(name, jobs, retest=retest, fresh=fresh) != 0
     return 1 if failed else 0
 
 
