@@ -45,7 +45,8 @@ EXACT_NODES = 30_000
 LEAF_COST = 10  # a leaf of the search costs about as much as this many places tried
 CHAINS = 2
 BURN_IN = 5
-SWEEPS = 32
+SWEEPS = 50
+WORK = 120_000  # places looked at by the moves, over all chains (about 30 ms)
 PAIR_MOVES = 4  # per ship afloat, each sweep
 SEED_DICE = 3
 SEED_SIDES = 1000
@@ -124,11 +125,24 @@ class Problem:
     sunk_mask: int
     hit_mask: int
     through: list[dict[int, list[int]]] = field(default_factory=list)
+    # share[bit]: the required squares one ship afloat could cover together with ``bit``.
+    share: dict[int, int] = field(default_factory=dict)
     # by_counts[ship][how many squares of each area a place covers]: those places.
     by_counts: list[dict[tuple[int, ...], list[int]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.through = [{} for _ in self.ships]
+        self.share = {}
+        required = self.required
+        while required:
+            bit = required & -required
+            required ^= bit
+            together = 0
+            for places in self.candidates:
+                for m in places:
+                    if m & bit:
+                        together |= m
+            self.share[bit] = together & self.required
         self.by_counts = []
         for places in self.candidates if self.areas else []:
             buckets: dict[tuple[int, ...], list[int]] = {}
@@ -136,6 +150,19 @@ class Problem:
                 key = tuple((m & a).bit_count() for a, _ in self.areas)
                 buckets.setdefault(key, []).append(m)
             self.by_counts.append(buckets)
+
+    def ships_needed(self, uncovered: int) -> tuple[int, int]:
+        """A lower bound on the ships it takes to cover ``uncovered`` (required squares no
+        two of which one ship could cover), and those squares."""
+        picked = 0
+        count = 0
+        while uncovered:
+            bit = uncovered & -uncovered
+            uncovered ^= bit
+            if not self.share.get(bit, 0) & picked:
+                picked |= bit
+                count += 1
+        return count, picked
 
     def fits(self, masks: Sequence[int]) -> bool:
         occ = 0
@@ -276,7 +303,15 @@ def problem(told: Told, board: Board = GAME) -> Problem:
     if lost:
         square = _squares_of(board, lost)[0]
         raise _impossible(f"no ship afloat can lie on {name(square)}", "view")
-    return Problem(board, afloat, candidates, required, areas, sunk_mask, hit_mask)
+    prob = Problem(board, afloat, candidates, required, areas, sunk_mask, hit_mask)
+    needed, apart = prob.ships_needed(required)
+    if needed > len(afloat):
+        raise _impossible(
+            f"no ship could cover two of {', '.join(names(_squares_of(board, apart)))}, so "
+            f"they take {needed} ships, and {len(afloat)} are afloat",
+            "view",
+        )
+    return prob
 
 
 def _area(squares: Sequence[Square]) -> str:
@@ -452,29 +487,55 @@ def _spread(weights: list[float], mask: int, weight: float) -> None:
 
 
 def _first_fit(prob: Problem, rng: random.Random, budget: int) -> list[int] | None:
-    """A consistent placement found by a search over the places in a random order."""
-    shuffled = []
-    for places in prob.candidates:
-        copy = list(places)
+    """A consistent placement, found by covering each hit and contact in turn (the ship and
+    its place tried in a random order), then placing the ships left the same way."""
+    n = len(prob.ships)
+    sizes = dict(prob.board.fleet)
+    state = [0] * n
+    tried = 0
+
+    def shuffled(items: list[int]) -> list[int]:
+        copy = list(items)
         for i in range(len(copy) - 1, 0, -1):  # Fisher-Yates with floor(u * n)
             j = int(rng.random() * (i + 1))
             copy[i], copy[j] = copy[j], copy[i]
-        shuffled.append(copy)
-    found: list[int] = []
-    order = _order(prob)
+        return copy
 
-    def leaf(chosen: list[int], occ: int) -> bool:
-        last = order[-1]
-        fitting = _fitting(prob, last, occ, shuffled[last])
-        if fitting:
-            found.extend(chosen)
-            found[last] = fitting[0]
+    def hopeless(left: list[int], occ: int) -> bool:
+        room = sum(sizes[prob.ships[k]] for k in left)
+        uncovered = prob.required & ~occ
+        if uncovered.bit_count() > room or prob.ships_needed(uncovered)[0] > len(left):
             return True
+        for area, need in prob.areas:
+            have = (occ & area).bit_count()
+            if have > need or need - have > room:
+                return True
         return False
 
-    sizes = dict(prob.board.fleet)
-    _search(prob, order[:-1], shuffled, sizes[prob.ships[order[-1]]], leaf, budget)
-    return found or None
+    def walk(left: list[int], occ: int) -> bool:
+        nonlocal tried
+        if hopeless(left, occ):
+            return False
+        if not left:
+            return all((occ & a).bit_count() == need for a, need in prob.areas)
+        uncovered = prob.required & ~occ
+        if uncovered:
+            square = uncovered & -uncovered
+            options = [(k, m) for k in left for m in _through(prob, k, square) if not m & occ]
+        else:
+            k = left[0]
+            options = [(k, m) for m in prob.candidates[k] if not m & occ]
+        tried += len(options) + 1
+        if tried > budget:
+            raise _Budget
+        for k, m in [options[i] for i in shuffled(list(range(len(options))))]:
+            state[k] = m
+            if walk([x for x in left if x != k], occ | m):
+                return True
+        return False
+
+    order = shuffled(list(range(n)))
+    return state if walk(order, 0) else None
 
 
 def sample(
@@ -483,8 +544,12 @@ def sample(
     chains: int = CHAINS,
     burn_in: int = BURN_IN,
     sweeps: int = SWEEPS,
+    work: int | None = None,
 ) -> Heat:
-    """The Rao-Blackwellised Gibbs estimate (see the module's docstring)."""
+    """The Rao-Blackwellised Gibbs estimate (see the module's docstring): ``chains`` chains
+    of ``burn_in`` sweeps and then up to ``sweeps`` counted ones, each chain stopping early
+    once its share of ``work`` is spent (the places its moves looked at, so the same inputs
+    always stop at the same sweep)."""
     board = prob.board
     rng = random.Random(seed)
     n = len(prob.ships)
@@ -493,25 +558,34 @@ def sample(
     kept = 0
     # Pair moves let two ships trade what they cover (a hit, a contact, a count); with
     # nothing to cover, one ship at a time already reaches every placement.
-    coupled = n >= 2 and bool(prob.required or prob.areas)
-    pair_moves = PAIR_MOVES * n if coupled else 0
+    pair_moves = 0
+    if n >= 2 and prob.required:
+        pair_moves = PAIR_MOVES * n
+    elif n >= 2 and prob.areas:
+        pair_moves = n
+    counted = 0
+    searched = False
     for _ in range(chains):
         try:
             state = _first_fit(prob, rng, EXACT_NODES * 5)
         except _Budget:
-            state = None
+            continue
+        searched = True
         if state is None:
-            if kept:
-                continue
             raise _impossible(_why_none(prob), "view")
+        spent = 0
         for sweep in range(burn_in + sweeps):
+            if work is not None and sweep > burn_in and spent > work // chains:
+                break
             record = sweep >= burn_in
+            counted += record
             for i in range(n):
                 occ = 0
                 for j in range(n):
                     if j != i:
                         occ |= state[j]
                 options = _fitting(prob, i, occ)
+                spent += 1 + len(options)
                 state[i] = options[int(rng.random() * len(options))]
                 if record:
                     k = len(options)
@@ -520,8 +594,14 @@ def sample(
                         bag = acc[i][k] = Counter()
                     bag.update(options)
             for _ in range(pair_moves):
-                _pair_move(prob, state, rng)
+                spent += _pair_move(prob, state, rng)
         kept += 1
+    if not searched:
+        raise RuleError(
+            "no placement of the rival's fleet that fits this view was found within the "
+            "search's limit: check the view (it asks more of the ships afloat than usual)",
+            "view",
+        )
     merged: dict[int, float] = {}
     for bags in acc:
         for k, bag in bags.items():
@@ -533,20 +613,19 @@ def sample(
     return Heat(
         board,
         weights,
-        float(kept * sweeps),
+        float(counted),
         "sampled",
         sampler={
             "method": "gibbs",
             "seed": seed,
             "chains": kept,
             "burn_in": burn_in,
-            "sweeps": sweeps,
-            "samples": kept * sweeps,
+            "samples": counted,
         },
     )
 
 
-def _pair_move(prob: Problem, state: list[int], rng: random.Random) -> None:
+def _pair_move(prob: Problem, state: list[int], rng: random.Random) -> int:
     """Metropolis-Hastings on two ships at once. The first goes, half the time, to any place
     clear of the other ships, half the time to one of those that covers a square the two must
     cover (a hit, a contact); the second uniformly among the places that then fit. Accepted
@@ -563,16 +642,16 @@ def _pair_move(prob: Problem, state: list[int], rng: random.Random) -> None:
             occ |= state[k]
     must = prob.required & ~occ
     if not must and not prob.areas:
-        return  # nothing for the two to trade: moves of one ship at a time do as well
+        return 1  # nothing for the two to trade: moves of one ship at a time do as well
     anywhere = [m for m in prob.candidates[i] if not m & occ]
-    covering = [m for m in anywhere if m & must]
+    covering = [m for m in anywhere if m & must] if must else []
     if covering and rng.random() < 0.5:
         a = covering[int(rng.random() * len(covering))]
     else:
         a = anywhere[int(rng.random() * len(anywhere))]
     new = _fitting(prob, j, occ | a)
     if not new:
-        return
+        return 1 + len(anywhere)
     old = _fitting(prob, j, occ | state[i])
 
     def q(m: int) -> float:
@@ -582,6 +661,7 @@ def _pair_move(prob: Problem, state: list[int], rng: random.Random) -> None:
     if rng.random() * q(a) * len(old) < q(state[i]) * len(new):
         state[i] = a
         state[j] = new[int(rng.random() * len(new))]
+    return 1 + len(anywhere) + len(new) + len(old)
 
 
 def heat(told: Told, res: Resolution | None, board: Board = GAME) -> Heat:
@@ -595,7 +675,7 @@ def heat(told: Told, res: Resolution | None, board: Board = GAME) -> Heat:
         roll = res.roll("heat map sampler seed", SEED_DICE, SEED_SIDES)
         for value in roll.values:
             seed = seed * SEED_SIDES + (value - 1)
-    return sample(prob, seed)
+    return sample(prob, seed, work=WORK)
 
 
 # --- the step --------------------------------------------------------------------------------
