@@ -97,8 +97,7 @@ def test_a_special_takes_one_of_the_salvos_shots_when_read_so(client: FlaskClien
     problem = post(client, "salvo", under(salvo_body(five, a_specials=sonar), COSTS))
     assert problem.status_code == 422
     assert problem.get_json()["detail"] == (
-        "captain a aims 5 shots but has a salvo of 5 (5 ships afloat, less 1 for the special "
-        "used)"
+        "captain a aims 5 shots but has a salvo of 5 (5 ships afloat, less 1 for the special used)"
     )
     four = salvo(client, salvo_body(five[:4], a_specials=sonar), COSTS, [1])
     assert four["a"]["told"]["specials"][0]["count"] == 4
@@ -126,10 +125,14 @@ def test_the_computer_pays_for_its_specials_with_shots_when_read_so(
     body = {"ocean": ocean_b(), "view": {"hits": ["A1"], "misses": ["A2"]}}
     default = resolve(client, "computer", body, [1, 1, 1, 1, 1])["result"]
     costs = resolve(client, "computer", under(body, COSTS), [1, 1, 1])["result"]
-    assert costs["salvo"]["specials"] == default["salvo"]["specials"] == [
-        {"ship": "destroyer", "square": "A1", "orientation": "horizontal"},
-        {"ship": "battleship", "square": "A1"},
-    ]
+    assert (
+        costs["salvo"]["specials"]
+        == default["salvo"]["specials"]
+        == [
+            {"ship": "destroyer", "square": "A1", "orientation": "horizontal"},
+            {"ship": "battleship", "square": "A1"},
+        ]
+    )
     assert default["salvo"]["shots"] == ["D1", "E1", "F1", "G1", "H1"]
     assert costs["salvo"]["shots"] == ["D1", "E1", "F1"]
     assert costs["salvo_size"] == default["salvo_size"] == 5
@@ -365,3 +368,26 @@ def test_a_seeded_battle_under_other_readings_verifies(client: FlaskClient) -> N
         again = client.post(request["path"], json=request["body"]).get_json()
         assert again["rules"] == entry["rules"]
         assert again["result"] == entry["result"]
+
+
+# --- the hard captain follows the readings too ----------------------------------------------
+
+
+def test_the_hard_captains_salvo_fits_the_readings(client: FlaskClient) -> None:
+    """rulings fewer-shots and special-needs-its-ship-afloat at level hard: what it aims is a
+    salvo the salvo step takes under the same readings (seeded: its heat map may sample)."""
+    seeded = {"seed": "hard", "nonce": 1}
+    last = {"ocean": ocean_b(shots_received=LAST_SHIP_B, loot_bonus=-1), "view": {}}
+    none = resolve(client, "computer", {**last, "level": "hard", "dice": seeded, "rules": OTHERS})
+    assert none["result"]["salvo_size"] == 0
+    assert none["result"]["salvo"]["shots"] == []
+
+    wounded = ocean_b(shots_received=["A10"])  # its destroyer hit: the charges go at once
+    body = {"ocean": wounded, "view": {}, "level": "hard", "dice": seeded, "rules": COSTS}
+    aimed = resolve(client, "computer", body)["result"]
+    specials = aimed["salvo"]["specials"]
+    assert [s["ship"] for s in specials][:1] == ["destroyer"]
+    assert len(aimed["salvo"]["shots"]) == 5 - len(specials)
+    assert aimed["salvo_size"] == 5
+    round_body = salvo_body(b_shots=aimed["salvo"]["shots"], b_specials=specials, b=wounded)
+    assert post(client, "salvo", under(round_body, COSTS)).status_code == 200

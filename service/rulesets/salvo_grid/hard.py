@@ -26,7 +26,7 @@ from . import heatmap as hm
 from . import tables as t
 from .computer import ComputerInput, computer
 from .fleet import BOARD, Square, choose, lines_on_board, name, on_board, require_legal_ocean, shift
-from .salvo import Salvo, Special
+from .salvo import Salvo, Special, salvo_size, within_salvo
 
 LEVELS = ("standard", "hard")
 AIMS = ("most likely",)
@@ -127,7 +127,8 @@ def hard(inp: ComputerInput, res: Resolution) -> dict[str, Any]:
     if ready("submarine") and any(sq in hit_on_me for sq in ocean.squares_of("submarine")):
         specials.append(Special("submarine"))
 
-    size = ocean.salvo_size()
+    full = salvo_size(ocean, res)  # the readings in force (fewer-shots, specials' cost)
+    specials, size = within_salvo(specials, full, res)
     ranked = sorted((sq for sq in BOARD if sq in fresh), key=lambda sq: -p[_index(sq)])
     picks = ranked[:size]
     if len(ranked) > size and picks:
@@ -145,5 +146,5 @@ def hard(inp: ComputerInput, res: Resolution) -> dict[str, Any]:
         "aims": [
             {"square": name(sq), "reason": "contact" if sq in contacts else AIMS[0]} for sq in picks
         ],
-        "salvo_size": size,
+        "salvo_size": full,
     }

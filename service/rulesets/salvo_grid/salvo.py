@@ -108,6 +108,16 @@ def salvo_size(ocean: Ocean, res: Resolution) -> int:
     return ocean.salvo_size(floor=res.reading("fewer-shots") == "floor-of-one")
 
 
+def within_salvo(specials: list[Special], size: int, res: Resolution) -> tuple[list[Special], int]:
+    """The specials a salvo of ``size`` carries and the shots left beside them: all of them
+    and every shot, or (ruling special-needs-its-ship-afloat, reading costs-a-shot) the first
+    ``size`` specials and a shot fewer for each."""
+    if res.reading("special-needs-its-ship-afloat") != "costs-a-shot":
+        return specials, size
+    kept = specials[:size]
+    return kept, size - len(kept)
+
+
 @dataclass(frozen=True)
 class Plan:
     """One captain's checked salvo: the squares it fires on, in order, and its specials."""
