@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...engine.distribution import repeat
+from ...engine.resolution import in_force
 from . import tables as t
 from .steps import (
     FireInput,
@@ -28,6 +29,7 @@ from .steps import (
     fire_outcome,
     save_die,
     to_hit_number,
+    torpedo_visibility,
 )
 
 FACES = range(1, t.DIE + 1)
@@ -74,6 +76,6 @@ def fire_odds(inp: FireInput) -> Odds:
 def torpedo_odds(inp: TorpedoInput) -> Odds:
     """Every outcome of a torpedo attack with its chance (armour is ignored)."""
     check_torpedoes(inp)
-    to_hit = _to_hit(inp.firer.crew, inp.visibility)
+    to_hit = _to_hit(inp.firer.crew, torpedo_visibility(inp.visibility, in_force()))
     tallies = tally_odds(shot_odds(to_hit, None), t.TORPEDO_DICE)
     return [(attack_outcome(tally, inp.target), p) for tally, p in tallies.items()]

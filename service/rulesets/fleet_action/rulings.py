@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...engine.ruleset import Ruling
+from ...engine.ruleset import Reading, Ruling
 
 RULINGS = (
     Ruling(
@@ -25,6 +25,23 @@ RULINGS = (
         "to To Hit in general, not to gunnery only. Fog and night hide a target from a "
         "torpedo aimer as much as from a gun layer. The 6+ cap keeps the torpedo's unmodified "
         "6 always possible.",
+        readings=(
+            Reading(
+                "same-as-guns",
+                "Torpedoes roll against the To Hit number raised by visibility, never worse "
+                "than 6+, as guns do.",
+                default=True,
+                wording_supports=True,
+            ),
+            Reading(
+                "guns-only",
+                "Visibility is a gunnery rule: torpedoes roll against the crew's own To Hit "
+                "number whatever the visibility.",
+            ),
+        ),
+        wording="The visibility line changes 'to Hit' with no weapon named, and the torpedo "
+        "rule rolls 'against To Hit'; only its place at the end of the text, after the guns, "
+        "lets a table read it as gunnery only.",
     ),
     Ruling(
         "visibility-saves",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine.errors import LimitError, RuleError
-from ...engine.resolution import Modifier, Resolution
+from ...engine.resolution import Modifier, Readings, Resolution
 from . import tables as t
 from .ships import Ship
 
@@ -165,8 +165,18 @@ def check_guns(inp: FireInput) -> None:
         )
 
 
-def _record_to_hit(firer: Ship, visibility: str, res: Resolution) -> int:
+def _record_to_hit(firer: Ship, visibility: str, res: Resolution, *, torpedo: bool = False) -> int:
     assert firer.crew is not None
+    if torpedo and torpedo_visibility(visibility, res.readings) != visibility:
+        res.check(
+            "To Hit number",
+            firer.to_hit,
+            [],
+            f"{firer.crew} crew {firer.to_hit}+; visibility does not touch torpedoes "
+            "(ruling visibility-torpedoes, reading guns-only)",
+            f"{firer.to_hit}+",
+        )
+        return firer.to_hit
     to_hit, mods = to_hit_number(firer.crew, visibility)
     res.check(
         "To Hit number",
@@ -177,6 +187,13 @@ def _record_to_hit(firer: Ship, visibility: str, res: Resolution) -> int:
         f"{to_hit}+",
     )
     return to_hit
+
+
+def torpedo_visibility(visibility: str, readings: Readings) -> str:
+    """The visibility a torpedo throw is raised by (ruling visibility-torpedoes)."""
+    if readings.reading("visibility-torpedoes") == "guns-only":
+        return "Clear"
+    return visibility
 
 
 def _attack_dice(
@@ -251,7 +268,7 @@ def check_torpedoes(inp: TorpedoInput) -> None:
 def torpedo(inp: TorpedoInput, res: Resolution) -> dict[str, Any]:
     """Three dice against To Hit; armour is ignored, an unmodified 6 sinks the target."""
     check_torpedoes(inp)
-    to_hit = _record_to_hit(inp.firer, inp.visibility, res)
+    to_hit = _record_to_hit(inp.firer, inp.visibility, res, torpedo=True)
     tally = Tally()
     for _, hit, six in _attack_dice("torpedo", t.TORPEDO_DICE, to_hit, res):
         tally = tally.add(Shot(hit=hit, six=six))
