@@ -44,11 +44,15 @@ def ship_squares(ocean: dict[str, Any]) -> set[str]:
     return {sq for ship in ocean["fleet"] for sq in ship["squares"]}
 
 
-def play(client: FlaskClient, seed: str, rules: dict[str, str] | None = None) -> Battle:
-    """A whole battle, the computer against itself; the battle, its log included, back."""
+def play(
+    client: FlaskClient, seed: str, rules: dict[str, str] | None = None, level_b: str = "standard"
+) -> Battle:
+    """A whole battle, the computer against itself (captain b at ``level_b``) under ``rules``;
+    the battle, its log included, back."""
     battle = Battle(client, seed, rules)
     step = battle.step
     floor = 0 if (rules or {}).get("fewer-shots") == "no-floor" else 1
+    costs = (rules or {}).get("special-needs-its-ship-afloat") == "costs-a-shot"
     oceans = {}
     for captain in ("a", "b"):
         fleet = step("layout", {})["fleet"]
@@ -64,10 +68,13 @@ def play(client: FlaskClient, seed: str, rules: dict[str, str] | None = None) ->
         salvos = {}
         for captain in ("a", "b"):
             body = {"ocean": oceans[captain], "view": views[captain]}
+            if captain == "b" and level_b != "standard":
+                body["level"] = level_b
             aimed = step("computer", body)
             assert aimed["salvo_size"] == sizes[captain]
             shots = aimed["salvo"]["shots"]
-            assert len(shots) <= sizes[captain]
+            paid = len(aimed["salvo"]["specials"]) if costs else 0
+            assert len(shots) + paid <= sizes[captain]
             assert not set(shots) & set(oceans[rival[captain]].get("shots_received", []))
             ships = {s["ship"] for s in aimed["salvo"]["specials"]}
             assert not ships & {"carrier", "cruiser"}  # never recon or sonar
@@ -104,6 +111,35 @@ def play(client: FlaskClient, seed: str, rules: dict[str, str] | None = None) ->
 @given(seed=st.text(min_size=1, max_size=12))
 def test_a_whole_battle_ends_and_keeps_the_rules(client: FlaskClient, seed: str) -> None:
     play(client, seed)
+
+
+@settings(
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    seed=st.text(min_size=1, max_size=12),
+    rules=st.fixed_dictionaries(
+        {
+            ruling.id: st.sampled_from([reading.id for reading in ruling.readings])
+            for ruling in RULESET.optional
+        }
+    ),
+)
+def test_a_whole_battle_under_any_readings_ends_and_keeps_them(
+    client: FlaskClient, seed: str, rules: dict[str, str]
+) -> None:
+    """Every ruling with readings, each read either way: the computer's salvos stay legal."""
+    play(client, seed, rules)
+
+
+def test_the_hard_captain_plays_a_whole_battle_under_the_other_readings(
+    client: FlaskClient,
+) -> None:
+    others = {ruling.id: ruling.readings[1].id for ruling in RULESET.optional}
+    assert all(others[r.id] != r.default for r in RULESET.optional)
+    battle = play(client, "hard-house-rules", others, level_b="hard")
+    levels = {e["result"].get("level") for e in battle.log if e["step"] == "computer"}
+    assert levels == {"standard", "hard"}
 
 
 def test_a_replayed_battle_is_the_same_battle(client: FlaskClient) -> None:
