@@ -18,6 +18,7 @@ from ..engine.ruleset import Ruleset, Ruling, Step, run_step, step_odds
 from ..receipts import sealing
 from ..receipts.signing import rfc3339
 from ..rulesets import REGISTERED
+from . import pictures
 from .components import EnumType
 from .fields import Const, OneOf, StrictInteger, date_time
 from .metrics import count_rolls
@@ -366,6 +367,7 @@ class StepHTTP:
     build: Callable[[dict[str, Any]], Any]
     example: Mapping[str, Any]
     odds_result: type[Schema] | None = None  # an /odds outcome's result, if not ``result``
+    picture: Callable[[Mapping[str, Any]], str] | None = None  # Accept: image/svg+xml
 
 
 def inputs(cls: Callable[..., Any]) -> Callable[[dict[str, Any]], Any]:
@@ -467,10 +469,13 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
     )
 
     def resolve(args: dict[str, Any]) -> Response:
+        svg = spec.picture is not None and pictures.wants_svg()
         dice = dice_from(args)
         readings = rules_from(ruleset, args)
         envelope = run_step(ruleset.id, step, spec.build(args), dice, readings)
         count_rolls(ruleset.id, step.name, len(envelope["rolls"]))
+        if svg and spec.picture is not None:
+            return pictures.answer(envelope, spec.picture)
         return signed(envelope)
 
     path = f"{blp.url_prefix}/{step.name}"
@@ -483,6 +488,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         operationId=operation_id(base),
         summary=step.summary,
         description=f"{step.description} Dice: {step.dice}.",
+        **(pictures.doc() if spec.picture is not None else {}),
     )(
         blp.response(200, response, example=answer)(
             blp.arguments(request(), example=dict(spec.example))(resolve)
@@ -506,8 +512,10 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
     odds_example = {k: v for k, v in spec.example.items() if k != "dice"}
 
     def odds(args: dict[str, Any]) -> Response:
+        svg = pictures.wants_svg()
         readings = rules_from(ruleset, args)
-        return json_response(step_odds(ruleset.id, step, spec.build(args), readings))
+        answer = step_odds(ruleset.id, step, spec.build(args), readings)
+        return pictures.answer(answer, pictures.odds) if svg else json_response(answer)
 
     odds.__name__ = f"{step.name.replace('-', '_')}_odds"
     odds_view = blp.doc(
@@ -516,6 +524,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         description="The exact distribution of this step's results for these inputs, "
         "over every face of every die, worked out by the same rules code that resolves a roll. "
         "No dice are rolled.",
+        **pictures.doc(),
     )(
         blp.response(200, odds_response, example=odds_answer(ruleset, step, spec, odds_request()))(
             blp.arguments(odds_request(), example=odds_example)(odds)

@@ -11,6 +11,7 @@ from marshmallow import Schema, fields, post_load, validate
 from ...http.common import StepHTTP, inputs, register_steps
 from ...http.components import EnumType, component
 from ...http.fields import StrictBoolean, StrictInteger
+from ...http.pictures import heat_map
 from . import RULESET, hard
 from . import heatmap as hm
 from . import tables as t
@@ -662,6 +663,7 @@ STEPS = [
             ],
             "dice": SEED,
         },
+        picture=heat_map,
     ),
     StepHTTP(
         "rating",
