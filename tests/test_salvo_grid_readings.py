@@ -34,6 +34,7 @@ DEFAULTS = {
     "special-needs-its-ship-afloat": "in-addition",
     "dive-timing": "next-round",
     "counts-after-landing": "after-landing",
+    "radar-buoy": "any-ship",
     "fewer-shots": "floor-of-one",
     "computer-captain": "contacts-first",
 }
@@ -41,6 +42,7 @@ OTHERS = {
     "special-needs-its-ship-afloat": "costs-a-shot",
     "dive-timing": "same-round",
     "counts-after-landing": "before-landing",
+    "radar-buoy": "submarine",
     "fewer-shots": "no-floor",
     "computer-captain": "as-listed",
 }
@@ -212,7 +214,9 @@ def test_depth_charges_still_hit_a_submarine_diving_in_the_same_round(
 # --- counts-after-landing -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("rules", "count"), [(None, 3), (OTHERS, 4)])
+@pytest.mark.parametrize(
+    ("rules", "count"), [(None, 3), ({"counts-after-landing": "before-landing"}, 4)]
+)
 def test_sonar_counts_after_or_before_the_round_lands(
     client: FlaskClient, rules: dict[str, str] | None, count: int
 ) -> None:
@@ -222,6 +226,34 @@ def test_sonar_counts_after_or_before_the_round_lands(
     assert results(result["a"]["told"])["G2"] == "hit"
     assert result["a"]["told"]["specials"][0]["count"] == count
     assert result["a"]["told"]["radar"] == [{"buoy": "B4", "contact": "J1"}]
+
+
+# --- radar-buoy -----------------------------------------------------------------------------
+
+SUBMARINE = {"radar-buoy": "submarine"}
+
+
+def test_a_radar_buoy_finds_any_ship_or_the_submarine(client: FlaskClient) -> None:
+    """ruling radar-buoy: a's shot finds b's buoy on B4."""
+    default = resolve(client, "salvo", salvo_body(["B4"]), [17])
+    assert [r["notation"] for r in default["rolls"]] == ["1d17"]
+    assert default["result"]["a"]["told"]["radar"] == [{"buoy": "B4", "contact": "B10"}]
+    sub = resolve(client, "salvo", under(salvo_body(["B4"]), SUBMARINE), [2])
+    assert [r["notation"] for r in sub["rolls"]] == ["1d3"]
+    assert sub["result"]["a"]["told"]["radar"] == [{"buoy": "B4", "contact": "H2"}]
+    assert sub["result"]["b"]["ocean"]["contacts"] == ["H2"]
+
+
+def test_a_radar_buoy_finds_nothing_once_the_submarine_is_sunk(client: FlaskClient) -> None:
+    """ruling radar-buoy, reading submarine: no candidate, so no die (seeded, ``rolls``
+    empty); the default still finds a ship, with a supplied die."""
+    b = ocean_b(shots_received=["G2", "H2", "I2"])
+    default = resolve(client, "salvo", salvo_body(["B4"], b=b), [1])
+    assert default["result"]["a"]["told"]["radar"] == [{"buoy": "B4", "contact": "J1"}]
+    pinned = {**salvo_body(["B4"], b=b), "rules": SUBMARINE}
+    none = resolve(client, "salvo", pinned)
+    assert none["rolls"] == []
+    assert none["result"]["a"]["told"]["radar"] == [{"buoy": "B4", "contact": None}]
 
 
 # --- fewer-shots ----------------------------------------------------------------------------

@@ -130,6 +130,23 @@ RULINGS = (
         "which square was revealed.",
         "A contact on a ship that just sank, or on a square already known, would be no "
         "contact at all; the owner sees everything that happens on their own ocean.",
+        readings=(
+            Reading(
+                "any-ship",
+                "A radar buoy reveals a square of any of the rival's ships still afloat, not "
+                "hit and not already a contact.",
+                default=True,
+            ),
+            Reading(
+                "submarine",
+                "A radar buoy reveals a square of the rival's submarine (a contact is what "
+                "the text calls a shot passing over the submarine), not hit and not already "
+                "a contact; nothing once the submarine is sunk or every square of it known.",
+            ),
+        ),
+        wording="The text defines a contact as a shot passing over a diving submarine and "
+        "then says a radar buoy 'also gives you a contact': read with the definition, the "
+        "buoy finds the submarine; read as 'a known ship square you may fire at', any ship.",
     ),
     Ruling(
         "loot",

@@ -257,15 +257,17 @@ def land(plan: Plan, ocean: Ocean) -> Landing:
 
 
 def radar_buoys(captain: str, landing: Landing, ocean: Ocean, res: Resolution) -> None:
-    """Each buoy found gives a contact on a square of a ship still afloat, not yet known."""
+    """Each buoy found gives a contact on a square of a ship still afloat, not yet known
+    (ruling radar-buoy: of any ship, or with reading submarine of the submarine alone)."""
     fired = set(landing.fired)
+    ships = {"submarine"} if res.reading("radar-buoy") == "submarine" else set(t.SHIP_IDS)
     for entry in landing.entries:
         if entry["loot"] != "radar-buoy":
             continue
         candidates = [
             sq
             for sq in BOARD
-            if sq in ocean.owners
+            if ocean.owners.get(sq) in ships
             and not ocean.sunk(ocean.owners[sq], fired)
             and sq not in fired
             and sq not in landing.contacts
