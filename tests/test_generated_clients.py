@@ -8,7 +8,7 @@ clients/typescript), and its code excerpts must be slices of the files that run.
   `GET /openapi.json`; clients/python/play_game.py, which uses only that client, passes
   `mypy --strict` and plays a seeded salvo-solo game to its end, a salvo-grid battle of the
   computer against itself, a dreadnought and a fleet-action step and a dice roll, and has the
-  service verify the salvo-solo game log.
+  service verify the salvo-solo game log and each other answer, handed back as received.
 - TypeScript: openapi-typescript and openapi-fetch (pinned in clients/package-lock.json,
   installed with `npm ci`) type clients/typescript/play.ts, which `tsc --strict` compiles and
   node runs: the salvo-solo turn loop, then the game log verified.
@@ -153,6 +153,7 @@ def test_the_python_client_plays_whole_games(server: Server, tmp_path: Path) -> 
     turns = re.search(r"^salvo-solo over after (\d+) turns: (player|enemy|draw)", played, re.M)
     assert turns, played
     assert f"verified {turns.group(1)} receipts" in played
+    assert "verified 4 single answers" in played
     assert re.search(r"^salvo-grid over after \d+ rounds: (captain [ab]|draw)$", played, re.M)
     assert re.search(r"^dreadnought fire: \w+ range, needs \d+, hit (True|False)$", played, re.M)
     assert re.search(r"^fleet-action fire: \d+ hits", played, re.M)

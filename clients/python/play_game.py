@@ -9,7 +9,8 @@ against a running service::
 
 It plays a whole seeded salvo-solo game to its end (each turn hands its state straight to
 the next), a whole salvo-grid battle of the computer against itself, one dreadnought step
-and one fleet-action step, rolls dice, and has the service verify the salvo-solo game log.
+and one fleet-action step, rolls dice, and has the service verify the salvo-solo game log
+and each of the other answers, handed back as they were received.
 The test suite runs it (tests/test_generated_clients.py) and type-checks it with
 ``mypy --strict``.
 """
@@ -34,21 +35,24 @@ from fire_control_client.api.salvo_grid import (
 from fire_control_client.api.salvo_solo import salvo_solo_turn
 from fire_control_client.models import (
     DreadnoughtFireRequest,
+    DreadnoughtFireResponse,
     DreadnoughtNamedShip,
     DreadnoughtShipName,
     FleetActionCrew,
     FleetActionFirer,
     FleetActionFireRequest,
+    FleetActionFireResponse,
     FleetActionShip,
     FleetActionShipClass,
     Problem,
     RollRequest,
-    SalvoGridCaptain,
+    RollResponse,
     SalvoGridComputerRequest,
     SalvoGridLayoutRequest,
     SalvoGridLootRequest,
     SalvoGridOcean,
     SalvoGridSalvoRequest,
+    SalvoGridSalvoResponse,
     SalvoGridSide,
     SalvoGridView,
     SalvoSoloAction,
@@ -63,6 +67,9 @@ from fire_control_client.models import (
 )
 
 T = TypeVar("T")
+SignedOnce = (
+    SalvoGridSalvoResponse | DreadnoughtFireResponse | FleetActionFireResponse | RollResponse
+)
 
 SEED = "generated-client"
 MOST_TURNS = 200
@@ -119,8 +126,8 @@ def play_salvo_solo(client: Client) -> list[SalvoSoloTurnResponse]:
     raise SystemExit(f"salvo-solo: no end after {MOST_TURNS} turns")
 
 
-def play_salvo_grid(client: Client) -> SalvoGridCaptain | None:
-    """The computer against itself, from the layouts to the last salvo."""
+def play_salvo_grid(client: Client) -> SalvoGridSalvoResponse:
+    """The computer against itself, from the layouts to the last salvo (its answer)."""
     nonce = 0
 
     def dice() -> SeededDice:
@@ -153,7 +160,7 @@ def play_salvo_grid(client: Client) -> SalvoGridCaptain | None:
             ).result.salvo
             for captain in ("a", "b")
         }
-        fired = answered(
+        answer = answered(
             salvo_grid_salvo.sync(
                 client=client,
                 body=SalvoGridSalvoRequest(
@@ -162,17 +169,18 @@ def play_salvo_grid(client: Client) -> SalvoGridCaptain | None:
                     dice=dice(),
                 ),
             )
-        ).result
+        )
+        fired = answer.result
         oceans = {"a": fired.a.ocean, "b": fired.b.ocean}
         views = {"a": fired.a.view, "b": fired.b.view}
         if fired.game_over:
             winner = "draw" if fired.winner is None else f"captain {fired.winner.value}"
             print(f"salvo-grid over after {round_} rounds: {winner}")
-            return fired.winner
+            return answer
     raise SystemExit(f"salvo-grid: no end after {MOST_ROUNDS} rounds")
 
 
-def one_dreadnought_shot(client: Client) -> None:
+def one_dreadnought_shot(client: Client) -> DreadnoughtFireResponse:
     answer = answered(
         dreadnought_fire.sync(
             client=client,
@@ -188,9 +196,10 @@ def one_dreadnought_shot(client: Client) -> None:
     )
     fire = answer.result
     print(f"dreadnought fire: {fire.band.value} range, needs {fire.score_needed}, hit {fire.hit}")
+    return answer
 
 
-def one_fleet_action_salvo(client: Client) -> None:
+def one_fleet_action_salvo(client: Client) -> FleetActionFireResponse:
     answer = answered(
         fleet_action_fire.sync(
             client=client,
@@ -209,19 +218,20 @@ def one_fleet_action_salvo(client: Client) -> None:
     )
     fire = answer.result
     print(f"fleet-action fire: {fire.hits} hits, {fire.saves} saved, hull lost {fire.hull_lost}")
+    return answer
 
 
-def roll(client: Client) -> int:
+def roll(client: Client) -> RollResponse:
     answer = answered(
         roll_dice.sync(
             client=client, body=RollRequest(notation="3d6", dice=SeededDice(seed=SEED, nonce=1))
         )
     )
     print(f"3d6: {answer.result.total}")
-    return answer.result.total
+    return answer
 
 
-def verify(client: Client, log: list[SalvoSoloTurnResponse]) -> None:
+def verify_log(client: Client, log: list[SalvoSoloTurnResponse]) -> None:
     """Hand the game log back as it was received: every receipt and the chain must hold."""
     checked = answered(verify_receipts.sync(client=client, body=list(log)))
     for entry in checked.entries:
@@ -232,14 +242,26 @@ def verify(client: Client, log: list[SalvoSoloTurnResponse]) -> None:
     print(f"verified {len(checked.entries)} receipts")
 
 
+def verify_each(client: Client, answers: list[SignedOnce]) -> None:
+    """Each answer on its own, handed back as it was received, keeps its receipt."""
+    for answer in answers:
+        checked = answered(verify_receipts.sync(client=client, body=answer))
+        if not checked.valid:
+            raise SystemExit(f"{answer.receipt[:16]}...: {checked.entries[0].problems}")
+    print(f"verified {len(answers)} single answers")
+
+
 def main(base_url: str) -> None:
     with Client(base_url=base_url, raise_on_unexpected_status=True) as client:
         log = play_salvo_solo(client)
-        play_salvo_grid(client)
-        one_dreadnought_shot(client)
-        one_fleet_action_salvo(client)
-        roll(client)
-        verify(client, log)
+        others: list[SignedOnce] = [
+            play_salvo_grid(client),
+            one_dreadnought_shot(client),
+            one_fleet_action_salvo(client),
+            roll(client),
+        ]
+        verify_log(client, log)
+        verify_each(client, others)
 
 
 if __name__ == "__main__":
