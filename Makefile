@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum requirements.lock | cut -d' ' -f1)
 
-.PHONY: test-packages serve test install lock lock-runtime openapi bench worst-case load
+.PHONY: test-packages serve test install lock lock-runtime openapi rulings bench worst-case load
 
 $(STAMP): requirements.lock
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -33,6 +33,10 @@ test: $(STAMP)
 # Regenerate the committed OpenAPI document from the code.
 openapi: $(STAMP)
 	FLASK_APP=service:create_app $(BIN)/flask openapi write --format=yaml openapi.yaml
+
+# Regenerate docs/rulings.md from the rulings the service serves.
+rulings: $(STAMP)
+	$(BIN)/python tools/rulings_doc.py
 
 # Re-pin every dependency (run after editing pyproject.toml).
 lock:

@@ -219,6 +219,7 @@ def test_ruleset_summary_and_detail() -> None:
                 "reason": "reason.",
                 "readings": [],
                 "default_reading": None,
+                "wording": None,
             }
         ],
     }

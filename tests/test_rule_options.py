@@ -190,8 +190,11 @@ def test_ruleset_detail_lists_each_rulings_readings_with_the_default(client: Fla
     ]
     assert [r["default"] for r in who["readings"]] == [True, False]
     assert who["default_reading"] == "every-british-battleship"
+    assert [r["wording_supports"] for r in who["readings"]] == [False, True]
+    assert "pre-dreadnought" in who["wording"]
     assert rulings["equal-dice"]["readings"] == []
     assert rulings["equal-dice"]["default_reading"] is None
+    assert rulings["equal-dice"]["wording"] is None
 
 
 def test_openapi_offers_the_readings_as_enums_per_ruleset(client: FlaskClient) -> None:

@@ -32,7 +32,12 @@ class Reading:
     wording_supports: bool = False
 
     def as_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "text": self.text, "default": self.default}
+        return {
+            "id": self.id,
+            "text": self.text,
+            "default": self.default,
+            "wording_supports": self.wording_supports,
+        }
 
 
 @dataclass(frozen=True)
@@ -75,6 +80,7 @@ class Ruling:
             "reason": self.reason,
             "readings": [reading.as_dict() for reading in self.readings],
             "default_reading": self.default,
+            "wording": self.wording or None,
         }
 
 

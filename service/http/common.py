@@ -184,8 +184,8 @@ def _ruling_field(prefix: str, ruling: Ruling) -> fields.Field[Any]:
     readings = EnumType(
         f"{prefix}{_camel(ruling.id)}Reading",
         (reading.id for reading in ruling.readings),
-        f"The readings of ruling `{ruling.id}`: "
-        + "; ".join(
+        f"The readings of ruling `{ruling.id}`. "
+        + " ".join(
             f"`{r.id}`{' (default)' if r.default else ''}: {r.text}" for r in ruling.readings
         ),
     )

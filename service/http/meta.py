@@ -53,6 +53,10 @@ class ReadingSchema(Schema):
     default = fields.Boolean(
         required=True, metadata={"description": "In force when a request does not choose"}
     )
+    wording_supports = fields.Boolean(
+        required=True,
+        metadata={"description": "The rule text's own words lean to this reading"},
+    )
 
 
 class RulingSchema(Schema):
@@ -72,6 +76,14 @@ class RulingSchema(Schema):
         required=True,
         allow_none=True,
         metadata={"description": "The reading in force unless a request chooses; null if none"},
+    )
+    wording = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "Which reading the rule text's wording supports, and why; null "
+            "for a ruling without readings"
+        },
     )
 
 
