@@ -15,8 +15,8 @@ from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.engine.distribution import walk
 from service.engine.dice import DiceSource
+from service.engine.distribution import walk
 from service.engine.resolution import Resolution, readings_in_force
 from service.rulesets.salvo_solo import odds, steps
 from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipState

@@ -511,7 +511,11 @@ def _share(count: int, samples: int) -> dict[str, Any]:
         "count": count,
         "probability": f"{count}/{samples}",
         "p": p,
-        "interval": [max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)],
+        # None seen is a low end of 0 exactly, all seen a high end of 1 (no float dust).
+        "interval": [
+            0.0 if count == 0 else max(0.0, (centre - spread) / scale),
+            1.0 if count == samples else min(1.0, (centre + spread) / scale),
+        ],
     }
 
 

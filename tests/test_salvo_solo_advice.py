@@ -1,0 +1,330 @@
+"""POST /v1/rulesets/salvo-solo/advice: the Salvo! advisor.
+
+Two kinds of brute force check the advisor's game. One turn of it, every branch of its
+picks, must be exactly the walk of ``steps.turn`` itself over every total of every roll;
+and on states a few turns from the end, the chances of winning, drawing and losing worked
+out exactly (a game tree of walks of ``steps.turn``, to the advisor's own horizon) must lie
+in the 95% intervals the seeded games report.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from service.engine.dice import DiceSource
+from service.engine.distribution import walk
+from service.engine.resolution import Resolution, readings_in_force
+from service.rulesets.salvo_solo import advice, steps
+from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipState
+from tests.salvo_solo_helpers import BASE
+
+AJAX, SPEE, HOOD = CATALOG["Ajax"], CATALOG["Graf Spee"], CATALOG["Hood"]
+Outcome = tuple[str, Any]
+
+
+def state(**changes: Any) -> steps.GameState:
+    base = steps.GameState(5, "Fair", "Short", Ship(AJAX), Ship(SPEE), "C")
+    return replace(base, **changes)
+
+
+def _next(state_: dict[str, Any]) -> Outcome:
+    return ("next", json.dumps(state_, sort_keys=True))
+
+
+def turn_walk(start: steps.GameState, action: str) -> dict[Outcome, Fraction]:
+    """``steps.turn`` walked over every total of every roll: how each branch ends."""
+
+    def play(dice: DiceSource) -> Outcome:
+        result = steps.turn(steps.TurnInput(start, action), Resolution(dice))
+        if result["game_over"]:
+            return ("end", result["winner"])
+        return _next(result["state"])
+
+    return walk(play, limit=10**6)
+
+
+def advisor_turn(start: steps.GameState, action: str) -> dict[Outcome, Fraction]:
+    """The advisor's turn, every branch of its picks."""
+    game = advice.Game(start)
+
+    def play(picker: advice.Picker) -> Outcome:
+        after = game.turn(start, action, picker)
+        if isinstance(after, advice.Ending):
+            return ("end", after.winner)
+        return _next(after.as_dict())
+
+    return advice.enumerate_picks(play)
+
+
+SILENCED_AJAX = Ship(AJAX, ShipState(turret_hits=5))
+SILENCED_SPEE = Ship(SPEE, ShipState(turret_hits=4))
+ONE_TURN = [
+    # Ajax launches torpedoes at Short in Fair weather; neither ship can fire its guns.
+    ("torpedoes", state(player=SILENCED_AJAX, enemy=SILENCED_SPEE), "C", None),
+    ("torpedoes-withdraw", state(player=SILENCED_AJAX, enemy=SILENCED_SPEE), "W", None),
+    # Ajax lost its fire control last turn: it holds fire this turn, then it is ready again.
+    (
+        "fire-control",
+        state(
+            range="Medium",
+            weather="Misty",
+            player=Ship(AJAX, ShipState(fire_control="lost-next-turn")),
+            enemy=SILENCED_SPEE,
+        ),
+        "OB",
+        None,
+    ),
+    # Ajax withdraws at Extreme in a storm with a straddle behind it: it fires only when the
+    # Graf Spee closes, with the whole chain of fire, straddle, special damage and critical.
+    (
+        "attack",
+        state(range="Extreme", weather="Stormy", enemy=SILENCED_SPEE, player_has_straddled=True),
+        "W",
+        None,
+    ),
+    # The Actions one after the other (reading in-initiative-order): initiative decides.
+    (
+        "initiative-order",
+        state(range="Extreme", player=SILENCED_AJAX, enemy=SILENCED_SPEE, enemy_last_action="W"),
+        "OB",
+        {"simultaneous-actions": "in-initiative-order"},
+    ),
+    (
+        "silenced-cannot-launch",
+        state(player=SILENCED_AJAX, enemy=SILENCED_SPEE),
+        "C",
+        {"torpedoes-are-not-guns": "silenced-cannot-launch"},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("start", "action", "rules"),
+    [case[1:] for case in ONE_TURN],
+    ids=[case[0] for case in ONE_TURN],
+)
+def test_one_turn_of_the_advisor_is_the_walk_of_steps_turn(
+    start: steps.GameState, action: str, rules: dict[str, str] | None
+) -> None:
+    with readings_in_force(rules):
+        mine = advisor_turn(start, action)
+        theirs = turn_walk(start, action)
+    assert mine == theirs
+    assert sum(mine.values()) == 1
+
+
+# --- a few turns from the end: exact chances against the seeded games -----------------------
+
+
+class ExactGame:
+    """The chances of each ending within ``horizon`` turns, from walks of ``steps.turn``
+    (each turn's chances exact; the game tree added up in floats, its denominators would
+    otherwise grow with every turn)."""
+
+    def __init__(self, action: str, horizon: int) -> None:
+        self.action = action
+        self.horizon = horizon
+        self.kernels: dict[str, dict[Outcome, Fraction]] = {}
+        self.memo: dict[tuple[str, int], dict[str, float]] = {}
+
+    def chances(self, start: steps.GameState, left: int | None = None) -> dict[str, float]:
+        left = self.horizon if left is None else left
+        key = json.dumps({**start.as_dict(), "turn": 0}, sort_keys=True)
+        found = self.memo.get((key, left))
+        if found is not None:
+            return found
+        out = dict.fromkeys(("win", "draw", "loss", "unfinished"), 0.0)
+        if left == 0:
+            out["unfinished"] = 1.0
+            return out
+        if key not in self.kernels:
+            action = "OB" if start.player.must_offer_broadside else self.action
+            self.kernels[key] = turn_walk(start, action)
+        for (kind, value), chance in self.kernels[key].items():
+            p = float(chance)
+            if kind == "end":
+                out[{"player": "win", "enemy": "loss", None: "draw"}[value]] += p
+                continue
+            after = self.chances(_load(json.loads(value)), left - 1)
+            for name, q in after.items():
+                out[name] += p * q
+        self.memo[(key, left)] = out
+        return out
+
+
+def _load(data: dict[str, Any]) -> steps.GameState:
+    def ship(ref: dict[str, Any]) -> Ship:
+        return Ship(CATALOG[ref["ship"]], ShipState(**ref["state"]))
+
+    return steps.GameState(**{**data, "player": ship(data["player"]), "enemy": ship(data["enemy"])})
+
+
+NEAR_THE_END = [
+    # The Graf Spee is one F hit from sinking and silenced; a silenced Ajax has torpedoes.
+    (
+        "torpedo-or-nothing",
+        state(player=SILENCED_AJAX, enemy=Ship(SPEE, ShipState(flotation_hits=4, turret_hits=4))),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "start", [case[1] for case in NEAR_THE_END], ids=[c[0] for c in NEAR_THE_END]
+)
+@pytest.mark.parametrize("action", ["C", "OB", "W"])
+def test_seeded_games_agree_with_the_exact_chances(start: steps.GameState, action: str) -> None:
+    exact = ExactGame(action, advice.HORIZON).chances(start)
+    assert sum(exact.values()) == pytest.approx(1)
+    judged = advice.judge(start, action, "brute-force", 3)
+    for ending in ("win", "draw", "loss"):
+        low, high = judged[ending]["interval"]
+        assert low <= exact[ending] <= high, (ending, exact[ending], judged)
+
+
+# --- the endpoint -------------------------------------------------------------------------
+
+STATE = {
+    "turn": 3,
+    "weather": "Fair",
+    "range": "Medium-Long",
+    "player": {"ship": "Ajax"},
+    "enemy": {"ship": "Graf Spee", "state": {"flotation_hits": 2, "turret_hits": 1}},
+    "enemy_last_action": "OB",
+    "player_has_straddled": True,
+    "enemy_has_straddled": False,
+}
+SEED = {"seed": "advice-test", "nonce": 4}
+
+
+def ask(client: FlaskClient, status: int = 200, **body: Any) -> dict[str, Any]:
+    response = client.post(f"{BASE}/advice", json={"state": STATE, "dice": SEED, **body})
+    assert response.status_code == status, response.get_json()
+    data: dict[str, Any] = response.get_json()
+    return data
+
+
+def test_advice_judges_every_action_and_names_the_best(client: FlaskClient) -> None:
+    data = ask(client)
+    result = data["result"]
+    assert [a["action"] for a in result["actions"]] == ["C", "OB", "W"]
+    for judged in result["actions"]:
+        samples = judged["samples"]
+        assert 0 < samples <= advice.SAMPLES
+        counts = [judged[e]["count"] for e in ("win", "draw", "loss")]
+        assert sum(counts) + judged["unfinished"] == samples
+        for ending in ("win", "draw", "loss"):
+            share = judged[ending]
+            assert Fraction(share["probability"]) == Fraction(share["count"], samples)
+            assert share["interval"][0] <= share["p"] <= share["interval"][1]
+        assert judged["expected_turns"] >= 1
+    best = max(result["actions"], key=lambda a: a["win"]["p"])
+    assert result["best_action"] == best["action"]
+    assert result["method"]["kind"] == "monte-carlo"
+    assert result["method"]["horizon"] == advice.HORIZON
+    assert data["dice"]["seed"] == "advice-test" and data["dice"]["nonce"] == 4
+    assert data["rolls"] == [] and data["receipt"]
+    assert data["rules"]["simultaneous-actions"] == "together"
+
+
+def test_advice_is_reproducible_from_its_seed(client: FlaskClient) -> None:
+    first, again = ask(client)["result"], ask(client)["result"]
+    assert first == again
+    other = client.post(
+        f"{BASE}/advice", json={"state": STATE, "dice": {**SEED, "nonce": 5}}
+    ).get_json()["result"]
+    assert other["actions"] != first["actions"]
+
+
+def test_a_fresh_seed_is_returned(client: FlaskClient) -> None:
+    response = client.post(f"{BASE}/advice", json={"state": STATE})
+    assert response.status_code == 200
+    assert response.get_json()["dice"]["seed_source"] == "server"
+
+
+def test_a_known_enemy_action_is_played(client: FlaskClient) -> None:
+    # A pending turn named the enemy's Withdraw: withdrawing too at Extreme is out of range.
+    body = {**STATE, "range": "Extreme"}
+    data = client.post(
+        f"{BASE}/advice", json={"state": body, "enemy_action": "W", "dice": SEED}
+    ).get_json()["result"]
+    withdraw = next(a for a in data["actions"] if a["action"] == "W")
+    assert withdraw["draw"]["count"] == withdraw["samples"]
+    assert withdraw["expected_turns"] == 1
+    assert data["enemy_action"] == "W"
+
+
+def test_a_doomed_ship_is_told_to_withdraw(client: FlaskClient) -> None:
+    # Ajax is one F hit from sinking at Extreme range from a fresh Hood: only running helps.
+    body = {
+        **STATE,
+        "range": "Extreme",
+        "player": {"ship": "Ajax", "state": {"flotation_hits": 3}},
+        "enemy": {"ship": "Hood"},
+    }
+    result = client.post(f"{BASE}/advice", json={"state": body, "dice": SEED}).get_json()["result"]
+    assert result["best_action"] == "W"
+    by_action = {a["action"]: a for a in result["actions"]}
+    assert by_action["W"]["loss"]["p"] < by_action["C"]["loss"]["p"]
+
+
+def test_a_ship_at_speed_0_is_judged_only_offering_broadside(client: FlaskClient) -> None:
+    body = {**STATE, "player": {"ship": "Ajax", "state": {"speed_hits": 5}}}
+    result = client.post(f"{BASE}/advice", json={"state": body, "dice": SEED}).get_json()["result"]
+    assert [a["action"] for a in result["actions"]] == ["OB"]
+    assert result["best_action"] == "OB"
+
+
+IMPOSSIBLE = [
+    ({"enemy": {"ship": "Graf Spee", "state": {"flotation_hits": 5}}}, "state.enemy", "sunk"),
+    ({"player": {"ship": "Ajax", "state": {"flotation_hits": 4}}}, "state.player", "sunk"),
+    (
+        {"player": {"ship": "Ajax", "state": {"fire_control": "lost-this-turn"}}},
+        "state.player.state.fire_control",
+        "only during a turn",
+    ),
+    ({"turn": 1, "enemy_last_action": "C"}, "state.enemy_last_action", "no turn came before"),
+    ({"turn": 4, "enemy_last_action": None}, "state.enemy_last_action", "no last Action"),
+    (
+        {
+            "turn": 1,
+            "enemy_last_action": None,
+            "player_has_straddled": False,
+            "enemy_has_straddled": True,
+        },
+        "state.enemy_has_straddled",
+        "straddled already",
+    ),
+]
+
+
+@pytest.mark.parametrize(("change", "field", "words"), IMPOSSIBLE)
+def test_an_impossible_state_is_a_422_naming_it(
+    client: FlaskClient, change: dict[str, Any], field: str, words: str
+) -> None:
+    response = client.post(f"{BASE}/advice", json={"state": {**STATE, **change}, "dice": SEED})
+    assert response.status_code == 422, response.get_json()
+    problem = response.get_json()
+    assert response.mimetype == "application/problem+json"
+    assert words in problem["detail"]
+    assert field in json.dumps(problem)
+
+
+def test_an_enemy_at_speed_0_cannot_have_closed(client: FlaskClient) -> None:
+    body = {**STATE, "enemy": {"ship": "Graf Spee", "state": {"speed_hits": 4}}}
+    response = client.post(
+        f"{BASE}/advice", json={"state": body, "enemy_action": "C", "dice": SEED}
+    )
+    assert response.status_code == 422
+    assert "can only Offer Broadside" in response.get_json()["detail"]
+
+
+def test_supplied_dice_are_refused(client: FlaskClient) -> None:
+    response = client.post(f"{BASE}/advice", json={"state": STATE, "dice": {"values": [3]}})
+    assert response.status_code == 422
+    assert "seeded games" in response.get_json()["detail"]
