@@ -323,9 +323,10 @@ class TorpedoInput:
     weather: str
 
 
-def torpedo_problem(inp: TorpedoInput) -> str | None:
-    """Why this ship may not launch torpedoes now, or None (under the readings in force of
-    the step or odds being worked out: ruling torpedoes-are-not-guns)."""
+def torpedo_problem(inp: TorpedoInput, reading: str | None = None) -> str | None:
+    """Why this ship may not launch torpedoes now, or None. ``reading``: of ruling
+    torpedoes-are-not-guns; by default the one in force where the step or odds are worked
+    out."""
     if inp.firer.card.type not in t.TORPEDO_FIRER_TYPES:
         return f"only a CL launches torpedoes; {inp.firer.card.name} is a {inp.firer.card.type}"
     if inp.range not in t.TORPEDO_RANGES:
@@ -336,7 +337,8 @@ def torpedo_problem(inp: TorpedoInput) -> str | None:
         return f"{inp.firer.card.name} is sunk"
     if inp.target.sunk:
         return f"{inp.target.card.name} is already sunk"
-    if in_force().reading("torpedoes-are-not-guns") == "silenced-cannot-launch":
+    reading = reading or in_force().reading("torpedoes-are-not-guns")
+    if reading == "silenced-cannot-launch":
         silenced = inp.firer.why_cannot_fire()
         if silenced:
             return f"{silenced}, nor launch torpedoes (reading silenced-cannot-launch)"
@@ -344,7 +346,7 @@ def torpedo_problem(inp: TorpedoInput) -> str | None:
 
 
 def torpedo(inp: TorpedoInput, res: Resolution, label: str = "torpedo") -> dict[str, Any]:
-    problem = torpedo_problem(inp)
+    problem = torpedo_problem(inp, res.reading("torpedoes-are-not-guns"))
     if problem:
         raise RuleError(problem, "firer")
     roll = res.roll(label, 2, 6)
@@ -681,7 +683,7 @@ def turn(inp: TurnInput, res: Resolution) -> dict[str, Any]:
     for firer_role in ("player", "enemy"):
         target_role = "enemy" if firer_role == "player" else "player"
         launch = TorpedoInput(ships[firer_role], ships[target_role], range_now, state.weather)
-        if torpedo_problem(launch) is None:
+        if torpedo_problem(launch, res.reading("torpedoes-are-not-guns")) is None:
             launches.append(
                 (firer_role, target_role, torpedo(launch, res, f"{firer_role} torpedo"))
             )
