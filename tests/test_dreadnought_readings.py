@@ -31,6 +31,7 @@ def test_every_dreadnought_reading_is_listed() -> None:
         "blow-up-who": ["every-british-battleship", "pre-dreadnought-only"],
         "torpedo-throws": ["torpedo-bonus-only", "gunnery-modifiers"],
         "torpedo-count": ["beyond-the-first", "every-torpedo"],
+        "two-turrets": ["turrets-left", "as-built"],
     }
 
 
@@ -65,6 +66,32 @@ def test_blow_up_who_both_ways(
         data = call(client, f"{BASE}/critical", body, values=[6])
         assert chance in check_of(data, "critical: blow up")["compared_with"], reading
         assert data["result"]["effect"] == "ship destroyed", reading
+
+
+# --- two-turrets ----------------------------------------------------------------------------
+
+
+def test_two_turrets_both_ways(client: FlaskClient) -> None:
+    # Queen Elizabeth, built with 4 turrets, has lost 2: a 3 on the first D6 is "no effect"
+    # when the turrets left count, a 3 on the blow-up die when the turrets built count.
+    battered = {"ship": "Queen Elizabeth", "state": {"turrets_lost": 2}}
+    body = {"target": battered, "throw": "double 8"}
+    left = call(client, f"{BASE}/critical", body, values=[3])
+    assert left["result"]["effect"] == "no effect"
+    assert check_of(left, "critical: two turrets")["compared_with"].startswith("2 main turret(s)")
+    as_built = {**body, "rules": {"two-turrets": "as-built"}}
+    built = call(client, f"{BASE}/critical", as_built, values=[3])
+    assert built["result"]["effect"] == "turret destroyed"
+    assert [roll["label"] for roll in built["rolls"]] == ["critical: blow up"]
+    assert call(client, f"{BASE}/critical", as_built, values=[6])["result"]["effect"] == (
+        "ship destroyed"
+    )
+    # a ship built with two turrets rolls the D6 under both readings
+    pommern = {"target": {"ship": "Pommern"}, "throw": "double 8"}
+    for rules in ({}, {"two-turrets": "as-built"}):
+        data = call(client, f"{BASE}/critical", {**pommern, "rules": rules}, values=[2])
+        assert data["result"]["effect"] == "no effect", rules
+        assert len(data["rolls"]) == 1, rules
 
 
 # --- torpedo-throws -----------------------------------------------------------------------
@@ -194,6 +221,14 @@ def _barrels(check: dict[str, Any]) -> int:
             {"firer": DERFFLINGER, "battery": 12, "target": QE, "distance": 20},
             {"blow-up-who": "pre-dreadnought-only"},
         ),
+        (
+            "critical",
+            {
+                "target": {"ship": "Queen Elizabeth", "state": {"turrets_lost": 3}},
+                "throw": "double 8",
+            },
+            {"two-turrets": "as-built"},
+        ),
     ],
 )
 def test_odds_differ_where_the_readings_differ(
@@ -236,6 +271,7 @@ OTHER = {
     "blow-up-who": "pre-dreadnought-only",
     "torpedo-throws": "gunnery-modifiers",
     "torpedo-count": "every-torpedo",
+    "two-turrets": "as-built",
 }
 
 

@@ -193,6 +193,23 @@ RULINGS = (
         "battery's barrels (barrels times turrets left over turrets, rounded down).",
         "Fewer turrets give a shell fewer to find; a D6 split down the middle is the 50% the "
         "text prints, with the dice on the table.",
+        readings=(
+            Reading(
+                "turrets-left",
+                "The D6 for 50% no effect is rolled when two main turrets or fewer are left, "
+                "however many the ship was built with.",
+                default=True,
+            ),
+            Reading(
+                "as-built",
+                "The D6 for 50% no effect is rolled for a ship built with two main turrets or "
+                "fewer (its card's turrets); a ship built with more never rolls it, however "
+                "many it has lost. A ship with no main turret left still takes no effect.",
+            ),
+        ),
+        wording="'(2 turrets = 50% no effect)' names a kind of ship, as the rows around it "
+        "name British battleships and battlecruisers, or the state of one: the words settle "
+        "neither.",
     ),
     Ruling(
         "turrets",

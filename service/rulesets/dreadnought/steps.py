@@ -115,7 +115,11 @@ def _turret_explodes(target: Ship, res: Resolution, label: str) -> str:
     left = target.main_turrets_left
     if left == 0:
         return "no effect"  # ruling two-turrets: no main turret is left to explode
-    if left <= t.TWO_TURRETS_AT_MOST:
+    # Ruling two-turrets: the turrets left (default) or the turrets the card was built with.
+    built = target.main_battery.turret_count
+    as_built = res.reading("two-turrets") == "as-built"
+    counted = built if as_built else left
+    if counted <= t.TWO_TURRETS_AT_MOST:
         roll = res.roll(f"{label}: two turrets", 1, 6).total
         outcome = t.two_turrets(roll)
         bands = t.d6_text(
@@ -124,7 +128,8 @@ def _turret_explodes(target: Ship, res: Resolution, label: str) -> str:
                 (*t.TWO_TURRETS_EXPLODES, "the turret explodes"),
             )
         )
-        res.check(f"{label}: two turrets", roll, [], f"{left} main turret(s): {bands}", outcome)
+        which = f"built with {built} main turret(s)" if as_built else f"{left} main turret(s)"
+        res.check(f"{label}: two turrets", roll, [], f"{which}: {bands}", outcome)
         if outcome == "no effect":
             return "no effect"
     card = target.card
