@@ -292,7 +292,19 @@ SIGNED_ANSWER = component(
         "is what this endpoint is for.",
         "anyOf": [
             *(ref(name) for name in _signed_answers()),
-            {"type": "object", "additionalProperties": True},
+            # Named, so a generated client's class for it keeps its name when steps are
+            # added (inline, openapi-python-client numbered it: SignedAnswerType31, ...).
+            ref(
+                component(
+                    "OtherAnswer",
+                    {
+                        "description": "Any other JSON object (a saved answer of another "
+                        "version, an altered one): checked and reported, never refused.",
+                        "type": "object",
+                        "additionalProperties": True,
+                    },
+                )
+            ),
         ],
     },
 )
