@@ -363,6 +363,20 @@ def test_a_pending_turn_and_its_finish_verify_as_one_turn(
         (False, ["nonce-repeat"]),
         (False, ["nonce-repeat"]),
     ]
+    # A pending turn thrown away, the game going on at the next nonce, is found out.
+    skipped = post(
+        client,
+        {
+            "state": START,
+            "player_action": "OB",
+            "dice": {"seed": seed, "nonce": 2},
+            "prev": receipt_hash(log[0]),
+        },
+    )
+    assert both_verdicts(client, [log[0], skipped], tmp_path) == [
+        (False, ["pending-unfinished"]),
+        (False, ["pending-unfinished"]),
+    ]
     # So is a finish whose request is not the pending one (another state).
     other = {**START, "range": "Medium"}
     moved = post(
@@ -375,8 +389,8 @@ def test_a_pending_turn_and_its_finish_verify_as_one_turn(
         },
     )
     assert both_verdicts(client, [log[0], moved], tmp_path) == [
-        (False, ["nonce-repeat"]),
-        (False, ["nonce-repeat"]),
+        (False, ["pending-unfinished", "nonce-repeat"]),
+        (False, ["pending-unfinished", "nonce-repeat"]),
     ]
 
 

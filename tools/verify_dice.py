@@ -497,6 +497,15 @@ def finishes_pending_turn(before, document) -> bool:
     )
 
 
+def left_pending(document) -> bool:
+    """A Salvo! turn answered result.pending."""
+    return (
+        isinstance(_get(document, "result", "pending"), dict)
+        and _get(document, "ruleset") == "salvo-solo"
+        and _get(document, "step") == "turn"
+    )
+
+
 def check_log(entries, accept_supplied):
     found = []
     flags = {"chain": True, "head": True, "nonces": True, "one_seed": True}
@@ -536,7 +545,7 @@ def check_log(entries, accept_supplied):
     )
     client_seed = None
     last = None
-    last_document = None
+    last_entry = None
     supplied = 0
     for entry in entries:
         document = entry.document
@@ -589,8 +598,20 @@ def check_log(entries, accept_supplied):
             )
         elif last is not None:
             before, rolled_before = last
+            if left_pending(last_entry.document) and not finishes_pending_turn(
+                last_entry.document, document
+            ):
+                flags["nonces"] = False
+                found.append(
+                    (
+                        "pending-unfinished",
+                        f"entry {entry.index} does not finish the turn entry {last_entry.index} "
+                        "left pending (the same request with player_action and the same dice): "
+                        "that turn was thrown away",
+                    )
+                )
             if nonce == before:
-                if finishes_pending_turn(last_document, document):
+                if finishes_pending_turn(last_entry.document, document):
                     pass  # the second call of one turn
                 elif rolled_before and rolled:
                     flags["nonces"] = False
@@ -611,7 +632,7 @@ def check_log(entries, accept_supplied):
                     else f"nonces {before + 1} to {nonce - 1} are"
                 )
                 found.append(("nonce-gap", f"entry {entry.index}: {missing} missing before it"))
-        last, last_document = (nonce, rolled), document
+        last, last_entry = (nonce, rolled), entry
     shown = capped(found, MAX_LOG_PROBLEMS)
     return {
         "entries": len(entries),

@@ -336,6 +336,29 @@ def _nonce_step(log: _Log, entry: Entry, nonce: int, last: tuple[int, bool]) -> 
         log.add("nonce-gap", f"entry {entry.index}: {missing} missing before it")
 
 
+def left_pending(document: Any) -> bool:
+    """Whether ``document`` is a Salvo! turn answered ``result.pending``."""
+    result = document.get("result") if isinstance(document, dict) else None
+    return (
+        isinstance(result, dict)
+        and isinstance(result.get("pending"), dict)
+        and document.get("ruleset") == "salvo-solo"
+        and document.get("step") == "turn"
+    )
+
+
+def unfinished_turn(log: _Log, before: Entry, entry: Entry) -> None:
+    """A pending turn must be finished by the next roll, or it was asked and thrown away."""
+    if left_pending(before.document) and not finishes_pending_turn(before.document, entry.document):
+        log.nonces = False
+        log.add(
+            "pending-unfinished",
+            f"entry {entry.index} does not finish the turn entry {before.index} left pending "
+            "(the same request with player_action and the same dice): that turn was thrown "
+            "away",
+        )
+
+
 def finishes_pending_turn(before: Any, document: Any) -> bool:
     """Whether ``document`` is the second call of the Salvo! turn ``before`` left pending.
 
@@ -388,7 +411,7 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
     )
     client_seed: Any = None
     last: tuple[int, bool] | None = None
-    last_document: Any = None
+    last_entry: Entry | None = None
     supplied = 0
     for entry in entries:
         if entry.get("dice", "mode") == "supplied":
@@ -428,11 +451,12 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
                 f"entry {entry.index}'s first roll has nonce {nonce}: the log does not start at "
                 "the beginning of the game (nonce 0 or 1 comes first)",
             )
-        elif last is not None and not (
-            nonce == last[0] and finishes_pending_turn(last_document, entry.document)
-        ):
-            _nonce_step(log, entry, nonce, last)
-        last, last_document = (nonce, entry.rolled), entry.document
+        elif last is not None and last_entry is not None:
+            unfinished_turn(log, last_entry, entry)
+            one_turn = finishes_pending_turn(last_entry.document, entry.document)
+            if not (nonce == last[0] and one_turn):
+                _nonce_step(log, entry, nonce, last)
+        last, last_entry = (nonce, entry.rolled), entry
     final = entries[-1]
     return {
         "entries": len(entries),

@@ -30,6 +30,7 @@ export const MEANING = {
   "nonce-repeat": "A roll number is used twice: a roll was made again.",
   "nonce-back": "The roll numbers go backwards.",
   "nonce-gap": "A roll number is missing: a roll was made and left out.",
+  "pending-unfinished": "A turn was asked, its enemy's Action seen, and never finished.",
   "another-seed": "A roll comes from another seed than the game's.",
   "client-seed-changed": "The players' half of the sealed seed changes mid-game.",
   more: "More problems than are listed.",

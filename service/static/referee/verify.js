@@ -202,6 +202,15 @@ function count(value) {
     : null;
 }
 
+// A Salvo! turn answered result.pending.
+export function leftPending(document) {
+  return (
+    isDict(get(document, "result", "pending")) &&
+    pyEqual(get(document, "ruleset"), "salvo-solo") &&
+    pyEqual(get(document, "step"), "turn")
+  );
+}
+
 // The second call of a Salvo! turn left pending: the same request plus player_action (prev
 // aside), its rolls beginning with the pending answer's. One turn, not a replay.
 export function finishesPendingTurn(before, document) {
@@ -471,7 +480,7 @@ function checkLog(entries, acceptSupplied) {
   const game = first === undefined ? null : seedOf(first.document);
   let clientSeed = null;
   let last = null;
-  let lastDocument = null;
+  let lastEntry = null;
   let supplied = 0;
   for (const entry of entries) {
     const document = entry.document;
@@ -520,8 +529,16 @@ function checkLog(entries, acceptSupplied) {
       ]);
     } else if (last !== null) {
       const [before, rolledBefore] = last;
+      if (leftPending(lastEntry.document) && !finishesPendingTurn(lastEntry.document, document)) {
+        flags.nonces = false;
+        found.push([
+          "pending-unfinished",
+          `entry ${entry.index} does not finish the turn entry ${lastEntry.index} left pending ` +
+            "(the same request with player_action and the same dice): that turn was thrown away",
+        ]);
+      }
       if (nonce === before) {
-        if (finishesPendingTurn(lastDocument, document)) {
+        if (finishesPendingTurn(lastEntry.document, document)) {
           // the second call of one turn
         } else if (rolledBefore && didRoll) {
           flags.nonces = false;
@@ -540,7 +557,7 @@ function checkLog(entries, acceptSupplied) {
       }
     }
     last = [nonce, didRoll];
-    lastDocument = document;
+    lastEntry = entry;
   }
   const shown = capped(found, MAX_LOG_PROBLEMS);
   const final = entries[entries.length - 1];
