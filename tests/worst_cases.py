@@ -488,6 +488,24 @@ VIEW = {
     "sunk": [],
 }
 
+# The heat map's costliest views are the open ones with something to cover: hits and
+# contacts apart (every pair move has work to do) and both counts (captain a's fleet).
+HEAT_VIEW = {
+    "misses": ["B2", "F5", "H3", "D8"],
+    "hits": ["A1", "C3", "G6", "I9"],
+    "contacts": ["A4", "E1"],
+    "sunk": [],
+}
+HEAT_COUNTS = [
+    {"ship": "cruiser", "squares": [f"{c}5" for c in "ABCDEFGHIJ"], "count": 2},
+    {
+        "ship": "carrier",
+        "squares": [f"{c}{r}" for r in (3, 4, 5) for c in "BCD"],
+        "count": 1,
+        "hit": ["C3"],
+    },
+]
+
 GRID_CASES = [
     Case("POST", f"{GRID}/layout", "a random fleet placed", {"dice": SEED}),
     Case(
@@ -518,6 +536,19 @@ GRID_CASES = [
         f"{GRID}/computer",
         "100 squares known; full ocean",
         {"ocean": OCEAN, "view": VIEW, "dice": SEED},
+    ),
+    Case(
+        "POST",
+        f"{GRID}/computer",
+        "level hard, nothing known yet: the heat map sampled at the hard captain's budget",
+        {"ocean": OCEAN, "view": {}, "level": "hard", "dice": SEED},
+    ),
+    Case(
+        "POST",
+        f"{GRID}/heatmap",
+        "hits, contacts, both counts: the sampler at its work budget",
+        {"view": HEAT_VIEW, "counts": HEAT_COUNTS, "dice": SEED},
+        past={"view": HEAT_VIEW, "counts": HEAT_COUNTS * 2, "dice": SEED},
     ),
     Case("POST", f"{GRID}/rating", "no dice", {"a": 0, "b": 10_000, "result": "draw"}),
 ]
