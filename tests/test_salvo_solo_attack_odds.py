@@ -148,10 +148,11 @@ def test_attack_odds_answer_every_outcome_by_what_it_does(client: FlaskClient) -
             "silenced",
             "sunk",
             "straddled",
-            "target",
         }
-        assert result["speed_lost"] == 8 - result["target"]["speed"]
-        assert result["target"]["state"]["flotation_hits"] == result["flotation_hits"]
+        # Graf Spee: speed 8, Turret 4, Flotation 4; 2 speed lost per S hit.
+        assert result["speed_lost"] == min(8, 2 * result["speed_hits"])
+        assert result["silenced"] == (result["turret_hits"] >= 4)
+        assert result["sunk"] == (result["flotation_hits"] > 4)
     # Nothing happens only when both fires miss: (1 - 26/36)^2 at Medium in Fair weather,
     # the second with no straddle to add.
     nothing = [r for r in results if not r["straddled"]]

@@ -38,6 +38,7 @@ class Case:
     template: str | None = None  # the document's path when it has parameters
     past: Body = None  # just over the limit
     past_status: int = 422
+    budget_ms: float | None = None  # the 50 ms rule's one named exception: the advisor
 
     @property
     def operation(self) -> tuple[str, str]:
@@ -252,6 +253,47 @@ SOLO_CASES = [
             },
             "player_action": "C",
         },
+    ),
+]
+
+# The advisor's heaviest state: two cards at the figures' limits (flotation, turret and speed
+# 20, so games are long and every turn fires), unarmoured, so every shot can go on to hits;
+# light cruisers at Short range in Fine weather, so torpedoes too. Its games stop at the
+# turn budget (docs/advice.md).
+SOLO_ADVICE_CARD = solo_card(type="CL", guns=6, armor=0)
+SOLO_ADVICE_STATE = {
+    "turn": 2,
+    "weather": "Fine",
+    "range": "Short",
+    "player": SOLO_ADVICE_CARD,
+    "enemy": SOLO_ADVICE_CARD,
+    "enemy_last_action": "C",
+    "player_has_straddled": True,
+    "enemy_has_straddled": True,
+}
+ADVICE_BUDGET_MS = 250.0
+
+SOLO_CASES += [
+    Case(
+        "POST",
+        f"{SOLO}/attack/odds",
+        "two shots at Short, previously straddled; inline cards, an unarmoured target",
+        {
+            "firer": SOLO_SHIP,
+            "target": solo_card(armor=0),
+            "range": "Short",
+            "weather": "Fine",
+            "guns_bearing": "broadside",
+            "previously_straddled": True,
+        },
+    ),
+    Case(
+        "POST",
+        f"{SOLO}/advice",
+        "3 Actions x up to 300 seeded games, 900 turns each (the turn budget); cards at "
+        "their limits, both firing every turn, torpedoes",
+        {"state": SOLO_ADVICE_STATE, "dice": SEED},
+        budget_ms=ADVICE_BUDGET_MS,
     ),
 ]
 

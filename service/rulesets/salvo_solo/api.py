@@ -446,7 +446,6 @@ class SalvoSoloAttackOddsResult(Schema):
     straddled = fields.Boolean(
         required=True, metadata={"description": "The firer has straddled the target (+2 later)"}
     )
-    target = fields.Nested(SalvoSoloShipStatusSchema, required=True)
 
 
 class SalvoSoloAdviceInputs(Schema):

@@ -248,11 +248,6 @@ def attack_states(inp: steps.AttackInput) -> dict[tuple[Ship, bool], Fraction]:
     return out
 
 
-@lru_cache(maxsize=STEP_ODDS_CACHE)
-def _status(ship: Ship) -> dict[str, Any]:
-    return ship.status()
-
-
 def attack_summary(before: Ship, after: Ship, straddled: bool) -> dict[str, Any]:
     """What an attack did to its target, by kind, and what the target is left with."""
     return {
@@ -264,7 +259,6 @@ def attack_summary(before: Ship, after: Ship, straddled: bool) -> dict[str, Any]
         "silenced": after.guns_silenced,
         "sunk": after.sunk,
         "straddled": straddled,
-        "target": _status(after),
     }
 
 
