@@ -19,6 +19,7 @@ Without node and npm the TypeScript test is skipped with a hint, except in CI.
 from __future__ import annotations
 
 import ast
+import configparser
 import json
 import os
 import re
@@ -130,6 +131,14 @@ def test_the_python_script_uses_only_the_generated_client_and_no_escape_hatch() 
     names |= {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
     assert not names & {"Any", "cast", "from_dict", "to_dict", "additional_properties"}
     assert "type: ignore" not in source
+
+
+def test_mypy_is_strict_on_the_script_and_lets_off_only_the_generators_httpx_wrapper() -> None:
+    config = configparser.ConfigParser()
+    config.read(CLIENTS / "python" / "mypy.ini", encoding="utf-8")
+    assert config.sections() == ["mypy", "mypy-fire_control_client.client"]
+    assert dict(config["mypy"]) == {"strict": "True"}
+    assert dict(config["mypy-fire_control_client.client"]) == {"ignore_errors": "True"}
 
 
 def test_the_python_client_plays_whole_games(server: Server, tmp_path: Path) -> None:
