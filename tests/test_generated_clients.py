@@ -195,8 +195,10 @@ def _installed_from_the_lock() -> bool:
     hidden = CLIENTS / "node_modules" / ".package-lock.json"
     if not hidden.is_file():
         return False
-    locked = json.loads((CLIENTS / "package-lock.json").read_text(encoding="utf-8"))["packages"]
-    laid = json.loads(hidden.read_text(encoding="utf-8"))["packages"]
+    locked: dict[str, object] = json.loads(
+        (CLIENTS / "package-lock.json").read_text(encoding="utf-8")
+    )["packages"]
+    laid: dict[str, object] = json.loads(hidden.read_text(encoding="utf-8"))["packages"]
     return laid == {path: entry for path, entry in locked.items() if path}
 
 
