@@ -305,3 +305,13 @@ def test_step_odds_order_chances_too_close_for_floats_exactly() -> None:
     step = _exact_step([({"a": "less"}, Fraction(1, 4)), ({"b": "more"}, more)])
     outcomes = step_odds("demo", step, None)["outcomes"]
     assert [o["result"] for o in outcomes] == [{"b": "more"}, {"a": "less"}]
+
+
+def test_enumerate_outcomes_adds_up_an_outcome_reached_by_different_numbers_of_dice() -> None:
+    # a 6 hits at once; any other face rolls again, and a 6 then hits too
+    def play(source: dice.DiceSource) -> str:
+        if source.draw("first", 1, 6).total == 6:
+            return "hit"
+        return "hit" if source.draw("again", 1, 6).total == 6 else "miss"
+
+    assert dice.enumerate_outcomes(play) == {"hit": Fraction(11, 36), "miss": Fraction(25, 36)}
