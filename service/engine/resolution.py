@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -53,15 +52,24 @@ def in_force() -> Readings:
     return _IN_FORCE.get() or _DEFAULT_READINGS
 
 
-@contextmanager
-def readings_in_force(chosen: Mapping[str, str] | None) -> Iterator[Readings]:
-    """Make ``chosen`` the readings of every Resolution made inside (the odds' own walks)."""
-    readings = Readings(chosen)
-    token = _IN_FORCE.set(readings)
-    try:
-        yield readings
-    finally:
-        _IN_FORCE.reset(token)
+class readings_in_force:  # noqa: N801 - used as a function: ``with readings_in_force(x):``
+    """Make ``chosen`` the readings of every Resolution made inside (the odds' own walks).
+
+    A class, not a ``@contextmanager`` generator: it runs on every request (about 1 us
+    against 3 for the generator).
+    """
+
+    __slots__ = ("readings", "_token")
+
+    def __init__(self, chosen: Mapping[str, str] | None) -> None:
+        self.readings = Readings(chosen)
+
+    def __enter__(self) -> Readings:
+        self._token = _IN_FORCE.set(self.readings)
+        return self.readings
+
+    def __exit__(self, *_: object) -> None:
+        _IN_FORCE.reset(self._token)
 
 
 @dataclass(frozen=True)

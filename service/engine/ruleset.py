@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from math import lcm
 from typing import Any
 
@@ -120,10 +121,14 @@ class Ruleset:
     ships: Sequence[Mapping[str, Any]]
     rulings: Sequence[Ruling] = field(default_factory=tuple)
 
-    @property
+    @cached_property
     def optional(self) -> tuple[Ruling, ...]:
         """The rulings a request may read another way (those that declare readings)."""
         return tuple(ruling for ruling in self.rulings if ruling.readings)
+
+    @cached_property
+    def _defaults(self) -> dict[str, str]:
+        return {ruling.id: str(ruling.default) for ruling in self.optional}
 
     def readings_in_force(self, chosen: Mapping[str, str] | None = None) -> dict[str, str]:
         """Every ruling with readings to the reading in force: ``chosen``, else the default.
@@ -131,8 +136,7 @@ class Ruleset:
         ``chosen`` is already validated (the HTTP layer's rules schema); the answer echoes
         this whole mapping, defaults included, so a signed answer names every rule it used.
         """
-        chosen = chosen or {}
-        return {ruling.id: chosen.get(ruling.id) or str(ruling.default) for ruling in self.optional}
+        return {**self._defaults, **chosen} if chosen else dict(self._defaults)
 
     def step(self, name: str) -> Step:
         for step in self.steps:
