@@ -271,17 +271,22 @@ def test_counts_narrow_the_map(client: FlaskClient) -> None:
         (
             {
                 "view": {},
-                "counts": [{"ship": "carrier", "squares": ["A1", "A2"], "count": 3}],
+                "counts": [{"ship": "carrier", "squares": ["A1", "B1", "A2", "B2"], "count": 5}],
             },
             "counts[0].count",
             "cannot be",
         ),
         (
+            {"view": {}, "counts": [{"ship": "cruiser", "squares": ["A1", "B2"], "count": 0}]},
+            "counts[0].squares",
+            "not an area the cruiser counts",
+        ),
+        (
             {
                 "view": {},
                 "counts": [
-                    {"ship": "carrier", "squares": ["A1"], "count": 0},
-                    {"ship": "carrier", "squares": ["A2"], "count": 0},
+                    {"ship": "carrier", "squares": ["A1", "B1", "A2", "B2"], "count": 0},
+                    {"ship": "carrier", "squares": ["J9", "J10", "I9", "I10"], "count": 0},
                 ],
             },
             "counts[1].ship",

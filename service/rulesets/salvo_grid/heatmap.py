@@ -42,6 +42,8 @@ from . import tables as t
 from .fleet import Square, name, names
 
 EXACT_NODES = 30_000
+NODE_COST = 20  # a node of the covering search costs about as much as this many places
+FIRST_FIT = 8_000  # the covering search's budget (places and nodes) for each chain
 LEAF_COST = 10  # a leaf of the search costs about as much as this many places tried
 CHAINS = 2
 BURN_IN = 5
@@ -270,6 +272,16 @@ def problem(told: Told, board: Board = GAME) -> Problem:
         counted.add(count.ship)
         if len(set(count.squares)) != len(count.squares):
             raise RuleError(f"{at}.squares names a square twice", f"{at}.squares")
+        if count.ship and set(count.squares) not in _areas(board, count.ship):
+            raise RuleError(
+                f"{at}.squares is not an area the {count.ship} counts: "
+                + (
+                    "a whole row or a whole column"
+                    if count.ship == "cruiser"
+                    else "the 3x3 squares around a square, the part on the board"
+                ),
+                f"{at}.squares",
+            )
         area = board.mask(count.squares)
         hit_then = board.mask(count.hit)
         if hit_then & ~area:
@@ -312,6 +324,25 @@ def problem(told: Told, board: Board = GAME) -> Problem:
             "view",
         )
     return prob
+
+
+def _areas(board: Board, ship: str) -> list[set[Square]]:
+    """Every area the ship's count can cover: the cruiser's rows and columns, the carrier's
+    3x3 blocks around a square (clipped to the board); any area for another ship."""
+    if ship == "cruiser":
+        rows = [{(c, r) for c in range(board.columns)} for r in range(board.rows)]
+        return rows + [{(c, r) for r in range(board.rows)} for c in range(board.columns)]
+    if ship == "carrier":
+        return [
+            {
+                (c + dc, r + dr)
+                for dc in (-1, 0, 1)
+                for dr in (-1, 0, 1)
+                if board.on((c + dc, r + dr))
+            }
+            for c, r in board.squares()
+        ]
+    return []
 
 
 def _area(squares: Sequence[Square]) -> str:
@@ -525,7 +556,7 @@ def _first_fit(prob: Problem, rng: random.Random, budget: int) -> list[int] | No
         else:
             k = left[0]
             options = [(k, m) for m in prob.candidates[k] if not m & occ]
-        tried += len(options) + 1
+        tried += len(options) + NODE_COST
         if tried > budget:
             raise _Budget
         for k, m in [options[i] for i in shuffled(list(range(len(options))))]:
@@ -567,7 +598,7 @@ def sample(
     searched = False
     for _ in range(chains):
         try:
-            state = _first_fit(prob, rng, EXACT_NODES * 5)
+            state = _first_fit(prob, rng, FIRST_FIT)
         except _Budget:
             continue
         searched = True
