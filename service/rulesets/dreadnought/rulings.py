@@ -26,8 +26,8 @@ RULINGS = (
                 "damage-every-barrel",
                 "To hit counts the barrels beyond the first, as the text's example does; the "
                 "damage bonus counts every barrel, the first too: 8 barrels give +4 to hit and "
-                "+8 damage for a High weapon (+4 for Low or Medium); a single gun +1 (High) "
-                "or +1 (+1/2 rounded up).",
+                "+8 damage for a High weapon (+4 for Low or Medium); a single gun adds 1 to "
+                "its damage whatever its weapon.",
             ),
         ),
         wording="The to-hit example counts '7 extra barrels' of 8; the damage sentence says "
