@@ -144,6 +144,8 @@ export function oddsRequest(document) {
   for (const name of Object.keys(body)) {
     if (name !== "dice" && name !== "prev") inputs[name] = body[name];
   }
+  const rules = get(document, "rules"); // the signed readings in force, defaults included
+  if (isDict(rules)) inputs.rules = rules;
   return { path: `${path}/odds`, body: JSON.stringify(inputs) };
 }
 

@@ -1,0 +1,50 @@
+"""The referee's page asks /odds for an entry's luck under the readings the answer was signed
+with (its echoed ``rules``, defaults included), not whatever defaults the service has now."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+REFEREE = Path(__file__).resolve().parent.parent / "service" / "static" / "referee"
+NODE = shutil.which("node")
+
+
+def _odds_request(document: dict[str, Any]) -> dict[str, Any]:
+    script = (
+        "import { oddsRequest } from './explain.js';"
+        "const doc = JSON.parse(process.argv[1]);"
+        "console.log(JSON.stringify(oddsRequest(doc)));"
+    )
+    assert NODE is not None
+    done = subprocess.run(
+        [NODE, "--input-type=module", "-e", script, json.dumps(document)],
+        cwd=REFEREE,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    found: dict[str, Any] = json.loads(done.stdout)
+    return found
+
+
+@pytest.mark.skipif(NODE is None, reason="needs node to run the page's module")
+def test_luck_is_asked_under_the_signed_readings(client: FlaskClient) -> None:
+    body = {"target": {"ship": "Lion"}, "throw": "double 8", "dice": {"seed": "l", "nonce": 1}}
+    answer = client.post("/v1/rulesets/dreadnought/critical", json=body).get_json()
+    # a request that chose nothing: the answer still names every reading in force
+    assert answer["rules"]["blow-up-who"] == "every-british-battleship"
+    request = _odds_request(answer)
+    assert request["path"] == "/v1/rulesets/dreadnought/critical/odds"
+    sent = json.loads(request["body"])
+    assert sent == {"target": {"ship": "Lion"}, "throw": "double 8", "rules": answer["rules"]}
+    odds = client.post(request["path"], json=sent)
+    assert odds.status_code == 200
+    assert odds.get_json()["rules"] == answer["rules"]
