@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import pytest
 
-from service.engine import dice
+from service.engine import dice, resolution
 from service.engine.errors import DiceError, LimitError, RuleError
 from service.engine.resolution import Modifier, Resolution
 from service.engine.ruleset import Ruleset, Ruling, Step, run_step, step_odds
@@ -315,3 +315,19 @@ def test_enumerate_outcomes_adds_up_an_outcome_reached_by_different_numbers_of_d
         return "hit" if source.draw("again", 1, 6).total == 6 else "miss"
 
     assert dice.enumerate_outcomes(play) == {"hit": Fraction(11, 36), "miss": Fraction(25, 36)}
+
+
+def test_a_ruling_id_shared_by_two_rulesets_keeps_one_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(resolution, "_DEFAULTS", {})
+    resolution.register_default("shared-ruling", "strict")
+    resolution.register_default("shared-ruling", "strict")  # the same default again is fine
+    assert resolution.Readings().reading("shared-ruling") == "strict"
+    with pytest.raises(
+        ValueError, match="^ruling 'shared-ruling' has two different defaults: 'strict', 'loose'$"
+    ):
+        resolution.register_default("shared-ruling", "loose")
+    assert resolution.Readings({"shared-ruling": "loose"}).reading("shared-ruling") == "loose"
+    with pytest.raises(KeyError, match="no ruling 'unknown' declares readings"):
+        resolution.Readings().reading("unknown")
