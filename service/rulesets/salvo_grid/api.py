@@ -496,8 +496,10 @@ class SalvoGridSamplerSchema(Schema):
     )
     chains = fields.Integer(required=True)
     burn_in = fields.Integer(required=True, metadata={"description": "Sweeps per chain unused"})
-    sweeps = fields.Integer(required=True, metadata={"description": "Sweeps per chain counted"})
-    samples = fields.Integer(required=True, metadata={"description": "Sweeps counted in all"})
+    samples = fields.Integer(
+        required=True,
+        metadata={"description": "Sweeps counted in all (each chain stops at its work budget)"},
+    )
 
 
 class SalvoGridLikelySquareSchema(Schema):
