@@ -50,7 +50,10 @@ class LevelledInput:
 def captain(inp: LevelledInput, res: Resolution) -> dict[str, Any]:
     """The computer step: the standard captain, or the hard one."""
     if inp.level == "hard":
-        return {**hard(inp.computer, res), "level": "hard"}
+        try:
+            return {**hard(inp.computer, res), "level": "hard"}
+        except hm.SearchLimit:
+            pass  # a view whose layouts the budget cannot reach: the standard captain aims
     return {**computer(inp.computer, res), "level": "standard"}
 
 

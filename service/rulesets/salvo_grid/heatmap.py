@@ -43,7 +43,7 @@ from .fleet import Square, name, names
 
 EXACT_NODES = 30_000
 NODE_COST = 20  # a node of the covering search costs about as much as this many places
-FIRST_FIT = 8_000  # the covering search's budget (places and nodes) for each chain
+FIRST_FIT = 16_000  # the covering search's budget (places and nodes) for each chain
 LEAF_COST = 10  # a leaf of the search costs about as much as this many places tried
 CHAINS = 2
 BURN_IN = 5
@@ -52,6 +52,10 @@ WORK = 70_000  # places looked at by the moves, over all chains (about 20 ms)
 PAIR_MOVES = 3  # per ship afloat, each sweep
 SEED_DICE = 3
 SEED_SIDES = 1000
+
+
+class SearchLimit(RuleError):
+    """No fitting layout was found within the search's budget (none was proven impossible)."""
 
 
 @dataclass(frozen=True)
@@ -518,8 +522,9 @@ def _spread(weights: list[float], mask: int, weight: float) -> None:
 
 
 def _first_fit(prob: Problem, rng: random.Random, budget: int) -> list[int] | None:
-    """A consistent placement, found by covering each hit and contact in turn (the ship and
-    its place tried in a random order), then placing the ships left the same way."""
+    """A consistent placement, found by covering the hits and contacts (each time the one
+    with the fewest ways to cover it, the ship and its place tried in a random order), then
+    placing the ships left the same way."""
     n = len(prob.ships)
     sizes = dict(prob.board.fleet)
     state = [0] * n
@@ -551,8 +556,18 @@ def _first_fit(prob: Problem, rng: random.Random, budget: int) -> list[int] | No
             return all((occ & a).bit_count() == need for a, need in prob.areas)
         uncovered = prob.required & ~occ
         if uncovered:
-            square = uncovered & -uncovered
-            options = [(k, m) for k in left for m in _through(prob, k, square) if not m & occ]
+            # The square with the fewest ways to cover it first; none at all: a dead end.
+            options = []
+            rest = uncovered
+            while rest:
+                square = rest & -rest
+                rest ^= square
+                ways = [(k, m) for k in left for m in _through(prob, k, square) if not m & occ]
+                tried += 1 + len(ways) // 4
+                if not ways:
+                    return False
+                if not options or len(ways) < len(options):
+                    options = ways
         else:
             k = left[0]
             options = [(k, m) for m in prob.candidates[k] if not m & occ]
@@ -628,7 +643,7 @@ def sample(
                 spent += _pair_move(prob, state, rng)
         kept += 1
     if not searched:
-        raise RuleError(
+        raise SearchLimit(
             "no placement of the rival's fleet that fits this view was found within the "
             "search's limit: check the view (it asks more of the ships afloat than usual)",
             "view",
