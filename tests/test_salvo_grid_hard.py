@@ -106,9 +106,11 @@ def _battle(number: int) -> str | None:
 
 
 def test_hard_beats_standard_over_seeded_battles() -> None:
-    """Ten seeded battles (docs/computer.md has the 1,000-battle figures)."""
-    winners = [_battle(n) for n in range(10)]
-    assert winners.count("hard") >= 8, winners
+    """Twenty seeded battles, at least 14 won (docs/computer.md has the 1,000-battle
+    figures: about 83%; the standard captain's share of these 20 is a fixed outcome of the
+    seeds, not a sample that could come out otherwise)."""
+    winners = [_battle(n) for n in range(20)]
+    assert winners.count("hard") >= 14, winners
 
 
 def test_with_its_charges_spent_the_first_shot_takes_the_contact(client: FlaskClient) -> None:
