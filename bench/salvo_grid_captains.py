@@ -135,6 +135,9 @@ def main() -> None:
     parser.add_argument("--battles", type=int, default=1000)
     parser.add_argument("--solo", type=int, default=1000)
     parser.add_argument("--start", type=int, default=0, help="first battle number")
+    parser.add_argument(
+        "--captains", default="random,standard,hard", help="the solo captains, by commas"
+    )
     args = parser.parse_args()
     report: dict[str, Any] = {}
     if args.battles:
@@ -153,7 +156,7 @@ def main() -> None:
     if args.solo:
         report["solo_rounds"] = {
             captain: summary([solo(n, captain) for n in range(args.start, args.start + args.solo)])
-            for captain in ("random", "standard", "hard")
+            for captain in args.captains.split(",")
         }
     if HARD_SECONDS:
         report["hard_call_cpu_ms"] = summary([s * 1000 for s in HARD_SECONDS])
