@@ -591,6 +591,7 @@ def sample(
     burn_in: int = BURN_IN,
     sweeps: int = SWEEPS,
     work: int | None = None,
+    first_fit: int = FIRST_FIT,
 ) -> Heat:
     """The Rao-Blackwellised Gibbs estimate (see the module's docstring): ``chains`` chains
     of ``burn_in`` sweeps and then up to ``sweeps`` counted ones, each chain stopping early
@@ -613,7 +614,7 @@ def sample(
     searched = False
     for _ in range(chains):
         try:
-            state = _first_fit(prob, rng, FIRST_FIT)
+            state = _first_fit(prob, rng, first_fit)
         except _Budget:
             continue
         searched = True
