@@ -16,7 +16,7 @@ import pytest
 from service.engine import dice, resolution
 from service.engine.errors import DiceError, LimitError, RuleError
 from service.engine.resolution import Modifier, Resolution
-from service.engine.ruleset import Ruleset, Ruling, Step, run_step, step_odds
+from service.engine.ruleset import Reading, Ruleset, Ruling, Step, run_step, step_odds
 
 SERVER_SEED = "4mK2nVq8Yz3pL0sT7wX1cB5dF9gH6jR2uE4iO8aQ0kM"
 
@@ -331,3 +331,22 @@ def test_a_ruling_id_shared_by_two_rulesets_keeps_one_default(
     assert resolution.Readings({"shared-ruling": "loose"}).reading("shared-ruling") == "loose"
     with pytest.raises(KeyError, match="no ruling 'unknown' declares readings"):
         resolution.Readings().reading("unknown")
+
+
+def test_a_ruling_with_two_readings_registers_its_default_and_lists_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(resolution, "_DEFAULTS", {})
+    ruling = Ruling(
+        "demo-two-readings",
+        "question?",
+        "ruling.",
+        "reason.",
+        readings=(Reading("strict", "Strictly"), Reading("loose", "Loosely", default=True)),
+    )
+    assert resolution.Readings().reading("demo-two-readings") == "loose"
+    assert Resolution(dice.SuppliedDice([])).reading("demo-two-readings") == "loose"
+    assert [reading.as_dict() for reading in ruling.readings] == [
+        {"id": "strict", "text": "Strictly", "default": False, "wording_supports": False},
+        {"id": "loose", "text": "Loosely", "default": True, "wording_supports": False},
+    ]
