@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from service.engine import dice
 from service.engine.errors import LimitError, RuleError
-from service.engine.ruleset import Ruleset, step_odds
+from service.engine.ruleset import NoInput, Ruleset, step_odds
 from service.rulesets import dreadnought, salvo_solo
 from service.rulesets.dreadnought import steps as dn
 from service.rulesets.dreadnought import tables as dt
@@ -192,7 +192,7 @@ ACTIONS = st.sampled_from(list(st_.ACTION_EFFECTS))
 
 @pytest.mark.parametrize("name", ["weather", "special-damage"])
 def test_salvo_solo_steps_of_dice_alone(name: str) -> None:
-    assert_exact(SALVO_SOLO, name, ss.NoInput())
+    assert_exact(SALVO_SOLO, name, NoInput())
 
 
 @SETTINGS

@@ -20,6 +20,11 @@ ExactOdds = Callable[[Any], Iterable[tuple[dict[str, Any], Fraction]]]
 
 
 @dataclass(frozen=True)
+class NoInput:
+    """The input of a step that needs nothing but dice (any ruleset's)."""
+
+
+@dataclass(frozen=True)
 class Reading:
     """One fair reading of a contested ruling, which a request may choose under ``rules``.
 

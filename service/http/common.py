@@ -14,7 +14,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from ..engine import dice as engine_dice
 from ..engine.errors import RuleError
-from ..engine.ruleset import Ruleset, Ruling, Step, run_step, step_odds
+from ..engine.ruleset import NoInput, Ruleset, Ruling, Step, run_step, step_odds
 from ..receipts import sealing
 from ..receipts.signing import rfc3339
 from ..rulesets import REGISTERED
@@ -368,6 +368,15 @@ class StepHTTP:
     example: Mapping[str, Any]
     odds_result: type[Schema] | None = None  # an /odds outcome's result, if not ``result``
     picture: Callable[[Mapping[str, Any]], str] | None = None  # Accept: image/svg+xml
+
+
+class NoInputs(Schema):
+    """The inputs of a step that needs nothing but dice (the request has only its envelope)."""
+
+
+def no_input(_: dict[str, Any]) -> NoInput:
+    """The StepHTTP ``build`` of a step that needs nothing but dice."""
+    return NoInput()
 
 
 def inputs(cls: Callable[..., Any]) -> Callable[[dict[str, Any]], Any]:

@@ -7,7 +7,7 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
-from ...http.common import StepHTTP, inputs, register_steps
+from ...http.common import NoInputs, StepHTTP, inputs, no_input, register_steps
 from ...http.components import EnumType
 from ...http.fields import Inches, StrictBoolean, StrictInteger
 from . import RULESET, steps, tables
@@ -71,10 +71,6 @@ class FleetActionFirerSchema(FleetActionShipSchema):
 
 
 # --- requests ------------------------------------------------------------------------------
-
-
-class FleetActionNoInputs(Schema):
-    pass
 
 
 class FleetActionAttackInputs(Schema):
@@ -154,9 +150,9 @@ DESTROYER = {"class": "Destroyer", "crew": "Seasoned", "name": "Destroyer 1"}
 STEPS = [
     StepHTTP(
         "initiative",
-        FleetActionNoInputs,
+        NoInputs,
         FleetActionInitiativeResult,
-        lambda _: steps.NoInput(),
+        no_input,
         {"dice": {"values": [3, 5]}},
     ),
     StepHTTP(

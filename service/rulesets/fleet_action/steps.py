@@ -13,6 +13,7 @@ from typing import Any
 
 from ...engine.errors import LimitError, RuleError
 from ...engine.resolution import Modifier, Readings, Resolution
+from ...engine.ruleset import NoInput
 from . import tables as t
 from .ships import Ship
 
@@ -94,11 +95,6 @@ def fire_outcome(tally: Tally, target: Ship) -> dict[str, Any]:
 
 
 # --- initiative ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class NoInput:
-    """For steps that need nothing but dice."""
 
 
 def initiative(_: NoInput, res: Resolution) -> dict[str, Any]:

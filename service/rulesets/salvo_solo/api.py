@@ -7,7 +7,14 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
-from ...http.common import StepHTTP, inputs, register_steps, ship_reference
+from ...http.common import (
+    NoInputs,
+    StepHTTP,
+    inputs,
+    no_input,
+    register_steps,
+    ship_reference,
+)
 from ...http.components import EnumType
 from ...http.fields import Const, OneOf, StrictBoolean, count
 from . import RULESET, advice, steps, tables
@@ -126,10 +133,6 @@ def _bearing() -> fields.String:
 
 
 # --- requests -----------------------------------------------------------------------------
-
-
-class SalvoSoloNoInputs(Schema):
-    pass
 
 
 class SalvoSoloRangeInputs(Schema):
@@ -528,9 +531,9 @@ SEED = {"seed": "game-42", "nonce": 1}
 STEPS = [
     StepHTTP(
         "weather",
-        SalvoSoloNoInputs,
+        NoInputs,
         SalvoSoloWeatherResult,
-        lambda _: steps.NoInput(),
+        no_input,
         {"dice": SEED},
     ),
     StepHTTP(
@@ -583,9 +586,9 @@ STEPS = [
     ),
     StepHTTP(
         "special-damage",
-        SalvoSoloNoInputs,
+        NoInputs,
         SalvoSoloSpecialDamageResult,
-        lambda _: steps.NoInput(),
+        no_input,
         {"dice": SEED},
     ),
     StepHTTP(

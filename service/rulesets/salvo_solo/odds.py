@@ -18,6 +18,7 @@ from typing import Any
 from ...engine.distribution import walk_step
 from ...engine.errors import RuleError
 from ...engine.resolution import Resolution, in_force
+from ...engine.ruleset import NoInput
 from . import steps, tables
 from .ships import Ship, ShipState
 
@@ -141,7 +142,7 @@ def _shot_outcomes(
             follow_ups[follow] = follow_ups.get(follow, zero) + q
     for follow, q in follow_ups.items():
         follow_inputs: Any = (
-            steps.NoInput() if follow == "special-damage" else steps.CriticalInput(target, range_)
+            NoInput() if follow == "special-damage" else steps.CriticalInput(target, range_)
         )
         for after, r in table(FOLLOW_UP[follow], follow_inputs):
             key = (*_count(after["hits"]), bool(after.get("fire_control_lost", False)))

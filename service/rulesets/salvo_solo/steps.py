@@ -7,6 +7,7 @@ from typing import Any
 
 from ...engine.errors import RuleError
 from ...engine.resolution import Modifier, Resolution, in_force
+from ...engine.ruleset import NoInput
 from . import tables as t
 from .ships import Ship
 
@@ -25,11 +26,6 @@ def _step_range(current: str, change: int) -> tuple[str | None, bool]:
 
 
 # --- weather and range ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class NoInput:
-    """For steps that need nothing but dice."""
 
 
 def weather(_: NoInput, res: Resolution) -> dict[str, Any]:
