@@ -13,6 +13,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from tests.dreadnought_helpers import card, gun, refused, ship, target
+from tests.http_helpers import call, check_of
 
 SUNK = {"destroyed": True}
 BLOWN_UP = "Test ship is already blown up: nothing more happens to it"
@@ -95,3 +96,29 @@ def test_repairing_a_rudder_that_is_not_jammed_says_so(client: FlaskClient) -> N
     problem = refused(client, "rudder", {"ship": target()})
     assert _fields(problem) == ["ship.state.rudder_jammed"]
     assert problem["detail"] == "Test ship's rudder is not jammed: there is nothing to repair"
+
+
+# --- the trail's words under each reading of barrels-bonus -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reading", "source"),
+    [
+        ("beyond-the-first", "8 barrels: +1 per barrel beyond the first"),
+        ("damage-every-barrel", "8 barrels: +1 per barrel (every barrel)"),
+    ],
+)
+def test_the_damage_bonus_says_which_barrels_count(
+    client: FlaskClient, reading: str, source: str
+) -> None:
+    firer = ship(card("Super Dreadnought", (15, 8), nationality="German"))
+    body = {
+        "firer": firer,
+        "battery": 15,
+        "target": {"ship": "Derfflinger"},
+        "distance": 1,
+        "rules": {"barrels-bonus": reading},
+    }
+    data = call(client, "/v1/rulesets/dreadnought/fire", body, [8, 7, 9])
+    sources = [m["source"] for m in check_of(data, "damage")["applied"]]
+    assert source in sources
