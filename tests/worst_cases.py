@@ -277,10 +277,11 @@ SOLO_CASES += [
     Case(
         "POST",
         f"{SOLO}/attack/odds",
-        "two shots at Short, previously straddled; inline cards, an unarmoured target",
+        "two shots at Short, previously straddled; inline cards whose modifiers spread the "
+        "Straddle table over every row: 82 outcomes, the most of any inputs tried",
         {
             "firer": SOLO_SHIP,
-            "target": solo_card(armor=0),
+            "target": solo_card(armor=10),
             "range": "Short",
             "weather": "Fine",
             "guns_bearing": "broadside",
