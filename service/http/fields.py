@@ -128,6 +128,11 @@ def count(low: int, high: int, **kwargs: Any) -> StrictInteger:
     return StrictInteger(validate=validate.Range(min=low, max=high), **kwargs)
 
 
+def inches(low: float, high: float, **kwargs: Any) -> Inches:
+    """A distance or calibre in inches from ``low`` to ``high`` (every ruleset's one field)."""
+    return Inches(validate=validate.Range(min=low, max=high), **kwargs)
+
+
 def date_time(**kwargs: Any) -> fields.String:
     """An RFC 3339 UTC time, as the service writes it: a string with a ``pattern``, not
     ``format: date-time``, which generated clients turn into a date object that writes

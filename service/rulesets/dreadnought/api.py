@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, post_load, validate
 from ...engine.errors import LimitError
 from ...http.common import StepHTTP, inputs, register_steps, ship_reference
 from ...http.components import EnumType
-from ...http.fields import Inches, StrictBoolean, count
+from ...http.fields import StrictBoolean, count, inches
 from . import RULESET, steps, tables
 from .ships import ALIASES, CATALOG, RUDDER_STATES, Battery, Ship, ShipCard, ShipState
 
@@ -20,10 +20,6 @@ blp = Blueprint(
     url_prefix="/v1/rulesets/dreadnought",
     description="Dreadnought: WWI fleet miniatures, three-dice gunnery (2D8 + gunner die).",
 )
-
-
-def _inches(low: float, high: float, **kwargs: Any) -> Inches:
-    return Inches(validate=validate.Range(min=low, max=high), **kwargs)
 
 
 SHIP_CLASS = EnumType(
@@ -100,7 +96,7 @@ def _class_name(name: str) -> str:
 class DreadnoughtBatterySchema(Schema):
     """All guns of one calibre: they fire as one battery."""
 
-    calibre = _inches(1, 20, required=True, metadata={"description": "Bore, inches"})
+    calibre = inches(1, 20, required=True, metadata={"description": "Bore, inches"})
     barrels = count(1, 40, required=True)
     turrets = count(
         1, 40, metadata={"description": "Left out: twin turrets (barrels / 2, rounded up)"}
@@ -167,20 +163,20 @@ ship_field = ship_reference(
 )
 
 
-Distance = _inches(0, 1000, required=True, metadata={"description": "Inches on the table"})
+Distance = inches(0, 1000, required=True, metadata={"description": "Inches on the table"})
 
 # --- requests -----------------------------------------------------------------------------
 
 
 class DreadnoughtRangeInputs(Schema):
-    calibre = _inches(1, 20, required=True, metadata={"description": "Bore, inches"})
+    calibre = inches(1, 20, required=True, metadata={"description": "Bore, inches"})
     target_class = SHIP_CLASS.field(required=True)
     distance = Distance
 
 
 class DreadnoughtFireInputs(Schema):
     firer = ship_field(required=True)
-    battery = _inches(
+    battery = inches(
         1, 20, required=True, metadata={"description": "Calibre of the firing battery, inches"}
     )
     target = ship_field(required=True)
@@ -206,7 +202,7 @@ _TORPEDO_FLAG = (
 class DreadnoughtTorpedoInputs(Schema):
     firer = ship_field(required=True)
     target = ship_field(required=True)
-    distance = _inches(
+    distance = inches(
         0,
         1000,
         required=True,

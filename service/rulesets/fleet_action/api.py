@@ -9,7 +9,7 @@ from marshmallow import Schema, fields, post_load, validate
 
 from ...http.common import NoInputs, StepHTTP, inputs, no_input, register_steps
 from ...http.components import EnumType
-from ...http.fields import Inches, StrictBoolean, StrictInteger
+from ...http.fields import StrictBoolean, StrictInteger, inches
 from . import RULESET, steps, tables
 from .ships import Ship
 
@@ -76,9 +76,10 @@ class FleetActionFirerSchema(FleetActionShipSchema):
 class FleetActionAttackInputs(Schema):
     firer = fields.Nested(FleetActionFirerSchema, required=True)
     target = fields.Nested(FleetActionShipSchema, required=True)
-    range = Inches(
+    range = inches(
+        0,
+        MAX_INCHES,
         required=True,
-        validate=validate.Range(min=0, max=MAX_INCHES),
         metadata={"description": "Distance to the target in inches, measured by the players"},
     )
     line_of_sight = StrictBoolean(
