@@ -81,6 +81,14 @@ def test_guns_refused_a_target_class_say_which_guns_and_which_class(
     assert problem["detail"] == detail
 
 
+def test_a_battery_with_every_turret_lost_names_the_battery(client: FlaskClient) -> None:
+    firer = ship(card("Dreadnought", (12, 4, 2)), turrets_lost=2)
+    body = {"firer": firer, "battery": 12, "target": target(), "distance": 20}
+    problem = refused(client, "fire", body)
+    assert _fields(problem) == ["battery"]
+    assert problem["detail"] == "Test ship's 12.0\" battery has no barrels left to fire"
+
+
 def test_a_critical_on_an_escort_says_criticals_are_for_armoured_cruisers_and_heavier(
     client: FlaskClient,
 ) -> None:
