@@ -13,7 +13,7 @@ from typing import Any
 from flask import Flask, Response, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .engine.errors import RuleError
+from .engine.errors import KINDS, RuleError
 from .http import cors, dice_api, jsonbody, meta, metrics, receipts, referee, request_id, seeds
 from .http.api import Api
 from .http.components import COMPONENTS, component_to_property, nullable_as_one_of
@@ -73,7 +73,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         if not request.is_json:
             return problem(
                 415,
-                "unsupported-media-type",
+                KINDS["unsupported-media-type"].id,
                 "Unsupported Media Type",
                 "send the body as application/json",
             )
@@ -84,7 +84,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         if not request.content_length and not request.get_data(cache=True):
             return problem(
                 400,
-                "malformed-request",
+                KINDS["malformed-request"].id,
                 "Bad Request",
                 "the body is empty: send a JSON object ({} if the step needs no inputs)",
             )
@@ -109,7 +109,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         except Exception:  # the server's own parse error (a bad chunk size, a cut chunk)
             return problem(
                 400,
-                "malformed-request",
+                KINDS["malformed-request"].id,
                 "Bad Request",
                 "the chunked body is malformed: send chunks as RFC 9112 section 7.1 says",
             )

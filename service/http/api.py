@@ -12,18 +12,9 @@ from flask_smorest.utils import prepare_response
 from marshmallow import missing
 from werkzeug.exceptions import HTTPException
 
+from ..engine.errors import FALLBACK_KIND, KIND_OF_STATUS
 from .jsonbody import MalformedBody
 from .problems import PROBLEM_MIMETYPE, ProblemSchema, flatten, problem
-
-_KINDS = {
-    400: "malformed-request",
-    404: "not-found",
-    405: "method-not-allowed",
-    413: "body-too-large",
-    415: "unsupported-media-type",
-    422: "validation",
-}
-
 
 _PARSER = flask_smorest.Blueprint.ARGUMENTS_PARSER
 
@@ -171,4 +162,5 @@ class Api(flask_smorest.Api):
         )
         if status >= 500:
             detail = "The server could not resolve this request."
-        return problem(status, _KINDS.get(status, "error"), title, detail, errors, headers)
+        kind = KIND_OF_STATUS.get(status, FALLBACK_KIND)
+        return problem(status, kind, title, detail, errors, headers)

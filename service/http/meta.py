@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import importlib
+import re
 from typing import Any
 
 from flask import Flask, Response
@@ -10,6 +12,7 @@ from flask_smorest import Blueprint, abort
 from flask_swagger_ui import get_swaggerui_blueprint
 from marshmallow import Schema, fields
 
+from ..engine.errors import PROBLEM_KINDS, ProblemKind
 from ..engine.ruleset import Ruleset
 from ..rulesets import REGISTERED
 from .common import RULESET_ID, json_response
@@ -271,31 +274,26 @@ def readyz() -> Response:
     return json_response({"status": "ready" if RULESETS else "starting"})
 
 
-PROBLEMS_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
-<title>Fire Control: problem types</title></head><body><h1>Problem types</h1>
-<p>Every client error is <code>application/problem+json</code> (RFC 9457).</p><dl>
-<dt id="validation">validation (422)</dt><dd>The body does not match the schema; <code>errors</code>
-names each bad member.</dd>
-<dt id="rule-violation">rule-violation (422)</dt><dd>The rules do not allow this (a torpedo
-from a battleship, a ship that cannot fire).</dd>
-<dt id="dice">dice (422)</dt><dd>Supplied dice do not fit: too few, too many, or off the die;
-or a sealed seed token that was altered, comes from another service, or is past its reveal.</dd>
-<dt id="too-early">too-early (409)</dt><dd>A sealed seed is revealed only after its
-<code>reveal_after</code> time.</dd>
-<dt id="limit">limit (422)</dt><dd>The request would cross a documented limit.</dd>
-<dt id="malformed-request">malformed-request (400)</dt><dd>The body is not JSON.</dd>
-<dt id="not-found">not-found (404)</dt><dd>No such path or ruleset.</dd>
-<dt id="method-not-allowed">method-not-allowed (405)</dt><dd>See the Allow header.</dd>
-<dt id="body-too-large">body-too-large (413)</dt><dd>The body is over the size limit.</dd>
-</dl><p>From the nginx sidecar in front of the service:</p><dl>
-<dt id="rate-limited">rate-limited (429)</dt><dd>Too many requests from one address; see
-Retry-After.</dd>
-<dt id="uri-too-long">uri-too-long (414)</dt><dd>The request line is over 4 KB.</dd>
-<dt id="header-too-large">header-too-large (431)</dt><dd>A header over 4 KB, or 16 KB in all.</dd>
-<dt id="unavailable">unavailable (502, 503, 504)</dt><dd>No answer just now; see Retry-After.</dd>
-<dt id="not-implemented">not-implemented (501), http-version-not-supported (505)</dt><dd>A
-transfer encoding other than chunked; an HTTP version other than 1.0 and 1.1.</dd>
-</dl></body></html>"""
+def _problem_entry(kind: ProblemKind) -> str:
+    statuses = ", ".join(str(status) for status in kind.statuses)
+    text = re.sub(r"`([^`]*)`", r"<code>\1</code>", html.escape(kind.text, quote=False))
+    return f'<dt id="{kind.id}">{kind.id} ({statuses})</dt><dd>{text}</dd>'
+
+
+def problems_page() -> str:
+    """The ``/problems`` page: every kind of the one table (service/engine/errors.py)."""
+    own = "\n".join(_problem_entry(kind) for kind in PROBLEM_KINDS if not kind.sidecar)
+    sidecar = "\n".join(_problem_entry(kind) for kind in PROBLEM_KINDS if kind.sidecar)
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">\n'
+        "<title>Fire Control: problem types</title></head><body><h1>Problem types</h1>\n"
+        "<p>Every client error is <code>application/problem+json</code> (RFC 9457).</p><dl>\n"
+        f"{own}\n</dl><p>From the nginx sidecar in front of the service:</p><dl>\n"
+        f"{sidecar}\n</dl></body></html>"
+    )
+
+
+PROBLEMS_PAGE = problems_page()
 
 
 def init_docs(app: Flask) -> None:

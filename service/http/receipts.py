@@ -17,7 +17,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from ..engine import dice as engine_dice
-from ..engine.errors import RuleError
+from ..engine.errors import KINDS, RuleError
 from ..receipts import checking, keys
 from ..receipts.canonical import CanonicalizationError
 from ..receipts.signing import Signer
@@ -94,7 +94,7 @@ def receipt_field() -> fields.String:
 
 
 class ReceiptCanonicalError(RuleError):
-    kind = "validation"
+    kind = KINDS["validation"].id
     title = "This request cannot be signed"
 
 
@@ -389,7 +389,7 @@ def verify(query: dict[str, Any]) -> Response:
     else:
         return problem(
             422,
-            "validation",
+            KINDS["validation"].id,
             "Unprocessable Content",
             "send one response document (a JSON object) or a game log (a list of them)",
             [{"field": "(body)", "message": "Must be an object or a list of objects."}],

@@ -15,6 +15,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from ..engine.dice import SEALED_ALGORITHM
+from ..engine.errors import KINDS
 from ..receipts import sealing
 from ..receipts.signing import rfc3339
 from .fields import StrictInteger, date_time
@@ -205,7 +206,7 @@ def reveal(args: dict[str, Any]) -> Response:
     if time.time() < opened.reveal_after:
         return problem(
             409,
-            "too-early",
+            KINDS["too-early"].id,
             "Conflict",
             f"this seed stays sealed until {rfc3339(opened.reveal_after)}",
         )

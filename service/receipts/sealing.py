@@ -31,7 +31,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from ..engine.dice import commitment
-from ..engine.errors import RuleError
+from ..engine.errors import KINDS, RuleError
 from .keys import SealKeys
 
 PREFIX = "fcs1."
@@ -56,7 +56,7 @@ EXAMPLE_KEY = hashlib.sha256(b"fire-control public example seal key").digest()
 class SealError(RuleError):
     """A sealed token that cannot be used: tampered, from another service, or expired."""
 
-    kind = "dice"
+    kind = KINDS["dice"].id
     title = "The sealed seed cannot be used"
 
     def __init__(self, detail: str, field: str = "dice.sealed") -> None:
