@@ -132,7 +132,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(seeds.blp)
     for name in REGISTERED:
         module = importlib.import_module(f".rulesets.{name}.api", __name__)
-        meta.register_ruleset(module.RULESET)
+        meta.register_ruleset(app, module.RULESET)
         api.register_blueprint(module.blp)
 
     for name, schema in sorted(COMPONENTS.items()):

@@ -7,7 +7,7 @@ import importlib
 import re
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask, Response, current_app
 from flask_smorest import Blueprint, abort
 from flask_swagger_ui import get_swaggerui_blueprint
 from marshmallow import Schema, fields
@@ -192,11 +192,23 @@ class HealthSchema(Schema):
     status = HEALTH.field(required=True)
 
 
-RULESETS: dict[str, Ruleset] = {}
+# The rulesets an app serves live with the app (``app.extensions``, beside its keys), not in
+# a module global that every app of the process would share.
+EXTENSION = "fire-control.rulesets"
+
+
+def register_ruleset(app: Flask, ruleset: Ruleset) -> None:
+    app.extensions.setdefault(EXTENSION, {})[ruleset.id] = ruleset
+
+
+def rulesets() -> dict[str, Ruleset]:
+    """The rulesets the current app serves, by id."""
+    found: dict[str, Ruleset] = current_app.extensions.get(EXTENSION, {})
+    return found
 
 
 def _ruleset(ruleset: str) -> Ruleset:
-    found = RULESETS.get(ruleset)
+    found = rulesets().get(ruleset)
     if found is None:
         abort(404, message=f"no ruleset {ruleset!r}; see /v1/rulesets")
     assert found is not None
@@ -211,7 +223,7 @@ def list_rulesets() -> Response:
 
     Each ruleset with its title, source and the steps it offers.
     """
-    return json_response({"rulesets": [r.summary() for r in RULESETS.values()]})
+    return json_response({"rulesets": [r.summary() for r in rulesets().values()]})
 
 
 @blp.get("/<string:ruleset>", parameters=[RULESET_PARAMETER])
@@ -271,7 +283,7 @@ def readyz() -> Response:
 
     Every ruleset is loaded.
     """
-    return json_response({"status": "ready" if RULESETS else "starting"})
+    return json_response({"status": "ready" if rulesets() else "starting"})
 
 
 def _problem_entry(kind: ProblemKind) -> str:
@@ -305,11 +317,3 @@ def init_docs(app: Flask) -> None:
     @app.get("/problems")
     def problems() -> Response:
         return Response(PROBLEMS_PAGE, mimetype="text/html")
-
-
-def register_ruleset(ruleset: Ruleset) -> None:
-    RULESETS[ruleset.id] = ruleset
-
-
-def rulesets() -> dict[str, Any]:
-    return RULESETS
