@@ -166,10 +166,17 @@ def _ruleset() -> Ruleset:
         return {"total": res.roll("x", 1, 6).total}
 
     steps = (
-        Step("one", "One", "the first", "1d6", resolve, odds=True),
-        Step("two", "Two", "the second", "none", resolve),
+        Step(
+            name="one",
+            summary="One",
+            description="the first",
+            dice="1d6",
+            resolve=resolve,
+            odds=True,
+        ),
+        Step(name="two", summary="Two", description="the second", dice="none", resolve=resolve),
     )
-    ruling = Ruling("r", "question?", "ruling.", "reason.")
+    ruling = Ruling(id="r", question="question?", ruling="ruling.", reason="reason.")
     return Ruleset("demo", "Demo", "a source", "a ruleset", steps, {}, (), (ruling,))
 
 
@@ -241,7 +248,11 @@ def test_step_odds_enumerate_or_take_exact_odds_most_likely_first() -> None:
     def resolve(_: object, res: Resolution) -> dict[str, object]:
         return {"high": res.roll("x", 1, 4).total >= 2}
 
-    enumerated = step_odds("demo", Step("s", "S", "s", "1d4", resolve, odds=True), None)
+    enumerated = step_odds(
+        "demo",
+        Step(name="s", summary="S", description="s", dice="1d4", resolve=resolve, odds=True),
+        None,
+    )
     assert enumerated == {
         "ruleset": "demo",
         "step": "s",
@@ -260,7 +271,19 @@ def test_step_odds_enumerate_or_take_exact_odds_most_likely_first() -> None:
             ({"c": 3, "a": 1}, Fraction(1, 3)),
         ]
 
-    given = step_odds("demo", Step("e", "E", "e", "1d6", resolve, True, exact), "the inputs")
+    given = step_odds(
+        "demo",
+        Step(
+            name="e",
+            summary="E",
+            description="e",
+            dice="1d6",
+            resolve=resolve,
+            odds=True,
+            exact_odds=exact,
+        ),
+        "the inputs",
+    )
     assert [(o["result"], o["probability"]) for o in given["outcomes"]] == [
         ({"a": 1, "c": 3}, "1/2"),
         ({"b": 2}, "1/2"),
@@ -271,7 +294,7 @@ def test_step_odds_resolve_with_the_inputs_given() -> None:
     def resolve(inputs: int, res: Resolution) -> dict[str, object]:
         return {"at_least": res.roll("x", 1, 6).total >= inputs}
 
-    step = Step("s", "S", "s", "1d6", resolve, odds=True)
+    step = Step(name="s", summary="S", description="s", dice="1d6", resolve=resolve, odds=True)
     outcomes = step_odds("demo", step, 6)["outcomes"]
     assert [(o["result"], o["probability"]) for o in outcomes] == [
         ({"at_least": False}, "5/6"),
@@ -287,7 +310,15 @@ def _exact_step(odds: list[tuple[dict[str, object], Fraction]]) -> Step:
     def resolve(_: object, res: Resolution) -> dict[str, object]:
         raise AssertionError("exact odds never resolve the step")
 
-    return Step("e", "E", "e", "1d6", resolve, True, lambda _: odds)
+    return Step(
+        name="e",
+        summary="E",
+        description="e",
+        dice="1d6",
+        resolve=resolve,
+        odds=True,
+        exact_odds=lambda _: odds,
+    )
 
 
 def test_step_odds_order_chances_over_different_denominators_most_likely_first() -> None:
@@ -338,11 +369,14 @@ def test_a_ruling_with_two_readings_registers_its_default_and_lists_them(
 ) -> None:
     monkeypatch.setattr(resolution, "_DEFAULTS", {})
     ruling = Ruling(
-        "demo-two-readings",
-        "question?",
-        "ruling.",
-        "reason.",
-        readings=(Reading("strict", "Strictly"), Reading("loose", "Loosely", default=True)),
+        id="demo-two-readings",
+        question="question?",
+        ruling="ruling.",
+        reason="reason.",
+        readings=(
+            Reading(id="strict", text="Strictly"),
+            Reading(id="loose", text="Loosely", default=True),
+        ),
     )
     assert resolution.Readings().reading("demo-two-readings") == "loose"
     assert Resolution(dice.SuppliedDice([])).reading("demo-two-readings") == "loose"

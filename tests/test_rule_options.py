@@ -228,17 +228,17 @@ def test_a_resolution_reads_the_default_unless_chosen() -> None:
 @pytest.mark.parametrize(
     "readings",
     [
-        (Reading("a", "A", default=True),),
-        (Reading("a", "A"), Reading("b", "B")),
-        (Reading("a", "A", default=True), Reading("b", "B", default=True)),
-        (Reading("a", "A", default=True), Reading("a", "A again")),
+        (Reading(id="a", text="A", default=True),),
+        (Reading(id="a", text="A"), Reading(id="b", text="B")),
+        (Reading(id="a", text="A", default=True), Reading(id="b", text="B", default=True)),
+        (Reading(id="a", text="A", default=True), Reading(id="a", text="A again")),
     ],
 )
 def test_a_ruling_needs_two_readings_and_exactly_one_default(
     readings: tuple[Reading, ...],
 ) -> None:
     with pytest.raises(ValueError, match="exactly one default"):
-        Ruling("test-ruling", "q", "r", "why", readings=readings)
+        Ruling(id="test-ruling", question="q", ruling="r", reason="why", readings=readings)
 
 
 def test_every_served_ruling_with_readings_has_exactly_one_default() -> None:

@@ -24,7 +24,7 @@ class NoInput:
     """The input of a step that needs nothing but dice (any ruleset's)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Reading:
     """One fair reading of a contested ruling, which a request may choose under ``rules``.
 
@@ -46,7 +46,7 @@ class Reading:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Ruling:
     """A decision where the rule text is silent or contradicts itself.
 
@@ -90,7 +90,7 @@ class Ruling:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Step:
     """One resolution step: one endpoint, one engine function."""
 

@@ -357,7 +357,7 @@ def ship_reference(
 # --- one helper registers a step --------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class StepHTTP:
     """The HTTP face of one engine step."""
 

@@ -38,7 +38,13 @@ def _roll(inp: RollInput, res: Resolution) -> dict[str, Any]:
     }
 
 
-ROLL = Step("roll", "Roll dice", "A sum of NdS terms and a constant.", "as written", _roll)
+ROLL = Step(
+    name="roll",
+    summary="Roll dice",
+    description="A sum of NdS terms and a constant.",
+    dice="as written",
+    resolve=_roll,
+)
 
 
 class RollRequestSchema(Schema):

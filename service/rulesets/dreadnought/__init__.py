@@ -9,65 +9,65 @@ from .ships import CATALOG
 
 STEPS = (
     Step(
-        "range",
-        "Find the weapon row and range band",
-        'A calibre, a target class and a distance in inches: the Weapons Effect row (7"-9" '
-        "guns have one row against light targets and one against heavy), whether the gun may "
-        "fire at that class, and the band (short, medium, long) or out of range. No dice.",
-        "none",
-        steps.range_,
+        name="range",
+        summary="Find the weapon row and range band",
+        description="A calibre, a target class and a distance in inches: the Weapons Effect row "
+        '(7"-9" guns have one row against light targets and one against heavy), whether the gun '
+        "may fire at that class, and the band (short, medium, long) or out of range. No dice.",
+        dice="none",
+        resolve=steps.range_,
     ),
     Step(
-        "fire",
-        "Fire one battery at one target",
-        "2D8 + the gunner die (D10 for German and good British crews, D8 otherwise), with "
-        "the to-hit modifiers and the barrels bonus, against the target's to-hit score (-2 at "
-        "short range, +2 at long). On a hit, damage from the same three dice (Low, Medium, "
-        "High) plus the barrels bonus, less the target's damage reduction; against an "
-        "Armoured Cruiser or heavier, doubles or triples roll on the Critical Hits table.",
-        "2d8 + 1d10 or 1d8 (+1d6 or 2d6 for a critical)",
-        steps.fire,
+        name="fire",
+        summary="Fire one battery at one target",
+        description="2D8 + the gunner die (D10 for German and good British crews, D8 otherwise), "
+        "with the to-hit modifiers and the barrels bonus, against the target's to-hit score (-2 "
+        "at short range, +2 at long). On a hit, damage from the same three dice (Low, Medium, "
+        "High) plus the barrels bonus, less the target's damage reduction; against an Armoured "
+        "Cruiser or heavier, doubles or triples roll on the Critical Hits table.",
+        dice="2d8 + 1d10 or 1d8 (+1d6 or 2d6 for a critical)",
+        resolve=steps.fire,
         odds=True,
         exact_odds=odds.fire_odds,
     ),
     Step(
-        "critical",
-        "Roll on the Critical Hits table",
-        "Triples: Magazine Hit; double 8: Turret Explodes (two turrets or fewer: 1-3 no "
-        "effect; then the blow-up roll for British battleships, German battlecruisers 1 in "
-        "D6, British battlecruisers 2 in D6); double 7: Director Destroyed; double 6: Bridge "
+        name="critical",
+        summary="Roll on the Critical Hits table",
+        description="Triples: Magazine Hit; double 8: Turret Explodes (two turrets or fewer: 1-3 "
+        "no effect; then the blow-up roll for British battleships, German battlecruisers 1 in D6, "
+        "British battlecruisers 2 in D6); double 7: Director Destroyed; double 6: Bridge "
         "Destroyed; double 5: Rudder Destroyed, jammed left, right or straight ahead.",
-        "up to 2d6",
-        steps.critical,
+        dice="up to 2d6",
+        resolve=steps.critical,
         odds=True,
         exact_odds=odds.critical_odds,
     ),
     Step(
-        "torpedo",
-        "Resolve a torpedo attack",
-        'Up to 10" from the firing point: 2D6 + the gunner die, +1 per torpedo beyond the '
-        "first, against the target's to-hit score; All damage plus the same bonus, less the "
+        name="torpedo",
+        summary="Resolve a torpedo attack",
+        description='Up to 10" from the firing point: 2D6 + the gunner die, +1 per torpedo beyond '
+        "the first, against the target's to-hit score; All damage plus the same bonus, less the "
         'damage reduction, and criticals as for guns. Beyond 10" the torpedoes miss.',
-        "2d6 + 1d10 or 1d8 (+1d6 or 2d6 for a critical)",
-        steps.torpedo,
+        dice="2d6 + 1d10 or 1d8 (+1d6 or 2d6 for a critical)",
+        resolve=steps.torpedo,
         odds=True,
         exact_odds=odds.torpedo_odds,
     ),
     Step(
-        "damage",
-        "Mark damage on a record card",
-        "Marks points off the ship's damage boxes and applies a critical effect: the "
+        name="damage",
+        summary="Mark damage on a record card",
+        description="Marks points off the ship's damage boxes and applies a critical effect: the "
         "damage reduction, speed and secondary batteries wear down with the boxes left; the "
         "ship breaks up when none is left. No dice.",
-        "none",
-        steps.damage,
+        dice="none",
+        resolve=steps.damage,
     ),
     Step(
-        "rudder",
-        "Try to free a jammed rudder",
-        "1D6 each turn: 5 or 6 frees the rudder.",
-        "1d6",
-        steps.rudder,
+        name="rudder",
+        summary="Try to free a jammed rudder",
+        description="1D6 each turn: 5 or 6 frees the rudder.",
+        dice="1d6",
+        resolve=steps.rudder,
         odds=True,
         exact_odds=odds.rudder_odds,
     ),

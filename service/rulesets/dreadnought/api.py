@@ -309,20 +309,20 @@ SEED = {"seed": "jutland", "nonce": 1}
 
 STEPS = [
     StepHTTP(
-        "range",
-        DreadnoughtRangeInputs,
-        DreadnoughtRangeResult,
-        lambda args: steps.RangeInput(
+        name="range",
+        inputs=DreadnoughtRangeInputs,
+        result=DreadnoughtRangeResult,
+        build=lambda args: steps.RangeInput(
             args["calibre"], _class_name(args["target_class"]), args["distance"]
         ),
-        {"calibre": 8, "target_class": "Armoured Cruiser", "distance": 12},
+        example={"calibre": 8, "target_class": "Armoured Cruiser", "distance": 12},
     ),
     StepHTTP(
-        "fire",
-        DreadnoughtFireInputs,
-        DreadnoughtFireResult,
-        inputs(steps.FireInput),
-        {
+        name="fire",
+        inputs=DreadnoughtFireInputs,
+        result=DreadnoughtFireResult,
+        build=inputs(steps.FireInput),
+        example={
             "firer": QE,
             "battery": 15,
             "target": DERFFLINGER,
@@ -332,18 +332,18 @@ STEPS = [
         },
     ),
     StepHTTP(
-        "critical",
-        DreadnoughtCriticalInputs,
-        DreadnoughtCriticalResult,
-        inputs(steps.CriticalInput),
-        {"target": {"ship": "Lion"}, "throw": "double 8", "dice": {"values": [5]}},
+        name="critical",
+        inputs=DreadnoughtCriticalInputs,
+        result=DreadnoughtCriticalResult,
+        build=inputs(steps.CriticalInput),
+        example={"target": {"ship": "Lion"}, "throw": "double 8", "dice": {"values": [5]}},
     ),
     StepHTTP(
-        "torpedo",
-        DreadnoughtTorpedoInputs,
-        DreadnoughtTorpedoResult,
-        inputs(steps.TorpedoInput),
-        {
+        name="torpedo",
+        inputs=DreadnoughtTorpedoInputs,
+        result=DreadnoughtTorpedoResult,
+        build=inputs(steps.TorpedoInput),
+        example={
             "firer": {"ship": "V-class torpedo boat"},
             "target": {"ship": "Southampton"},
             "distance": 8,
@@ -352,18 +352,18 @@ STEPS = [
         },
     ),
     StepHTTP(
-        "damage",
-        DreadnoughtDamageInputs,
-        DreadnoughtDamageResult,
-        _damage_input,
-        {"ship": {"ship": "Lion", "state": {"damage_taken": 12}}, "points": 9},
+        name="damage",
+        inputs=DreadnoughtDamageInputs,
+        result=DreadnoughtDamageResult,
+        build=_damage_input,
+        example={"ship": {"ship": "Lion", "state": {"damage_taken": 12}}, "points": 9},
     ),
     StepHTTP(
-        "rudder",
-        DreadnoughtRudderInputs,
-        DreadnoughtRudderResult,
-        inputs(steps.RudderInput),
-        {"ship": {"ship": "Seydlitz", "state": {"rudder_jammed": "left"}}, "dice": SEED},
+        name="rudder",
+        inputs=DreadnoughtRudderInputs,
+        result=DreadnoughtRudderResult,
+        build=inputs(steps.RudderInput),
+        example={"ship": {"ship": "Seydlitz", "state": {"rudder_jammed": "left"}}, "dice": SEED},
     ),
 ]
 

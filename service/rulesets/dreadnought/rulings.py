@@ -6,25 +6,25 @@ from ...engine.ruleset import Reading, Ruling
 
 RULINGS = (
     Ruling(
-        "barrels-bonus",
-        "The barrels bonus (to hit: +1/2 per barrel rounded up; damage: +1 per barrel for High "
-        "and All weapons, +1/2 rounded up for the rest): which barrels does it count?",
-        "Only the barrels beyond the first, for to hit and for damage alike. A single gun gets "
-        "nothing; 8 barrels get +4 to hit and, for a High weapon, +7 damage (+4 for Low or "
+        id="barrels-bonus",
+        question="The barrels bonus (to hit: +1/2 per barrel rounded up; damage: +1 per barrel for "
+        "High and All weapons, +1/2 rounded up for the rest): which barrels does it count?",
+        ruling="Only the barrels beyond the first, for to hit and for damage alike. A single gun "
+        "gets nothing; 8 barrels get +4 to hit and, for a High weapon, +7 damage (+4 for Low or "
         "Medium). Torpedoes: ruling torpedo-count.",
-        "The rule text's own example counts an 8-gun battery as '7 extra barrels divided by 2 "
-        "rounded up, or +4'. The bonus is for multiple weapons, so the first one is the "
-        "battery itself; counting damage the same way keeps one rule for both.",
+        reason="The rule text's own example counts an 8-gun battery as '7 extra barrels divided by "
+        "2 rounded up, or +4'. The bonus is for multiple weapons, so the first one is the battery "
+        "itself; counting damage the same way keeps one rule for both.",
         readings=(
             Reading(
-                "beyond-the-first",
-                "To hit and damage both count the barrels beyond the first: 8 barrels give +4 "
+                id="beyond-the-first",
+                text="To hit and damage both count the barrels beyond the first: 8 barrels give +4 "
                 "to hit and +7 damage for a High weapon (+4 for Low or Medium).",
                 default=True,
             ),
             Reading(
-                "damage-every-barrel",
-                "To hit counts the barrels beyond the first, as the text's example does; the "
+                id="damage-every-barrel",
+                text="To hit counts the barrels beyond the first, as the text's example does; the "
                 "damage bonus counts every barrel, the first too: 8 barrels give +4 to hit and "
                 "+8 damage for a High weapon (+4 for Low or Medium); a single gun adds 1 to "
                 "its damage whatever its weapon.",
@@ -36,144 +36,147 @@ RULINGS = (
         "neither.",
     ),
     Ruling(
-        "equal-dice",
-        "Low, Medium and High damage add dice that are 'equal lowest', 'equal middle' or "
+        id="equal-dice",
+        question="Low, Medium and High damage add dice that are 'equal lowest', 'equal middle' or "
         "'equal highest'. Which dice count when two of three match?",
-        "Take the die the type names (lowest, middle or highest of the three) and add every "
+        ruling="Take the die the type names (lowest, middle or highest of the three) and add every "
         "die that shows the same number. 2,2,5 gives Low 4, Medium 4, High 5; 2,5,5 gives Low "
         "2, Medium 10, High 10; 4,4,4 gives 12 for every type. All is always the sum.",
-        "With three dice a pair always holds the middle position, so 'equal middle' can only "
-        "mean the middle die and its twin; one rule for all three types is what a player "
+        reason="With three dice a pair always holds the middle position, so 'equal middle' can "
+        "only mean the middle die and its twin; one rule for all three types is what a player "
         "applies at a glance.",
     ),
     Ruling(
-        "doubles",
-        "The gunner die is a D10 or D8 while the other two are D8s. What counts as doubles "
-        "or triples?",
-        "Any two of the three dice showing the same number are doubles, whichever kinds they "
-        "are (the gunner die pairs with either D8); all three alike are triples. A D10's 9 or "
-        "10 can never pair. Triples are the Magazine Hit and are never also read as doubles. "
+        id="doubles",
+        question="The gunner die is a D10 or D8 while the other two are D8s. What counts as "
+        "doubles or triples?",
+        ruling="Any two of the three dice showing the same number are doubles, whichever kinds "
+        "they are (the gunner die pairs with either D8); all three alike are triples. A D10's 9 "
+        "or 10 can never pair. Triples are the Magazine Hit and are never also read as doubles. "
         "The same holds for a torpedo's 2D6 and gunner die.",
-        "The text says any throw that includes doubles or triples; it counts faces, not dice "
-        "kinds. The gunner die is part of the throw for hitting and damage, so it is part of "
+        reason="The text says any throw that includes doubles or triples; it counts faces, not "
+        "dice kinds. The gunner die is part of the throw for hitting and damage, so it is part of "
         "it for criticals too.",
     ),
     Ruling(
-        "low-doubles",
-        "The Critical Hits table lists doubles 8, 7, 6 and 5. What do doubles 1 to 4 do?",
-        "Nothing: the hit does its damage and there is no critical effect.",
-        "The table has no row for them, and inventing effects would change every ship's odds; "
-        "low doubles mostly come with low rolls that rarely hit anyway.",
+        id="low-doubles",
+        question="The Critical Hits table lists doubles 8, 7, 6 and 5. What do doubles 1 to 4 do?",
+        ruling="Nothing: the hit does its damage and there is no critical effect.",
+        reason="The table has no row for them, and inventing effects would change every ship's "
+        "odds; low doubles mostly come with low rolls that rarely hit anyway.",
     ),
     Ruling(
-        "seven-to-nine-rows",
-        'Which 7"-9" row does a gun use, and which row takes a calibre of exactly 7" or 9"?',
-        'Exactly 7" and exactly 9" are 7"-9" guns, like 8": the neighbouring rows are printed '
-        '"<7"" and ">9"", which leave both ends out. Every 7"-9" gun uses the first row '
-        '(short 1-4", medium 5-10", long 11-18", High damage) against Destroyers and '
-        'Protected Cruisers, and the second (1-8", 9-16", 17-24", Low damage) against '
-        "Armoured Cruisers and heavier.",
-        'The text says the duplicated row is on purpose so that guns of about 8" may fire at '
-        "both kinds of target with different ranges and damage. The first row follows the "
+        id="seven-to-nine-rows",
+        question='Which 7"-9" row does a gun use, and which row takes a calibre of exactly 7" '
+        'or 9"?',
+        ruling='Exactly 7" and exactly 9" are 7"-9" guns, like 8": the neighbouring rows are '
+        'printed "<7"" and ">9"", which leave both ends out. Every 7"-9" gun uses the '
+        'first row (short 1-4", medium 5-10", long 11-18", High damage) against Destroyers and '
+        'Protected Cruisers, and the second (1-8", 9-16", 17-24", Low damage) against Armoured '
+        "Cruisers and heavier.",
+        reason='The text says the duplicated row is on purpose so that guns of about 8" may fire '
+        "at both kinds of target with different ranges and damage. The first row follows the "
         "progression of the light weapons, the second that of the heavy ones.",
     ),
     Ruling(
-        "calibre-gaps",
-        'The table has no row for calibres over 12" and under 13.5" (a 13" or 13.4" gun), nor '
-        'over 15" (16" or 18").',
-        'Over 12" and under 13.5" uses the 11"-12" row; over 15" uses the 13.5"-15" row.',
-        'A gun that has not reached 13.5" has not reached that row; the largest row is the '
+        id="calibre-gaps",
+        question='The table has no row for calibres over 12" and under 13.5" (a 13" or 13.4" '
+        'gun), nor over 15" (16" or 18").',
+        ruling='Over 12" and under 13.5" uses the 11"-12" row; over 15" uses the 13.5"-15" row.',
+        reason='A gun that has not reached 13.5" has not reached that row; the largest row is the '
         'best the table offers, and refusing to let a 16" gun fire would be worse than '
         'giving it the ranges of a 15".',
     ),
     Ruling(
-        "range-bands",
-        'Distances are measured in inches, but bands are printed in whole inches ("1-2", '
+        id="range-bands",
+        question='Distances are measured in inches, but bands are printed in whole inches ("1-2", '
         '"3-6", "7-8"). Which band is 2.5", or 0"?',
-        'Each band runs up to and including its upper figure: up to 2" is short, over 2" up '
+        ruling='Each band runs up to and including its upper figure: up to 2" is short, over 2" up '
         'to 6" medium, over 6" up to 8" long, beyond that out of range. 0" is short.',
-        "A player measures 'is it within 6 inches?'; the printed lower figures are only the "
+        reason="A player measures 'is it within 6 inches?'; the printed lower figures are only the "
         "previous band's upper figure plus one whole inch.",
     ),
     Ruling(
-        "range-changes-score-needed",
-        "'Short range reduces the to hit by 2; long range increases it by 2.' Is that the "
+        id="range-changes-score-needed",
+        question="'Short range reduces the to hit by 2; long range increases it by 2.' Is that the "
         "roll or the score needed?",
-        "The score needed: at short range a target that needs 16 needs 14, at long range 18. "
-        "The roll is shown unchanged in the trail.",
-        "'To hit' is the name of the target's figure on the Ship Characteristics table; "
+        ruling="The score needed: at short range a target that needs 16 needs 14, at long range "
+        "18. The roll is shown unchanged in the trail.",
+        reason="'To hit' is the name of the target's figure on the Ship Characteristics table; "
         "reducing the roll at short range would make close shots harder, which no one means.",
     ),
     Ruling(
-        "wear-down",
-        "'As ships are damaged their Dam Reduc value is reduced'; damage also lowers speed "
-        "and eliminates secondary guns. By how much?",
-        "In proportion to the boxes left, rounded up: damage reduction, speed and the barrels "
-        "of every secondary battery are each the full figure times boxes left over damage "
-        "boxes, rounded up. A Super Dreadnought (80 boxes, 4) keeps 4 down to 61 boxes left, "
-        "has 3 from 60, 2 from 40, 1 from 20. On Destroyers and Protected Cruisers every "
-        "battery wears down this way; on heavier ships the primary (largest calibre) battery "
-        "never does and loses barrels only to Turret Explodes.",
-        "The text gives no schedule. Proportional wear reaches zero only when the ship "
+        id="wear-down",
+        question="'As ships are damaged their Dam Reduc value is reduced'; damage also lowers "
+        "speed and eliminates secondary guns. By how much?",
+        ruling="In proportion to the boxes left, rounded up: damage reduction, speed and the "
+        "barrels of every secondary battery are each the full figure times boxes left over damage "
+        "boxes, rounded up. A Super Dreadnought (80 boxes, 4) keeps 4 down to 61 boxes left, has "
+        "3 from 60, 2 from 40, 1 from 20. On Destroyers and Protected Cruisers every battery "
+        "wears down this way; on heavier ships the primary (largest calibre) battery never does "
+        "and loses barrels only to Turret Explodes.",
+        reason="The text gives no schedule. Proportional wear reaches zero only when the ship "
         "breaks up, never costs an undamaged ship anything (the worked example deducts the "
         "full 4 from 'an otherwise undamaged' ship), and needs no extra table.",
     ),
     Ruling(
-        "damage-floor",
-        "Damage reduction larger than the damage rolled: can a hit do negative damage?",
-        "No: damage after reduction is never below 0. A hit that is fully absorbed still "
+        id="damage-floor",
+        question="Damage reduction larger than the damage rolled: can a hit do negative damage?",
+        ruling="No: damage after reduction is never below 0. A hit that is fully absorbed still "
         "hits, so it can still cause a critical.",
-        "Armour stops a shell, it does not repair the ship; the critical table asks only that "
-        "the throw also hits.",
+        reason="Armour stops a shell, it does not repair the ship; the critical table asks only "
+        "that the throw also hits.",
     ),
     Ruling(
-        "break-up",
-        "When does a ship break up?",
-        "When its damage taken reaches its damage boxes (no box left); Magazine Hit or a turret "
-        "that blows up destroys it at once. A step aimed at a ship that is already gone is "
+        id="break-up",
+        question="When does a ship break up?",
+        ruling="When its damage taken reaches its damage boxes (no box left); Magazine Hit or a "
+        "turret that blows up destroys it at once. A step aimed at a ship that is already gone is "
         "refused.",
-        "Dam Boxes is 'the number of boxes the ship can take before it breaks up'.",
+        reason="Dam Boxes is 'the number of boxes the ship can take before it breaks up'.",
     ),
     Ruling(
-        "battlecruiser-boxes",
-        'Battlecruiser damage boxes are printed "40+?".',
-        "40 for the class; a record card may give its own damage boxes (any class may).",
-        "The text says every ship should have its own record card; 40 is the figure printed "
+        id="battlecruiser-boxes",
+        question='Battlecruiser damage boxes are printed "40+?".',
+        ruling="40 for the class; a record card may give its own damage boxes (any class may).",
+        reason="The text says every ship should have its own record card; 40 is the figure printed "
         "and the question mark leaves the rest to the card.",
     ),
     Ruling(
-        "printed-figures",
-        "The Armoured Cruiser's damage reduction (1) is printed below the Protected Cruiser's (2).",
-        "Kept as printed; a card may give its own damage reduction, speed, to hit and boxes.",
-        "The table is a guideline by its own words; a service that silently 'corrects' it "
+        id="printed-figures",
+        question="The Armoured Cruiser's damage reduction (1) is printed below the Protected "
+        "Cruiser's (2).",
+        ruling="Kept as printed; a card may give its own damage reduction, speed, to hit and "
+        "boxes.",
+        reason="The table is a guideline by its own words; a service that silently 'corrects' it "
         "would disagree with players' printed copies.",
     ),
     Ruling(
-        "blow-up-roll",
-        "Turret Explodes: '1 in D6' and '2 in D6' of blowing up. Which faces?",
-        "Roll a D6 after the turret is lost: 1 in D6 blows up on a 6, 2 in D6 on a 5 or 6.",
-        "The highest faces, as the rudder repair counts '5,6 on 1d6'; the chance is exactly "
+        id="blow-up-roll",
+        question="Turret Explodes: '1 in D6' and '2 in D6' of blowing up. Which faces?",
+        ruling="Roll a D6 after the turret is lost: 1 in D6 blows up on a 6, 2 in D6 on a 5 or 6.",
+        reason="The highest faces, as the rudder repair counts '5,6 on 1d6'; the chance is exactly "
         "the one printed.",
     ),
     Ruling(
-        "blow-up-who",
-        "Which ships roll to blow up after a turret explodes?",
-        "British Battleships, Dreadnoughts and Super Dreadnoughts and German Battlecruisers 1 "
-        "in D6; British Battlecruisers 2 in D6. Every other ship loses the turret and does "
-        "not roll.",
-        "The text names exactly these; 'British Battleships' covers every British battleship "
-        "class, because the Critical Hits table applies to capital ships of every era. Ships "
-        "not named were not meant to blow up from it.",
+        id="blow-up-who",
+        question="Which ships roll to blow up after a turret explodes?",
+        ruling="British Battleships, Dreadnoughts and Super Dreadnoughts and German Battlecruisers "
+        "1 in D6; British Battlecruisers 2 in D6. Every other ship loses the turret and does not "
+        "roll.",
+        reason="The text names exactly these; 'British Battleships' covers every British "
+        "battleship class, because the Critical Hits table applies to capital ships of every era. "
+        "Ships not named were not meant to blow up from it.",
         readings=(
             Reading(
-                "every-british-battleship",
-                "British Battleships, Dreadnoughts and Super Dreadnoughts and German "
+                id="every-british-battleship",
+                text="British Battleships, Dreadnoughts and Super Dreadnoughts and German "
                 "Battlecruisers roll 1 in D6 to blow up, British Battlecruisers 2 in D6.",
                 default=True,
             ),
             Reading(
-                "pre-dreadnought-only",
-                "The text's own definition ('Battleship means pre dreadnought battleship') "
+                id="pre-dreadnought-only",
+                text="The text's own definition ('Battleship means pre dreadnought battleship') "
                 "holds here too: only British Battleships (pre-dreadnoughts) and German "
                 "Battlecruisers roll 1 in D6, British Battlecruisers 2 in D6; British "
                 "Dreadnoughts and Super Dreadnoughts lose the turret and do not roll.",
@@ -185,24 +188,24 @@ RULINGS = (
         "table's reach over every capital ship argues for the broader reading.",
     ),
     Ruling(
-        "two-turrets",
-        "'(2 turrets = 50% no effect)': when, and how is it rolled?",
-        "When the target has two main turrets or fewer left, roll a D6 first: 1-3 no effect, "
-        "4-6 the turret explodes (then the blow-up roll if the ship has one). A ship whose "
-        "main turrets are all gone takes no effect. A lost turret takes its share of the main "
-        "battery's barrels (barrels times turrets left over turrets, rounded down).",
-        "Fewer turrets give a shell fewer to find; a D6 split down the middle is the 50% the "
-        "text prints, with the dice on the table.",
+        id="two-turrets",
+        question="'(2 turrets = 50% no effect)': when, and how is it rolled?",
+        ruling="When the target has two main turrets or fewer left, roll a D6 first: 1-3 no "
+        "effect, 4-6 the turret explodes (then the blow-up roll if the ship has one). A ship "
+        "whose main turrets are all gone takes no effect. A lost turret takes its share of the "
+        "main battery's barrels (barrels times turrets left over turrets, rounded down).",
+        reason="Fewer turrets give a shell fewer to find; a D6 split down the middle is the 50% "
+        "the text prints, with the dice on the table.",
         readings=(
             Reading(
-                "turrets-left",
-                "The D6 for 50% no effect is rolled when two main turrets or fewer are left, "
+                id="turrets-left",
+                text="The D6 for 50% no effect is rolled when two main turrets or fewer are left, "
                 "however many the ship was built with.",
                 default=True,
             ),
             Reading(
-                "as-built",
-                "The D6 for 50% no effect is rolled for a ship built with two main turrets or "
+                id="as-built",
+                text="The D6 for 50% no effect is rolled for a ship built with two main turrets or "
                 "fewer (its card's turrets); a ship built with more never rolls it, however "
                 "many it has lost. A ship with no main turret left still takes no effect.",
             ),
@@ -212,56 +215,57 @@ RULINGS = (
         "neither.",
     ),
     Ruling(
-        "turrets",
-        "A record card may not say how many turrets a battery has.",
-        "Then it has twin turrets: barrels / 2, rounded up.",
-        "Twin mountings were the rule for the main batteries of the era's British and German "
-        "capital ships.",
+        id="turrets",
+        question="A record card may not say how many turrets a battery has.",
+        ruling="Then it has twin turrets: barrels / 2, rounded up.",
+        reason="Twin mountings were the rule for the main batteries of the era's British and "
+        "German capital ships.",
     ),
     Ruling(
-        "rudder-jam-direction",
-        "Rudder Destroyed: 'jammed either left, right or straight ahead': who chooses?",
-        "A D6: 1-2 left, 3-4 right, 5-6 straight ahead. Each turn after, the rudder step rolls "
-        "a D6 and 5 or 6 frees it.",
-        "Three directions, equal chances, a die every player has; the text leaves it to fate, "
-        "not to either player.",
+        id="rudder-jam-direction",
+        question="Rudder Destroyed: 'jammed either left, right or straight ahead': who chooses?",
+        ruling="A D6: 1-2 left, 3-4 right, 5-6 straight ahead. Each turn after, the rudder step "
+        "rolls a D6 and 5 or 6 frees it.",
+        reason="Three directions, equal chances, a die every player has; the text leaves it to "
+        "fate, not to either player.",
     ),
     Ruling(
-        "german-turn-cost",
-        "'German capital ships have a turning cost of 2': which ships are capital ships?",
-        "German ships of Armoured Cruiser class or heavier turn for 2: German Battleships, "
+        id="german-turn-cost",
+        question="'German capital ships have a turning cost of 2': which ships are capital ships?",
+        ruling="German ships of Armoured Cruiser class or heavier turn for 2: German Battleships, "
         "Dreadnoughts and Super Dreadnoughts go from 3 to 2; the rest are already 2 or less.",
-        "The Critical Hits table itself calls ships 'rated A.C. or heavier' capital ships.",
+        reason="The Critical Hits table itself calls ships 'rated A.C. or heavier' capital ships.",
     ),
     Ruling(
-        "speed",
-        'The class speeds are ranges ("6-7""). Which speed does a ship have?',
-        "Its record card's speed; a card without one takes the class's higher figure.",
-        "Each ship should have its own record card; the class's best figure is what a ship of "
-        "the class can reach, and a slower ship says so on its card.",
+        id="speed",
+        question='The class speeds are ranges ("6-7""). Which speed does a ship have?',
+        ruling="Its record card's speed; a card without one takes the class's higher figure.",
+        reason="Each ship should have its own record card; the class's best figure is what a ship "
+        "of the class can reach, and a slower ship says so on its card.",
     ),
     Ruling(
-        "torpedo-throws",
-        "Do torpedoes use the gunnery modifiers, the range bands, damage reduction and criticals?",
-        "Torpedoes need the target's to-hit score, with only the torpedo bonus (ruling "
+        id="torpedo-throws",
+        question="Do torpedoes use the gunnery modifiers, the range bands, damage reduction and "
+        "criticals?",
+        ruling="Torpedoes need the target's to-hit score, with only the torpedo bonus (ruling "
         "torpedo-count); the gunnery modifiers and the short and long changes do not apply "
         '(the torpedo row has only a 0-10" band). Beyond 10" they miss with no roll. A hit '
         "does All damage plus the torpedo bonus, less the target's damage reduction, and "
         "doubles or triples on a hit against an Armoured Cruiser or heavier are criticals, "
         "as for guns.",
-        "Torpedo targets are declared before ships move and run from a fixed point, so turning "
-        "and directors do not matter; the text's damage and critical rules speak of any throw "
-        "and any hit.",
+        reason="Torpedo targets are declared before ships move and run from a fixed point, so "
+        "turning and directors do not matter; the text's damage and critical rules speak of any "
+        "throw and any hit.",
         readings=(
             Reading(
-                "torpedo-bonus-only",
-                "A torpedo throw takes only the torpedo bonus; the To Hit Modifiers table is "
+                id="torpedo-bonus-only",
+                text="A torpedo throw takes only the torpedo bonus; the To Hit Modifiers table is "
                 "for guns (a gunnery flag sent with a torpedo is refused).",
                 default=True,
             ),
             Reading(
-                "gunnery-modifiers",
-                "The To Hit Modifiers table applies to torpedo throws too: director down "
+                id="gunnery-modifiers",
+                text="The To Hit Modifiers table applies to torpedo throws too: director down "
                 "from the firer's state, and the turned, first-time, more-than-one-ship and "
                 "not-under-fire flags sent with the torpedo request.",
                 wording_supports=True,
@@ -273,22 +277,22 @@ RULINGS = (
         "against. The words lean to the modifiers applying.",
     ),
     Ruling(
-        "torpedo-count",
-        "The torpedo row gives '+1 per torpedo' to hit and to damage. Does the first torpedo "
-        "count?",
-        "No: +1 per torpedo beyond the first, to hit and to damage, the count the text's "
+        id="torpedo-count",
+        question="The torpedo row gives '+1 per torpedo' to hit and to damage. Does the first "
+        "torpedo count?",
+        ruling="No: +1 per torpedo beyond the first, to hit and to damage, the count the text's "
         "example gives for gun barrels. A single torpedo gets nothing; 4 torpedoes +3.",
-        "One way of counting for every multiple-weapon bonus in the table: the bonus is for "
+        reason="One way of counting for every multiple-weapon bonus in the table: the bonus is for "
         "firing more than one.",
         readings=(
             Reading(
-                "beyond-the-first",
-                "+1 per torpedo beyond the first: 1 torpedo +0, 4 torpedoes +3.",
+                id="beyond-the-first",
+                text="+1 per torpedo beyond the first: 1 torpedo +0, 4 torpedoes +3.",
                 default=True,
             ),
             Reading(
-                "every-torpedo",
-                "+1 per torpedo, the first too: 1 torpedo +1, 4 torpedoes +4, to hit and to "
+                id="every-torpedo",
+                text="+1 per torpedo, the first too: 1 torpedo +1, 4 torpedoes +4, to hit and to "
                 "damage.",
                 wording_supports=True,
             ),
@@ -298,10 +302,10 @@ RULINGS = (
         "counts the extra ones. The words lean to every torpedo.",
     ),
     Ruling(
-        "gunner-die",
-        "Who rolls a D10 gunner die?",
-        "German ships always, British ships with a good crew; every other ship a D8.",
-        "The text: 'German and good British' D10, 'other British and all other "
+        id="gunner-die",
+        question="Who rolls a D10 gunner die?",
+        ruling="German ships always, British ships with a good crew; every other ship a D8.",
+        reason="The text: 'German and good British' D10, 'other British and all other "
         "nationalities' D8. The card carries nationality and crew.",
     ),
 )

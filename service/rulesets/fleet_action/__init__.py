@@ -8,47 +8,46 @@ from .rulings import RULINGS
 
 STEPS = (
     Step(
-        "initiative",
-        "Roll for initiative",
-        "Both players roll 1d6; a tie rolls again. The winner goes second: the loser picks and "
-        "moves the first ship. Supplied dice are read in pairs, player A's die then player "
-        "B's, one pair per round; at most 20 rounds are rolled (ruling initiative-ties).",
-        "1d6 each, again on a tie",
-        steps.initiative,
+        name="initiative",
+        summary="Roll for initiative",
+        description="Both players roll 1d6; a tie rolls again. The winner goes second: the loser "
+        "picks and moves the first ship. Supplied dice are read in pairs, player A's die then "
+        "player B's, one pair per round; at most 20 rounds are rolled (ruling initiative-ties).",
+        dice="1d6 each, again on a tie",
+        resolve=steps.initiative,
     ),
     Step(
-        "fire",
-        "Fire a ship's guns at one target",
-        "Attack dice against the firer's To Hit (crew quality, raised by visibility, never "
-        "worse than 6+), then the target rolls one armour save per hit. Each hit that gets "
+        name="fire",
+        summary="Fire a ship's guns at one target",
+        description="Attack dice against the firer's To Hit (crew quality, raised by visibility, "
+        "never worse than 6+), then the target rolls one armour save per hit. Each hit that gets "
         "through knocks off one Hull point; an unmodified 6 whose save fails sinks the target "
-        "outright. The client gives the range in inches and says whether the target is in line "
-        "of sight; the class's gun range is checked. Supplied dice are read as every attack "
-        "die in order, then one save die per hit, in the order of the hits (ruling "
-        "save-order).",
-        "Attack x 1d6, then 1d6 per hit",
-        steps.fire,
+        "outright. The client gives the range in inches and says whether the target is in line of "
+        "sight; the class's gun range is checked. Supplied dice are read as every attack die in "
+        "order, then one save die per hit, in the order of the hits (ruling save-order).",
+        dice="Attack x 1d6, then 1d6 per hit",
+        resolve=steps.fire,
         odds=True,
         exact_odds=odds.fire_odds,
     ),
     Step(
-        "torpedo",
-        "Fire a ship's torpedoes at one target",
-        'Destroyers and Cruisers only, instead of guns, up to 16": three dice against To Hit. '
-        "Torpedo hits ignore armour and each knocks off one Hull point; an unmodified 6 sinks "
-        "the target outright. Visibility counts as for guns (ruling visibility-torpedoes).",
-        "3d6",
-        steps.torpedo,
+        name="torpedo",
+        summary="Fire a ship's torpedoes at one target",
+        description='Destroyers and Cruisers only, instead of guns, up to 16": three dice against '
+        "To Hit. Torpedo hits ignore armour and each knocks off one Hull point; an unmodified 6 "
+        "sinks the target outright. Visibility counts as for guns (ruling visibility-torpedoes).",
+        dice="3d6",
+        resolve=steps.torpedo,
         odds=True,
         exact_odds=odds.torpedo_odds,
     ),
     Step(
-        "damage",
-        "Apply lost Hull to a ship",
-        "Hull points lost (and perhaps a catastrophic hit) applied to a ship: its new state, "
-        "sunk at zero Hull. No dice.",
-        "none",
-        steps.damage,
+        name="damage",
+        summary="Apply lost Hull to a ship",
+        description="Hull points lost (and perhaps a catastrophic hit) applied to a ship: its new "
+        "state, sunk at zero Hull. No dice.",
+        dice="none",
+        resolve=steps.damage,
     ),
 )
 

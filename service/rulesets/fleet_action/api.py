@@ -150,18 +150,18 @@ DESTROYER = {"class": "Destroyer", "crew": "Seasoned", "name": "Destroyer 1"}
 
 STEPS = [
     StepHTTP(
-        "initiative",
-        NoInputs,
-        FleetActionInitiativeResult,
-        no_input,
-        {"dice": {"values": [3, 5]}},
+        name="initiative",
+        inputs=NoInputs,
+        result=FleetActionInitiativeResult,
+        build=no_input,
+        example={"dice": {"values": [3, 5]}},
     ),
     StepHTTP(
-        "fire",
-        FleetActionAttackInputs,
-        FleetActionFireResult,
-        inputs(steps.FireInput),
-        {
+        name="fire",
+        inputs=FleetActionAttackInputs,
+        result=FleetActionFireResult,
+        build=inputs(steps.FireInput),
+        example={
             "firer": BATTLESHIP,
             "target": DESTROYER,
             "range": 40,
@@ -171,11 +171,11 @@ STEPS = [
         },
     ),
     StepHTTP(
-        "torpedo",
-        FleetActionAttackInputs,
-        FleetActionTorpedoResult,
-        inputs(steps.TorpedoInput),
-        {
+        name="torpedo",
+        inputs=FleetActionAttackInputs,
+        result=FleetActionTorpedoResult,
+        build=inputs(steps.TorpedoInput),
+        example={
             "firer": DESTROYER,
             "target": BATTLESHIP,
             "range": 12.5,
@@ -185,11 +185,15 @@ STEPS = [
         },
     ),
     StepHTTP(
-        "damage",
-        FleetActionDamageInputs,
-        FleetActionDamageResult,
-        inputs(steps.DamageInput),
-        {"ship": {"class": "Cruiser", "hull_lost": 1}, "hull_lost": 2, "catastrophic": False},
+        name="damage",
+        inputs=FleetActionDamageInputs,
+        result=FleetActionDamageResult,
+        build=inputs(steps.DamageInput),
+        example={
+            "ship": {"class": "Cruiser", "hull_lost": 1},
+            "hull_lost": 2,
+            "catastrophic": False,
+        },
     ),
 ]
 

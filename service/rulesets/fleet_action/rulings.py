@@ -6,36 +6,36 @@ from ...engine.ruleset import Reading, Ruling
 
 RULINGS = (
     Ruling(
-        "never-worse-than-6",
-        "Visibility adds +1 or +2 to Hit and 'can never go worse than 6+'. What does that mean "
-        "for a Green crew (6+) in poor or terrible visibility?",
-        "Visibility raises the To Hit number, and the number stops at 6+: a Green crew still "
-        "hits on a 6 in any visibility, a Seasoned crew in terrible visibility needs 6+ (not "
-        "7+). A natural 6 always hits, with guns and torpedoes alike.",
-        "A number above 6 could never be rolled on one die, so the cap is there to keep every "
-        "ship able to hit; reading it any other way would leave a Green crew helpless at "
+        id="never-worse-than-6",
+        question="Visibility adds +1 or +2 to Hit and 'can never go worse than 6+'. What does that "
+        "mean for a Green crew (6+) in poor or terrible visibility?",
+        ruling="Visibility raises the To Hit number, and the number stops at 6+: a Green crew "
+        "still hits on a 6 in any visibility, a Seasoned crew in terrible visibility needs 6+ "
+        "(not 7+). A natural 6 always hits, with guns and torpedoes alike.",
+        reason="A number above 6 could never be rolled on one die, so the cap is there to keep "
+        "every ship able to hit; reading it any other way would leave a Green crew helpless at "
         "night, which the sentence rules out.",
     ),
     Ruling(
-        "visibility-torpedoes",
-        "Does visibility touch torpedoes?",
-        "Yes: torpedoes roll against the same To Hit number as guns, raised by visibility in "
-        "the same way, and never worse than 6+.",
-        "The torpedo rule says to roll 'against To Hit', and visibility is written as a change "
-        "to To Hit in general, not to gunnery only. Fog and night hide a target from a "
-        "torpedo aimer as much as from a gun layer. The 6+ cap keeps the torpedo's unmodified "
-        "6 always possible.",
+        id="visibility-torpedoes",
+        question="Does visibility touch torpedoes?",
+        ruling="Yes: torpedoes roll against the same To Hit number as guns, raised by visibility "
+        "in the same way, and never worse than 6+.",
+        reason="The torpedo rule says to roll 'against To Hit', and visibility is written as a "
+        "change to To Hit in general, not to gunnery only. Fog and night hide a target from a "
+        "torpedo aimer as much as from a gun layer. The 6+ cap keeps the torpedo's unmodified 6 "
+        "always possible.",
         readings=(
             Reading(
-                "same-as-guns",
-                "Torpedoes roll against the To Hit number raised by visibility, never worse "
+                id="same-as-guns",
+                text="Torpedoes roll against the To Hit number raised by visibility, never worse "
                 "than 6+, as guns do.",
                 default=True,
                 wording_supports=True,
             ),
             Reading(
-                "guns-only",
-                "Visibility is a gunnery rule: torpedoes roll against the crew's own To Hit "
+                id="guns-only",
+                text="Visibility is a gunnery rule: torpedoes roll against the crew's own To Hit "
                 "number whatever the visibility.",
             ),
         ),
@@ -44,113 +44,117 @@ RULINGS = (
         "lets a table read it as gunnery only.",
     ),
     Ruling(
-        "visibility-saves",
-        "Does visibility change armour saves?",
-        "No: armour saves are always rolled against the target's printed Armour.",
-        "Visibility is written as a change 'to Hit' only; a save is the target's armour, which "
-        "the weather does not thin.",
+        id="visibility-saves",
+        question="Does visibility change armour saves?",
+        ruling="No: armour saves are always rolled against the target's printed Armour.",
+        reason="Visibility is written as a change 'to Hit' only; a save is the target's armour, "
+        "which the weather does not thin.",
     ),
     Ruling(
-        "save-against-six",
-        "Can a ship with a 2+ save (a Battleship) save a hit that came up as an unmodified 6?",
-        "Yes: the save against a 6 is rolled like any other, at the target's Armour (2+ saves "
-        "on 2 to 6). Only a failed save against the 6 is a catastrophic hit.",
-        "The text makes the catastrophic hit depend on the target failing its save 'for that "
-        "hit', so the save is still there; and the worked example has the Battleship roll its "
-        "2+ save against the Destroyer's 6 and go down only because the die showed a 1.",
+        id="save-against-six",
+        question="Can a ship with a 2+ save (a Battleship) save a hit that came up as an "
+        "unmodified 6?",
+        ruling="Yes: the save against a 6 is rolled like any other, at the target's Armour (2+ "
+        "saves on 2 to 6). Only a failed save against the 6 is a catastrophic hit.",
+        reason="The text makes the catastrophic hit depend on the target failing its save 'for "
+        "that hit', so the save is still there; and the worked example has the Battleship roll "
+        "its 2+ save against the Destroyer's 6 and go down only because the die showed a 1.",
     ),
     Ruling(
-        "unmodified-six",
-        "What is an 'unmodified 6' when visibility changes the number to hit?",
-        "Any attack die showing a 6. Visibility raises the number needed, it never changes the "
-        "die, so every 6 that hits is an unmodified 6.",
-        "The text writes visibility as '+1 to Hit', the To Hit number, as crew quality is; no "
-        "rule adds to or takes from the die itself.",
+        id="unmodified-six",
+        question="What is an 'unmodified 6' when visibility changes the number to hit?",
+        ruling="Any attack die showing a 6. Visibility raises the number needed, it never changes "
+        "the die, so every 6 that hits is an unmodified 6.",
+        reason="The text writes visibility as '+1 to Hit', the To Hit number, as crew quality is; "
+        "no rule adds to or takes from the die itself.",
     ),
     Ruling(
-        "save-order",
-        "The target rolls one die per hit. Which save belongs to which hit, and in what order "
-        "are supplied dice read when several hits (or several 6s) land?",
-        "Supplied dice are read as all the attack dice first, in the order rolled, then one "
+        id="save-order",
+        question="The target rolls one die per hit. Which save belongs to which hit, and in what "
+        "order are supplied dice read when several hits (or several 6s) land?",
+        ruling="Supplied dice are read as all the attack dice first, in the order rolled, then one "
         "save die per hit. The k-th save die belongs to the k-th hit, counting hits in the "
         "order their attack dice were rolled. A 6 whose own save fails is catastrophic; with "
         "several 6s, any one of them failing its save is enough.",
-        "It matches the worked example (hits 4, 5, 6 against saves 5, 2, 4: the save of 4 "
+        reason="It matches the worked example (hits 4, 5, 6 against saves 5, 2, 4: the save of 4 "
         "against the 6 fails), it is the order a player reads dice off the table, and since "
         "every save die is equally likely to show any face, the order changes no odds.",
     ),
     Ruling(
-        "catastrophic-once",
-        "Two or more 6s get through in one attack, or a torpedo salvo has two 6s. Is anything "
-        "more than one sinking?",
-        "No: one catastrophic hit sinks the ship; further 6s add nothing. The result still "
+        id="catastrophic-once",
+        question="Two or more 6s get through in one attack, or a torpedo salvo has two 6s. Is "
+        "anything more than one sinking?",
+        ruling="No: one catastrophic hit sinks the ship; further 6s add nothing. The result still "
         "counts every hit that got through in hull_lost.",
-        "A ship can be sunk only once; hull_lost reports what the dice did so a player can "
+        reason="A ship can be sunk only once; hull_lost reports what the dice did so a player can "
         "check them.",
     ),
     Ruling(
-        "catastrophic-state",
-        "A catastrophic hit sinks a ship 'no matter how much Hull it has left'. What does its "
-        "record show?",
-        "The ship has lost all its Hull: hull_left 0, sunk. The attack's own hull_lost still "
-        "counts only the hits that got through.",
-        "A sunk ship is removed from the table; recording it at zero Hull keeps one meaning of "
-        "sunk (0 Hull left) for every ship, however it went down.",
+        id="catastrophic-state",
+        question="A catastrophic hit sinks a ship 'no matter how much Hull it has left'. What does "
+        "its record show?",
+        ruling="The ship has lost all its Hull: hull_left 0, sunk. The attack's own hull_lost "
+        "still counts only the hits that got through.",
+        reason="A sunk ship is removed from the table; recording it at zero Hull keeps one meaning "
+        "of sunk (0 Hull left) for every ship, however it went down.",
     ),
     Ruling(
-        "hull-floor",
-        "More hits get through than the target has Hull left.",
-        "Hull stops at 0 and the ship is sunk; the attack's hull_lost counts every hit that got "
-        "through, the ship's record never shows more Hull lost than its class has.",
-        "The text sinks a ship at zero Hull and removes it; there is nothing below zero to lose.",
+        id="hull-floor",
+        question="More hits get through than the target has Hull left.",
+        ruling="Hull stops at 0 and the ship is sunk; the attack's hull_lost counts every hit that "
+        "got through, the ship's record never shows more Hull lost than its class has.",
+        reason="The text sinks a ship at zero Hull and removes it; there is nothing below zero to "
+        "lose.",
     ),
     Ruling(
-        "sunk-ships",
-        "A sunk ship fires, is fired at, or takes more damage.",
-        "Refused (422): a sunk ship is removed from the table, so it neither fires nor can be "
-        "picked as a target, and damage to it is refused too.",
-        "The text says to remove a ship at zero Hull; resolving anything against it would "
+        id="sunk-ships",
+        question="A sunk ship fires, is fired at, or takes more damage.",
+        ruling="Refused (422): a sunk ship is removed from the table, so it neither fires nor can "
+        "be picked as a target, and damage to it is refused too.",
+        reason="The text says to remove a ship at zero Hull; resolving anything against it would "
         "make a game log wrong.",
     ),
     Ruling(
-        "range-edge",
-        'Is a target at exactly the gun range (or exactly 16" for torpedoes) in range? What '
-        "about farther?",
-        "At or within the range is in range; farther is refused (422) with the range named. "
+        id="range-edge",
+        question='Is a target at exactly the gun range (or exactly 16" for torpedoes) in range? '
+        "What about farther?",
+        ruling="At or within the range is in range; farther is refused (422) with the range named. "
         "The client measures the distance in inches, fractions allowed; the service moves "
         "nothing.",
-        'A range of 48" reads as \'up to 48"\', as a move of 10" means up to 10"; refusing '
+        reason='A range of 48" reads as \'up to 48"\', as a move of 10" means up to 10"; refusing '
         "a shot the rules do not allow is better than resolving it silently.",
     ),
     Ruling(
-        "torpedo-line-of-sight",
-        "Do torpedoes need line of sight? The torpedo rule names only the range.",
-        "Yes: a ship fires torpedoes at a target it could pick for its guns (in line of sight), "
-        'only the range is 16" instead of its gun range.',
-        "Torpedoes are fired 'instead of guns': the weapon changes, picking the target does not.",
+        id="torpedo-line-of-sight",
+        question="Do torpedoes need line of sight? The torpedo rule names only the range.",
+        ruling="Yes: a ship fires torpedoes at a target it could pick for its guns (in line of "
+        'sight), only the range is 16" instead of its gun range.',
+        reason="Torpedoes are fired 'instead of guns': the weapon changes, picking the target does "
+        "not.",
     ),
     Ruling(
-        "torpedoes-instead-of-guns",
-        "A ship fires torpedoes 'instead of' guns. Does the service stop it doing both?",
-        "No: the service is stateless and resolves one attack per request; keeping each ship "
-        "to guns or torpedoes once per turn is the players' (or the app's) part.",
-        "The service keeps no game between requests, so it cannot know what a ship did "
+        id="torpedoes-instead-of-guns",
+        question="A ship fires torpedoes 'instead of' guns. Does the service stop it doing both?",
+        ruling="No: the service is stateless and resolves one attack per request; keeping each "
+        "ship to guns or torpedoes once per turn is the players' (or the app's) part.",
+        reason="The service keeps no game between requests, so it cannot know what a ship did "
         "earlier in the turn.",
     ),
     Ruling(
-        "initiative-ties",
-        "Ties are rolled again: how are supplied dice read, and how long can it go on?",
-        "Each round reads two dice: player A's, then player B's. A tie rolls another round. "
+        id="initiative-ties",
+        question="Ties are rolled again: how are supplied dice read, and how long can it go on?",
+        ruling="Each round reads two dice: player A's, then player B's. A tie rolls another round. "
         "At most 20 rounds are rolled in one request; 20 ties in a row is refused as over a "
         "limit (422), and a new roll is needed.",
-        "The rule has no end, but a service must bound its work. With seeded dice 20 ties in a "
-        "row is a chance of one in 6**20 (about 3.7 x 10**15), so no real game meets the bound.",
+        reason="The rule has no end, but a service must bound its work. With seeded dice 20 ties "
+        "in a row is a chance of one in 6**20 (about 3.7 x 10**15), so no real game meets the "
+        "bound.",
     ),
     Ruling(
-        "target-crew",
-        "Does the target's crew quality matter when it is fired at?",
-        "No: only the firer's crew sets To Hit; the target's Armour and Hull come from its "
+        id="target-crew",
+        question="Does the target's crew quality matter when it is fired at?",
+        ruling="No: only the firer's crew sets To Hit; the target's Armour and Hull come from its "
         "class. A target may be sent without a crew.",
-        "The text ties crew quality to 'the score needed to hit' and nothing else.",
+        reason="The text ties crew quality to 'the score needed to hit' and nothing else.",
     ),
 )

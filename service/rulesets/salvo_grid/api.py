@@ -593,25 +593,25 @@ OCEAN_B = {"fleet": FLEET_B, "loot": LOOT_B, "shots_received": [], "contacts": [
 
 STEPS = [
     StepHTTP(
-        "layout",
-        SalvoGridLayoutInputs,
-        SalvoGridLayoutResult,
-        lambda args: LayoutInput(tuple(args["fleet"]) if "fleet" in args else None),
-        {"dice": SEED},
+        name="layout",
+        inputs=SalvoGridLayoutInputs,
+        result=SalvoGridLayoutResult,
+        build=lambda args: LayoutInput(tuple(args["fleet"]) if "fleet" in args else None),
+        example={"dice": SEED},
     ),
     StepHTTP(
-        "loot",
-        SalvoGridLootInputs,
-        SalvoGridLootResult,
-        lambda args: LootInput(tuple(args["fleet"])),
-        {"fleet": FLEET_A, "dice": SEED},
+        name="loot",
+        inputs=SalvoGridLootInputs,
+        result=SalvoGridLootResult,
+        build=lambda args: LootInput(tuple(args["fleet"])),
+        example={"fleet": FLEET_A, "dice": SEED},
     ),
     StepHTTP(
-        "salvo",
-        SalvoGridSalvoInputs,
-        SalvoGridSalvoResult,
-        inputs(SalvoInput),
-        {
+        name="salvo",
+        inputs=SalvoGridSalvoInputs,
+        result=SalvoGridSalvoResult,
+        build=inputs(SalvoInput),
+        example={
             "a": {
                 "ocean": OCEAN_A,
                 "salvo": {
@@ -630,13 +630,13 @@ STEPS = [
         },
     ),
     StepHTTP(
-        "computer",
-        SalvoGridComputerInputs,
-        SalvoGridComputerResult,
-        lambda args: hard.LevelledInput(
+        name="computer",
+        inputs=SalvoGridComputerInputs,
+        result=SalvoGridComputerResult,
+        build=lambda args: hard.LevelledInput(
             ComputerInput(args["ocean"], args["view"]), args.get("level", "standard")
         ),
-        {
+        example={
             "ocean": OCEAN_B,
             "view": {"misses": ["A2", "C5"], "hits": ["A1"], "contacts": [], "sunk": []},
             "level": "standard",
@@ -644,11 +644,11 @@ STEPS = [
         },
     ),
     StepHTTP(
-        "heatmap",
-        SalvoGridHeatmapInputs,
-        SalvoGridHeatmapResult,
-        lambda args: hm.HeatmapInput(args["view"], tuple(args["counts"])),
-        {
+        name="heatmap",
+        inputs=SalvoGridHeatmapInputs,
+        result=SalvoGridHeatmapResult,
+        build=lambda args: hm.HeatmapInput(args["view"], tuple(args["counts"])),
+        example={
             "view": {
                 "misses": ["A2", "C5", "D6", "F3", "H8", "B9"],
                 "hits": ["A1", "B1"],
@@ -668,11 +668,11 @@ STEPS = [
         picture=heat_map,
     ),
     StepHTTP(
-        "rating",
-        SalvoGridRatingInputs,
-        SalvoGridRatingResult,
-        inputs(RatingInput),
-        {"a": 1000, "b": 1000, "result": "a-wins"},
+        name="rating",
+        inputs=SalvoGridRatingInputs,
+        result=SalvoGridRatingResult,
+        build=inputs(RatingInput),
+        example={"a": 1000, "b": 1000, "result": "a-wins"},
     ),
 ]
 
