@@ -557,7 +557,7 @@ def _first_fit(prob: Problem, rng: random.Random, budget: int) -> list[int] | No
         uncovered = prob.required & ~occ
         if uncovered:
             # The square with the fewest ways to cover it first; none at all: a dead end.
-            options = []
+            options: list[tuple[int, int]] = []
             rest = uncovered
             while rest:
                 square = rest & -rest
