@@ -6,11 +6,11 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service import create_app
 from tests.dreadnought_helpers import card, chance, gun, odds, post, ship, target
 
 SINGLE_12_AT_DREADNOUGHT = {"firer": gun(12), "battery": 12, "target": target(), "distance": 20}
@@ -139,7 +139,6 @@ def test_steps_without_dice_have_no_odds(client: FlaskClient) -> None:
         assert response.status_code in (404, 405)
 
 
-APP = create_app({"TESTING": True})
 HEAVY = ["Armoured Cruiser", "Battlecruiser", "Battleship", "Dreadnought", "Super Dreadnought"]
 CLASSES = ["Destroyer", "Protected Cruiser", *HEAVY]
 
@@ -155,6 +154,7 @@ CLASSES = ["Destroyer", "Protected Cruiser", *HEAVY]
     distance=st.floats(min_value=0, max_value=8),
 )
 def test_fire_invariants(
+    app: Flask,
     seed: str,
     nonce: int,
     cls: str,
@@ -163,7 +163,7 @@ def test_fire_invariants(
     taken: int,
     distance: float,
 ) -> None:
-    client = APP.test_client()
+    client = app.test_client()
     light = cls in ("Destroyer", "Protected Cruiser")
     if light and calibre > 9 or not light and calibre < 7:
         calibre = 8  # a gun that may fire at this target

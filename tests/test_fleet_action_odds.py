@@ -15,11 +15,11 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service import create_app
 from service.engine import dice
 from service.engine.dice import MAX_ODDS_BRANCHES
 from service.engine.ruleset import Step, step_odds
@@ -196,8 +196,6 @@ def test_the_worked_example_odds(client: FlaskClient) -> None:
 
 # --- against seeded rolls -------------------------------------------------------------------------
 
-SEEDED_APP = create_app({"TESTING": True})
-
 
 @settings(max_examples=60, deadline=None)
 @given(
@@ -210,6 +208,7 @@ SEEDED_APP = create_app({"TESTING": True})
     nonce=st.integers(0, 1000),
 )
 def test_every_seeded_result_is_a_possible_outcome(
+    app: Flask,
     firer_class: str,
     crew: str,
     visibility: str,
@@ -218,7 +217,7 @@ def test_every_seeded_result_is_a_possible_outcome(
     seed: str,
     nonce: int,
 ) -> None:
-    client = SEEDED_APP.test_client()
+    client = app.test_client()
     if torpedo and not PRINTED_CLASSES[firer_class][5]:
         firer_class = "Cruiser"
     step = "torpedo" if torpedo else "fire"

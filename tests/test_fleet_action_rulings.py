@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service import create_app
 from tests.fleet_action_helpers import (
     PRINTED_CREW,
     check,
@@ -276,13 +276,12 @@ def test_twenty_ties_are_the_limit(client: FlaskClient) -> None:
     assert "20 rounds" in problem["detail"]
 
 
-SEEDED_APP = create_app({"TESTING": True})
-
-
 @settings(max_examples=150, deadline=None)
 @given(seed=st.text(min_size=1, max_size=20), nonce=st.integers(0, 2**53 - 1))
-def test_seeded_initiative_always_names_a_winner_by_the_last_round(seed: str, nonce: int) -> None:
-    client = SEEDED_APP.test_client()
+def test_seeded_initiative_always_names_a_winner_by_the_last_round(
+    app: Flask, seed: str, nonce: int
+) -> None:
+    client = app.test_client()
     data = resolve(client, "initiative", {"dice": {"seed": seed, "nonce": nonce}})
     result = data["result"]
     assert len(data["rolls"]) == 2 * (result["ties"] + 1)
