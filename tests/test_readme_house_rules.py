@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 import shutil
 import xml.etree.ElementTree as ET
-from fractions import Fraction
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
