@@ -134,3 +134,22 @@ def test_the_document_lists_the_picture_as_a_second_media_type(app: Flask) -> No
         responses = document["paths"][path]["post"]["responses"]
         assert set(responses["200"]["content"]) == {"application/json", SVG}, path
         assert "406" in responses, path
+
+
+def test_an_outcomes_label_writes_its_values_as_the_json_answer_does(
+    client: FlaskClient,
+) -> None:
+    body = {
+        "firer": {"ship": "Ajax"},
+        "target": {"ship": "Graf Spee"},
+        "range": "Medium",
+        "weather": "Fair",
+        "guns_bearing": "broadside",
+    }
+    path = "/v1/rulesets/salvo-solo/attack/odds"
+    root = parse(client.post(path, json=body, headers={"Accept": "image/svg+xml"}))
+    first = next(
+        g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("data-outcome") == "0"
+    )
+    label = first.findtext("{http://www.w3.org/2000/svg}title") or ""
+    assert "sunk false" in label and "False" not in label and "True" not in label

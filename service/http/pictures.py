@@ -162,7 +162,7 @@ def _label(result: Any) -> str:
         if value is None or value == [] or value == {}:
             continue
         shown = _label(value) if isinstance(value, dict) else value
-        if isinstance(shown, list):
+        if isinstance(shown, (list, bool)):  # true/false as the JSON answer says them
             shown = json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
         parts.append(f"{key} {shown}")
     return ", ".join(parts) or "nothing"
