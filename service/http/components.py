@@ -16,6 +16,12 @@ from marshmallow import fields, validate
 
 COMPONENTS: dict[str, dict[str, Any]] = {}
 
+
+def camel(text: str) -> str:
+    """A component name's part from an id: ``salvo-solo`` (or ``salvo_solo``) -> ``SalvoSolo``."""
+    return "".join(part.capitalize() for part in text.replace("_", "-").split("-"))
+
+
 # Keys of a property that stay beside its ``$ref`` (OpenAPI 3.1 allows siblings).
 _KEPT = ("description", "default", "example", "deprecated", "readOnly", "writeOnly")
 

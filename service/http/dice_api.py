@@ -12,9 +12,11 @@ from marshmallow import Schema, fields, validate
 from ..engine.dice import Notation
 from ..engine.resolution import Resolution
 from ..engine.ruleset import Step, run_step
-from .common import EnvelopeBase, dice_field, dice_from, example_answer
+from .dice_in import dice_field, dice_or_fresh
+from .envelope import EnvelopeBase
 from .metrics import count_rolls
 from .receipts import prev_field, signed
+from .steps import example_answer, step_inputs
 
 blp = Blueprint("dice", __name__, url_prefix="/v1/dice", description="Plain dice rolls.")
 
@@ -100,7 +102,7 @@ def _build(args: dict[str, Any]) -> RollInput:
     example=example_answer(None, ROLL, EXAMPLE, _build, RollRequestSchema(), "/v1/dice/roll"),
 )
 def roll(args: dict[str, Any]) -> Response:
-    dice = dice_from(args)
-    envelope = run_step(None, ROLL, _build(args), dice)
+    dice = dice_or_fresh(args.get("dice"))
+    envelope = run_step(None, ROLL, _build(step_inputs(args)), dice)
     count_rolls(None, "roll", len(envelope["rolls"]))
     return signed(envelope)

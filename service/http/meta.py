@@ -15,8 +15,9 @@ from marshmallow import Schema, fields
 from ..engine.errors import PROBLEM_KINDS, ProblemKind
 from ..engine.ruleset import Ruleset
 from ..rulesets import REGISTERED
-from .common import RULESET_ID, json_response
-from .components import EnumType, component, ref
+from .answers import json_response
+from .components import EnumType, camel, component, ref
+from .envelope import RULESET_ID
 from .shapes import merged, shape_of
 
 blp = Blueprint(
@@ -99,17 +100,13 @@ class RulesetDetailSchema(Schema):
     rulings = fields.List(fields.Nested(RulingSchema), required=True)
 
 
-def _camel(text: str) -> str:
-    return "".join(part.capitalize() for part in text.split("-"))
-
-
 def _answers(kind: str, member: str, items: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """``oneOf`` the rulesets' answers, told apart by ``ruleset``: each answer is a component
     ``<Ruleset><kind>Response`` with ``ruleset`` (its id) and ``member`` (its own schema)."""
     mapping = {}
     for ruleset, schema in items.items():
         name = component(
-            f"{_camel(ruleset)}{kind}Response",
+            f"{camel(ruleset)}{kind}Response",
             {
                 "type": "object",
                 "properties": {"ruleset": {"type": "string", "const": ruleset}, member: schema},
@@ -135,7 +132,7 @@ def _ship_shapes(prefix: str, items: Any, refs: dict[str, str]) -> dict[str, Any
     for kind, shapes in kinds.items():
         shape = merged(shapes)
         shape["properties"]["kind"] = {"type": "string", "const": kind}
-        name = component(f"{prefix}{_camel(kind.replace(' ', '-'))}Info", shape)
+        name = component(f"{prefix}{camel(kind.replace(' ', '-'))}Info", shape)
         mapping[kind] = ref(name)["$ref"]
     return {
         "oneOf": [{"$ref": target} for target in mapping.values()],
@@ -161,7 +158,7 @@ def _catalog() -> tuple[dict[str, Any], dict[str, Any]]:
         found: Ruleset = module.RULESET
         LOADED.append(found)
         refs = getattr(module, "SHAPE_REFS", {})
-        prefix = _camel(found.id)
+        prefix = camel(found.id)
         tables[found.id] = ref(component(f"{prefix}Tables", shape_of(found.tables, refs)))
         ship = getattr(module, "SHIP_COMPONENT", None)
         ships[found.id] = {

@@ -22,7 +22,7 @@ from ..receipts import checking, keys
 from ..receipts.canonical import CanonicalizationError
 from ..receipts.signing import Signer
 from ..rulesets import REGISTERED
-from .components import component, ref
+from .components import camel, component, ref
 from .fields import date_time
 from .problems import problem
 
@@ -270,16 +270,12 @@ VERIFY_EXAMPLE = {
 }
 
 
-def _camel(text: str) -> str:
-    return "".join(part.capitalize() for part in text.split("-"))
-
-
 def _signed_answers() -> list[str]:
     """The component of every signed answer: each step's, the dice roll's and the seal's."""
     names: list[str] = []
     for module in REGISTERED:
         ruleset = importlib.import_module(f"...rulesets.{module}", __name__).RULESET
-        names.extend(f"{_camel(ruleset.id)}{_camel(step.name)}Response" for step in ruleset.steps)
+        names.extend(f"{camel(ruleset.id)}{camel(step.name)}Response" for step in ruleset.steps)
     return [*names, "RollResponse", "SealResponse"]
 
 

@@ -8,9 +8,10 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
 from ...engine.errors import LimitError
-from ...http.common import StepHTTP, inputs, register_steps, ship_reference
 from ...http.components import EnumType
 from ...http.fields import StrictBoolean, count, inches
+from ...http.ship_reference import ship_reference
+from ...http.steps import StepHTTP, inputs, register_steps
 from . import RULESET, steps, tables
 from .ships import ALIASES, CATALOG, RUDDER_STATES, Battery, Ship, ShipCard, ShipState
 

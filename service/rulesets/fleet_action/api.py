@@ -7,9 +7,9 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
-from ...http.common import NoInputs, StepHTTP, inputs, no_input, register_steps
 from ...http.components import EnumType
 from ...http.fields import StrictBoolean, StrictInteger, inches
+from ...http.steps import NoInputs, StepHTTP, inputs, no_input, register_steps
 from . import RULESET, steps, tables
 from .ships import Ship
 

@@ -8,10 +8,10 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
-from ...http.common import StepHTTP, inputs, register_steps
 from ...http.components import EnumType, component
 from ...http.fields import StrictBoolean, StrictInteger
 from ...http.pictures import heat_map
+from ...http.steps import StepHTTP, inputs, register_steps
 from . import RULESET, hard
 from . import heatmap as hm
 from . import tables as t

@@ -7,16 +7,10 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
-from ...http.common import (
-    NoInputs,
-    StepHTTP,
-    inputs,
-    no_input,
-    register_steps,
-    ship_reference,
-)
 from ...http.components import EnumType
 from ...http.fields import Const, OneOf, StrictBoolean, count
+from ...http.ship_reference import ship_reference
+from ...http.steps import NoInputs, StepHTTP, inputs, no_input, register_steps
 from . import RULESET, advice, steps, tables
 from .ships import ALIASES, CATALOG, FIRE_CONTROL_STATES, MAX_HITS, Ship, ShipCard, ShipState
 
