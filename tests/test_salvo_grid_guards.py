@@ -1,0 +1,73 @@
+"""SALVO guards: what the computer's special shots and the refusals of an illegal fleet say.
+
+Each test kills mutants that survived a mutation run of the salvo-grid module (see
+docs/testing.md): a trail that names the area a special was rolled onto, and a refusal that
+says whose fleet is illegal and names the field it came in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from tests.http_helpers import check_of
+from tests.salvo_grid_helpers import FLEET_B, ocean_b, refused, resolve
+
+
+def diagonal_cruiser() -> list[dict[str, Any]]:
+    """Captain b's fleet with its cruiser laid diagonally (C3, D4, E5): not a legal layout."""
+    fleet = [dict(ship) for ship in FLEET_B]
+    index = next(i for i, ship in enumerate(fleet) if ship["ship"] == "cruiser")
+    fleet[index] = {"ship": "cruiser", "squares": ["C3", "D4", "E5"]}
+    return fleet
+
+
+def test_the_depth_charge_roll_names_the_line_it_picked(client: FlaskClient) -> None:
+    """Six lines of three run through a lone hit on E5, all fresh: one d6 picks among them,
+    and the trail names the line picked by its ends ("D5-F5"), as a player reads a board."""
+    body = {"ocean": ocean_b(specials_used=["battleship"]), "view": {"hits": ["E5"]}}
+    data = resolve(client, "computer", body, [2, 1, 1, 1])
+    assert data["rolls"][0]["notation"] == "1d6"
+    entry = check_of(data, "computer depth charges")
+    assert entry["compared_with"] == "6 candidates in order"
+    assert entry["outcome"] == "D5-F5"
+    assert data["result"]["salvo"]["specials"] == [
+        {"ship": "destroyer", "square": "D5", "orientation": "horizontal"}
+    ]
+
+
+def test_the_heavy_shell_roll_names_the_block_it_picked(client: FlaskClient) -> None:
+    """Four 2x2 blocks hold E5, all fresh: one d4, and the trail names the block by its
+    top-left and bottom-right squares."""
+    body = {"ocean": ocean_b(specials_used=["destroyer"]), "view": {"hits": ["E5"]}}
+    data = resolve(client, "computer", body, [4, 1, 1, 1])
+    assert data["rolls"][0]["notation"] == "1d4"
+    entry = check_of(data, "computer heavy shell")
+    assert entry["compared_with"] == "4 candidates in order"
+    assert entry["outcome"] == "E5-F6"
+    assert data["result"]["salvo"]["specials"] == [{"ship": "battleship", "square": "E5"}]
+
+
+def test_the_computer_refuses_its_own_illegal_fleet_naming_ocean_fleet(
+    client: FlaskClient,
+) -> None:
+    """The computer's ocean comes back from the app: an illegal fleet in it is refused as
+    the computer's, naming the very square list under ocean.fleet."""
+    problem = refused(client, "computer", {"ocean": ocean_b(fleet=diagonal_cruiser()), "view": {}})
+    assert problem["type"].endswith("#rule-violation")
+    assert problem["detail"] == (
+        "the computer's fleet is not a legal layout: the Cruiser lies diagonally (C3, D4, E5): "
+        "ships lie horizontally or vertically, never diagonally"
+    )
+    assert [error["field"] for error in problem["errors"]] == ["ocean.fleet[2].squares"]
+
+
+def test_loot_refuses_an_illegal_fleet_as_this_fleet(client: FlaskClient) -> None:
+    """Hiding loot for an illegal fleet: the refusal says "this fleet" and names the field."""
+    problem = refused(client, "loot", {"fleet": diagonal_cruiser()})
+    assert problem["detail"] == (
+        "this fleet is not a legal layout: the Cruiser lies diagonally (C3, D4, E5): "
+        "ships lie horizontally or vertically, never diagonally"
+    )
+    assert [error["field"] for error in problem["errors"]] == ["fleet[2].squares"]
