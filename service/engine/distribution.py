@@ -259,7 +259,7 @@ def total(distribution: Iterable[Fraction]) -> Fraction:
 
 
 def walk_step(
-    resolve: Callable[[Any, Resolution], dict[str, Any]],
+    resolve: Callable[[Any, Resolution], Mapping[str, Any]],
     inputs: Any,
     classes: Classes = by_total,
 ) -> list[tuple[dict[str, Any], Fraction]]:
@@ -269,7 +269,7 @@ def walk_step(
     def play(dice: DiceSource) -> str:
         result = resolve(inputs, Resolution(dice))
         key = json.dumps(result, sort_keys=True)
-        results.setdefault(key, result)
+        results.setdefault(key, dict(result))
         return key
 
     return [(results[key], p) for key, p in walk(play, classes).items()]

@@ -124,7 +124,7 @@ class Resolution:
         )
         return total
 
-    def envelope(self, ruleset: str | None, step: str, result: dict[str, Any]) -> dict[str, Any]:
+    def envelope(self, ruleset: str | None, step: str, result: Mapping[str, Any]) -> dict[str, Any]:
         self.dice.finish()
         return {
             "ruleset": ruleset,

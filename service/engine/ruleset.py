@@ -13,7 +13,8 @@ from typing import Any
 from .dice import DiceSource, enumerate_outcomes
 from .resolution import Resolution, readings_in_force, register_default
 
-Resolver = Callable[[Any, Resolution], dict[str, Any]]
+# A step's result: a TypedDict of its ruleset's results.py (a dict at run time).
+Resolver = Callable[[Any, Resolution], Mapping[str, Any]]
 # For a step whose dice tree is too big to walk branch by branch: the exact (result,
 # probability) pairs for these inputs, computed from the same rules functions the step uses.
 ExactOdds = Callable[[Any], Iterable[tuple[dict[str, Any], Fraction]]]
@@ -189,7 +190,7 @@ def run_step(
     return envelope
 
 
-def _key(result: dict[str, Any]) -> Hashable:
+def _key(result: Mapping[str, Any]) -> Hashable:
     return json.dumps(result, sort_keys=True)
 
 

@@ -187,8 +187,10 @@ def _maneuver(
     range_: str, player: str, enemy: str, first: str, _rules: tuple[tuple[str, str], ...]
 ) -> dict[str, Any]:
     # No dice: the range ladder and the guns bearing (in initiative order, if so read).
-    moved: dict[str, Any] = steps.maneuver(
-        steps.ManeuverInput(range_, player, enemy, first=first), Resolution(DiceSource())
+    moved: dict[str, Any] = dict(
+        steps.maneuver(
+            steps.ManeuverInput(range_, player, enemy, first=first), Resolution(DiceSource())
+        )
     )
     return moved
 

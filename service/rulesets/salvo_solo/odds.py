@@ -9,7 +9,7 @@ every step with the walk of every face.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
@@ -25,7 +25,7 @@ from .ships import Ship, ShipState
 Odds = list[tuple[dict[str, Any], Fraction]]
 
 
-def by_total(resolve: Callable[[Any, Resolution], dict[str, Any]]) -> Callable[[Any], Odds]:
+def by_total(resolve: Callable[[Any, Resolution], Mapping[str, Any]]) -> Callable[[Any], Odds]:
     """The exact odds of a step whose rules read each roll by its total."""
 
     def odds(inputs: Any) -> Odds:
@@ -65,7 +65,7 @@ Table = tuple[tuple[dict[str, Any], Fraction], ...]
 # straddled (which counts for every later fire at that target).
 Shot = tuple[int, int, int, bool, bool]
 
-FOLLOW_UP: dict[str, Callable[[Any, Resolution], dict[str, Any]]] = {
+FOLLOW_UP: dict[str, Callable[[Any, Resolution], Mapping[str, Any]]] = {
     "special-damage": steps.special_damage,
     "critical": steps.critical,
 }
@@ -78,14 +78,14 @@ def rules_key() -> tuple[tuple[str, str], ...]:
 
 @lru_cache(maxsize=STEP_ODDS_CACHE)
 def _table(
-    resolve: Callable[[Any, Resolution], dict[str, Any]],
+    resolve: Callable[[Any, Resolution], Mapping[str, Any]],
     inputs: Any,
     _rules: tuple[tuple[str, str], ...],
 ) -> Table:
     return tuple(walk_step(resolve, inputs))
 
 
-def table(resolve: Callable[[Any, Resolution], dict[str, Any]], inputs: Any) -> Table:
+def table(resolve: Callable[[Any, Resolution], Mapping[str, Any]], inputs: Any) -> Table:
     """A step's exact odds for these inputs under the readings in force, kept per worker."""
     return _table(resolve, inputs, rules_key())
 

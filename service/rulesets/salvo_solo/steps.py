@@ -3,12 +3,39 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from ...engine.errors import RuleError
 from ...engine.resolution import Modifier, Resolution, in_force
 from ...engine.ruleset import NoInput
 from . import tables as t
+from .results import (
+    SalvoSoloAction,
+    SalvoSoloEvent,
+    SalvoSoloGameState,
+    SalvoSoloNamedShip,
+    SalvoSoloInlineShip,
+    SalvoSoloRange,
+    SalvoSoloSide,
+    SalvoSoloWeather,
+    SalvoSoloRollNext,
+    SalvoSoloShipStatus,
+    SalvoSoloShot,
+    SalvoSoloAttackResult,
+    SalvoSoloCriticalResult,
+    SalvoSoloDamageResult,
+    SalvoSoloEndOfTurnResult,
+    SalvoSoloEnemyActionResult,
+    SalvoSoloFireResult,
+    SalvoSoloInitiativeResult,
+    SalvoSoloManeuverResult,
+    SalvoSoloRangeResult,
+    SalvoSoloSpecialDamageResult,
+    SalvoSoloStraddleResult,
+    SalvoSoloTorpedoResult,
+    SalvoSoloTurnResult,
+    SalvoSoloWeatherResult,
+)
 from .ships import Ship
 
 
@@ -17,18 +44,25 @@ def _published(table: dict[str, int], source: str) -> Modifier:
     return Modifier(source, table[source])
 
 
-def _step_range(current: str, change: int) -> tuple[str | None, bool]:
+def _step_range(current: str, change: int) -> tuple[SalvoSoloRange | None, bool]:
     """Move along the range ladder; closer than Short stays Short, past Extreme is out."""
+    ladder: tuple[SalvoSoloRange, ...] = t.RANGES
     index = t.RANGES.index(current) + change
-    if index >= len(t.RANGES):
+    if index >= len(ladder):
         return None, True
-    return t.RANGES[max(0, index)], False
+    return ladder[max(0, index)], False
+
+
+def _status(ship: Ship) -> SalvoSoloShipStatus:
+    """A ship's status as the typed result names it (``Ship.status`` builds a plain dict of
+    exactly these keys; tests/test_typed_results.py holds the two to the same schema)."""
+    return cast(SalvoSoloShipStatus, ship.status())
 
 
 # --- weather and range ----------------------------------------------------------------
 
 
-def weather(_: NoInput, res: Resolution) -> dict[str, Any]:
+def weather(_: NoInput, res: Resolution) -> SalvoSoloWeatherResult:
     roll = res.roll("weather", 2, 6)
     result = t.look_up(t.WEATHER, roll.total)
     res.check("weather", roll.total, [], f"Weather {t.band_text(t.WEATHER, roll.total)}", result)
@@ -40,7 +74,7 @@ class RangeInput:
     weather: str
 
 
-def initial_range(inp: RangeInput, res: Resolution) -> dict[str, Any]:
+def initial_range(inp: RangeInput, res: Resolution) -> SalvoSoloRangeResult:
     roll = res.roll("initial range", 2, 6)
     mods = [Modifier(f"weather {inp.weather}", t.WEATHER_RANGE_MODIFIER[inp.weather])]
     final = sum(m.value for m in mods) + roll.total
@@ -64,7 +98,7 @@ class InitiativeInput:
     enemy: Ship
 
 
-def initiative(inp: InitiativeInput, res: Resolution) -> dict[str, Any]:
+def initiative(inp: InitiativeInput, res: Resolution) -> SalvoSoloInitiativeResult:
     roll = res.roll("initiative", 1, 6)
     mods = []
     if inp.enemy.speed < inp.player.speed:
@@ -84,7 +118,7 @@ class EnemyActionInput:
     last_action: str | None
 
 
-def enemy_action(inp: EnemyActionInput, res: Resolution) -> dict[str, Any]:
+def enemy_action(inp: EnemyActionInput, res: Resolution) -> SalvoSoloEnemyActionResult:
     if inp.enemy.must_offer_broadside:
         # A ship at speed 0 permanently performs OB: nothing to roll.
         return {"action": "OB", "reason": "speed 0: the ship can only Offer Broadside"}
@@ -95,7 +129,8 @@ def enemy_action(inp: EnemyActionInput, res: Resolution) -> dict[str, Any]:
     final = roll.total + sum(m.value for m in mods)
     row = t.look_up(t.ENEMY_ACTION, final)
     if row == "same":
-        action = inp.last_action or t.FIRST_TURN_LAST_ACTION
+        # last_action is one of the Actions (the request schema's enum)
+        action = cast(SalvoSoloAction, inp.last_action or t.FIRST_TURN_LAST_ACTION)
         reason = (
             "same Act as last turn" if inp.last_action else "same Act as last turn (OB on turn 1)"
         )
@@ -129,7 +164,7 @@ def _require_action_allowed(ship: Ship | None, action: str, field: str) -> None:
         )
 
 
-def _in_initiative_order(inp: ManeuverInput) -> tuple[str | None, bool]:
+def _in_initiative_order(inp: ManeuverInput) -> tuple[SalvoSoloRange | None, bool]:
     """One Action after the other (reading in-initiative-order): out is out at once."""
     if inp.first is None:
         raise RuleError(
@@ -139,16 +174,17 @@ def _in_initiative_order(inp: ManeuverInput) -> tuple[str | None, bool]:
         )
     order = ("player", "enemy") if inp.first == "player" else ("enemy", "player")
     actions = {"player": inp.player_action, "enemy": inp.enemy_action}
-    current: str | None = inp.range
+    current: str = inp.range
+    moved: SalvoSoloRange | None = None
     for side in order:
-        assert current is not None
-        current, out = _step_range(current, t.ACTION_EFFECTS[actions[side]]["range_change"])
-        if out:
+        moved, _ = _step_range(current, t.ACTION_EFFECTS[actions[side]]["range_change"])
+        if moved is None:
             return None, True
-    return current, False
+        current = moved
+    return moved, False
 
 
-def maneuver(inp: ManeuverInput, res: Resolution) -> dict[str, Any]:
+def maneuver(inp: ManeuverInput, res: Resolution) -> SalvoSoloManeuverResult:
     _require_action_allowed(inp.player, inp.player_action, "player_action")
     _require_action_allowed(inp.enemy, inp.enemy_action, "enemy_action")
     change = sum(t.ACTION_EFFECTS[a]["range_change"] for a in (inp.player_action, inp.enemy_action))
@@ -183,7 +219,7 @@ def _require_can_fire(ship: Ship, field: str) -> None:
         raise RuleError(reason, field)
 
 
-def fire(inp: FireInput, res: Resolution, label: str = "fire") -> dict[str, Any]:
+def fire(inp: FireInput, res: Resolution, label: str = "fire") -> SalvoSoloFireResult:
     if inp.firer is not None:
         _require_can_fire(inp.firer, "firer")
     roll = res.roll(label, 2, 6)
@@ -233,7 +269,9 @@ def straddle_modifiers(inp: StraddleInput, gun_size_reading: str = "bands") -> l
     return mods
 
 
-def straddle(inp: StraddleInput, res: Resolution, label: str = "straddle") -> dict[str, Any]:
+def straddle(
+    inp: StraddleInput, res: Resolution, label: str = "straddle"
+) -> SalvoSoloStraddleResult:
     _require_can_fire(inp.firer, "firer")
     inp.target.require_afloat("target")
     roll = res.roll(label, 3, 6)
@@ -246,7 +284,8 @@ def straddle(inp: StraddleInput, res: Resolution, label: str = "straddle") -> di
         outcome = t.STRADDLE_EMPTY_ROW[reading]
         row += f" (printed empty; read {reading})"
     res.check(label, roll.total, mods, row, outcome)
-    follow = {"Special": "special-damage", "Critical": "critical"}.get(outcome)
+    follow_ups: dict[str, SalvoSoloRollNext] = {"Special": "special-damage", "Critical": "critical"}
+    follow = follow_ups.get(outcome)
     hits = "" if outcome in ("NE", "Special", "Critical") else outcome
     return {"outcome": outcome, "hits": hits, "roll_next": follow}
 
@@ -254,7 +293,9 @@ def straddle(inp: StraddleInput, res: Resolution, label: str = "straddle") -> di
 # --- special damage and critical hits ---------------------------------------------------
 
 
-def special_damage(_: NoInput, res: Resolution, label: str = "special damage") -> dict[str, Any]:
+def special_damage(
+    _: NoInput, res: Resolution, label: str = "special damage"
+) -> SalvoSoloSpecialDamageResult:
     roll = res.roll(label, 2, 6)
     row = t.look_up(t.SPECIAL_DAMAGE, roll.total)
     res.check(
@@ -277,7 +318,9 @@ class CriticalInput:
     range: str
 
 
-def critical(inp: CriticalInput, res: Resolution, label: str = "critical hit") -> dict[str, Any]:
+def critical(
+    inp: CriticalInput, res: Resolution, label: str = "critical hit"
+) -> SalvoSoloCriticalResult:
     inp.target.require_afloat("target")
     roll = res.roll(label, 2, 6)
     row = t.look_up(t.CRITICAL, roll.total)
@@ -341,7 +384,7 @@ def torpedo_problem(inp: TorpedoInput, reading: str | None = None) -> str | None
     return None
 
 
-def torpedo(inp: TorpedoInput, res: Resolution, label: str = "torpedo") -> dict[str, Any]:
+def torpedo(inp: TorpedoInput, res: Resolution, label: str = "torpedo") -> SalvoSoloTorpedoResult:
     problem = torpedo_problem(inp, res.reading("torpedoes-are-not-guns"))
     if problem:
         raise RuleError(problem, "firer")
@@ -383,10 +426,10 @@ class DamageInput:
     fire_control_lost: bool = False
 
 
-def damage(inp: DamageInput, res: Resolution) -> dict[str, Any]:
+def damage(inp: DamageInput, res: Resolution) -> SalvoSoloDamageResult:
     inp.ship.require_afloat("ship")
     after = inp.ship.apply(inp.hits, inp.fire_control_lost)
-    return {"ship": after.status(), "newly_sunk": after.sunk}
+    return {"ship": _status(after), "newly_sunk": after.sunk}
 
 
 @dataclass(frozen=True)
@@ -396,7 +439,7 @@ class EndOfTurnInput:
     enemy_action: str
 
 
-def end_of_turn(inp: EndOfTurnInput, res: Resolution) -> dict[str, Any]:
+def end_of_turn(inp: EndOfTurnInput, res: Resolution) -> SalvoSoloEndOfTurnResult:
     roll = res.roll("end of turn", 1, 6)
     actions = (inp.player_action, inp.enemy_action)
     mods = []
@@ -415,6 +458,8 @@ def end_of_turn(inp: EndOfTurnInput, res: Resolution) -> dict[str, Any]:
 
 # --- composites ---------------------------------------------------------------------------
 
+SIDES: tuple[SalvoSoloSide, SalvoSoloSide] = ("player", "enemy")
+
 
 @dataclass(frozen=True)
 class AttackInput:
@@ -426,47 +471,58 @@ class AttackInput:
     previously_straddled: bool = False
 
 
-def attack(inp: AttackInput, res: Resolution) -> dict[str, Any]:
+def attack(inp: AttackInput, res: Resolution) -> SalvoSoloAttackResult:
     """One ship's whole fire for a turn: every shot down the full chain."""
     return _attack(inp, res)[0]
 
 
-def _attack(inp: AttackInput, res: Resolution, prefix: str = "") -> tuple[dict[str, Any], Ship]:
+class _ShotChain(TypedDict, total=False):
+    """What follows a straddle in one shot (the keys of SalvoSoloShot between fire and
+    target, in the order the answer lists them)."""
+
+    straddle: SalvoSoloStraddleResult
+    special_damage: SalvoSoloSpecialDamageResult
+    critical: SalvoSoloCriticalResult
+    hits: str
+
+
+def _attack(
+    inp: AttackInput, res: Resolution, prefix: str = ""
+) -> tuple[SalvoSoloAttackResult, Ship]:
     _require_can_fire(inp.firer, "firer")
     inp.target.require_afloat("target")
     target, straddled = inp.target, inp.previously_straddled
-    shots: list[dict[str, Any]] = []
+    shots: list[SalvoSoloShot] = []
     for number in range(1, t.SHOTS_PER_TURN[inp.range] + 1):
         if target.sunk:
             break  # ruling sunk-is-final: no shot is fired at a sunk ship
         tag = f"{prefix}shot {number}"
-        shot: dict[str, Any] = {"shot": number}
-        shot["fire"] = fire(FireInput(inp.range, inp.weather, straddled), res, label=f"{tag} fire")
-        if shot["fire"]["straddle"]:
+        fired = fire(FireInput(inp.range, inp.weather, straddled), res, label=f"{tag} fire")
+        chained: _ShotChain = {}
+        if fired["straddle"]:
             straddled = True
             chain = straddle(
                 StraddleInput(inp.firer, target, inp.range, inp.guns_bearing),
                 res,
                 label=f"{tag} straddle",
             )
-            shot["straddle"] = chain
+            chained["straddle"] = chain
             hits, fire_control_lost = chain["hits"], False
             if chain["outcome"] == "Special":
-                shot["special_damage"] = special_damage(NoInput(), res, f"{tag} special damage")
-                hits = shot["special_damage"]["hits"]
-                fire_control_lost = shot["special_damage"]["fire_control_lost"]
+                special = special_damage(NoInput(), res, f"{tag} special damage")
+                chained["special_damage"] = special
+                hits = special["hits"]
+                fire_control_lost = special["fire_control_lost"]
             elif chain["outcome"] == "Critical":
-                shot["critical"] = critical(
-                    CriticalInput(target, inp.range), res, f"{tag} critical hit"
-                )
-                hits = shot["critical"]["hits"]
+                crit = critical(CriticalInput(target, inp.range), res, f"{tag} critical hit")
+                chained["critical"] = crit
+                hits = crit["hits"]
             target = target.apply(hits, fire_control_lost)
-            shot["hits"] = hits
-        shot["target"] = target.status()
-        shots.append(shot)
-    result = {
+            chained["hits"] = hits
+        shots.append({"shot": number, "fire": fired, **chained, "target": _status(target)})
+    result: SalvoSoloAttackResult = {
         "shots": shots,
-        "target": target.status(),
+        "target": _status(target),
         "straddled": straddled,
         "target_sunk": target.sunk,
     }
@@ -491,27 +547,29 @@ class GameState:
     player_has_straddled: bool = False
     enemy_has_straddled: bool = False
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> SalvoSoloGameState:
+        # The fields hold what the request schema let in (its enums); Ship.ref builds one of
+        # the two ways a request names a ship.
         return {
             "turn": self.turn,
-            "weather": self.weather,
-            "range": self.range,
-            "player": self.player.ref(),
-            "enemy": self.enemy.ref(),
-            "enemy_last_action": self.enemy_last_action,
+            "weather": cast(SalvoSoloWeather, self.weather),
+            "range": cast(SalvoSoloRange, self.range),
+            "player": cast(SalvoSoloNamedShip | SalvoSoloInlineShip, self.player.ref()),
+            "enemy": cast(SalvoSoloNamedShip | SalvoSoloInlineShip, self.enemy.ref()),
+            "enemy_last_action": cast(SalvoSoloAction | None, self.enemy_last_action),
             "player_has_straddled": self.player_has_straddled,
             "enemy_has_straddled": self.enemy_has_straddled,
         }
 
 
 def _fire_order(
-    player: Ship, enemy: Ship, res: Resolution, events: list[dict[str, Any]]
-) -> tuple[str, str]:
+    player: Ship, enemy: Ship, res: Resolution, events: list[SalvoSoloEvent]
+) -> tuple[SalvoSoloSide, SalvoSoloSide]:
     """Bigger gun size fires first; a tie is rolled for (ruling gun-size-tie)."""
     if player.card.guns != enemy.card.guns:
         return ("player", "enemy") if player.card.guns > enemy.card.guns else ("enemy", "player")
     roll = res.roll("fire order", 1, 6)
-    first = t.look_up(t.FIRE_ORDER_TIE, roll.total)
+    first: SalvoSoloSide = t.look_up(t.FIRE_ORDER_TIE, roll.total)
     text = f"gun sizes tied: {t.bands_text(t.FIRE_ORDER_TIE, {'player': 'player first'})}"
     res.check("fire order", roll.total, [], text, first)
     events.append({"phase": "fire-order", "result": {"first": first}})
@@ -538,7 +596,7 @@ def _fire_control_at_turn_end(ship: Ship) -> Ship:
     return ship
 
 
-def _ending(player: Ship, enemy: Ship) -> tuple[str | None, bool, str] | None:
+def _ending(player: Ship, enemy: Ship) -> tuple[SalvoSoloSide | None, bool, str] | None:
     """(winner, draw, reason) once a ship is sunk, else None."""
     if player.sunk and enemy.sunk:
         return None, True, "both ships sunk"
@@ -550,14 +608,16 @@ def _ending(player: Ship, enemy: Ship) -> tuple[str | None, bool, str] | None:
 
 
 def _pending(
-    state: GameState, events: list[dict[str, Any]], enemy_act: str, res: Resolution
-) -> dict[str, Any]:
+    state: GameState, events: list[SalvoSoloEvent], enemy_act: SalvoSoloAction, res: Resolution
+) -> SalvoSoloTurnResult:
     """The enemy acted first: what is decided so far, and the choice left to the player.
 
     Nothing is applied: the state goes back as it came, and the same request with the
     player's Action and the same dice rolls these very dice again, then finishes the turn.
     """
-    choices = ["OB"] if state.player.must_offer_broadside else list(t.ACTIONS)
+    choices: list[SalvoSoloAction] = (
+        ["OB"] if state.player.must_offer_broadside else list(t.ACTIONS)
+    )
     enemy = state.enemy.card.name
     name = t.ACTION_EFFECTS[enemy_act]["name"]
     dice = sum(len(roll.values) for roll in res.rolls)
@@ -581,7 +641,7 @@ def _pending(
     }
 
 
-def turn(inp: TurnInput, res: Resolution) -> dict[str, Any]:
+def turn(inp: TurnInput, res: Resolution) -> SalvoSoloTurnResult:
     """A whole turn, in the rulebook's order, from a state the client sends back each time."""
     state = inp.state
     for role in ("player", "enemy"):
@@ -599,11 +659,11 @@ def turn(inp: TurnInput, res: Resolution) -> dict[str, Any]:
         "enemy": _fire_control_at_turn_start(state.enemy),
     }
     straddled = {"player": state.player_has_straddled, "enemy": state.enemy_has_straddled}
-    events: list[dict[str, Any]] = []
+    events: list[SalvoSoloEvent] = []
 
     def finish(
-        range_now: str, ending: tuple[str | None, bool, str] | None, enemy_act: str
-    ) -> dict[str, Any]:
+        range_now: str, ending: tuple[SalvoSoloSide | None, bool, str] | None, enemy_act: str
+    ) -> SalvoSoloTurnResult:
         new_state = replace(
             state,
             turn=min(MAX_TURN, state.turn + 1),
@@ -643,9 +703,9 @@ def turn(inp: TurnInput, res: Resolution) -> dict[str, Any]:
         ManeuverInput(state.range, actions["player"], actions["enemy"], first=first["first"]), res
     )
     events.append({"phase": "maneuver", "result": moved})
-    if moved["out_of_range"]:
+    range_now = moved["range"]
+    if range_now is None:  # out of range
         return finish(state.range, (None, True, "out of range"), actions["enemy"])
-    range_now: str = moved["range"]
     bearing = {"player": moved["player_guns_bearing"], "enemy": moved["enemy_guns_bearing"]}
 
     order = _fire_order(ships["player"], ships["enemy"], res, events)
@@ -676,7 +736,7 @@ def turn(inp: TurnInput, res: Resolution) -> dict[str, Any]:
             return finish(range_now, _ending(ships["player"], ships["enemy"]), actions["enemy"])
 
     launches = []
-    for firer_role in ("player", "enemy"):
+    for firer_role in SIDES:
         target_role = "enemy" if firer_role == "player" else "player"
         launch = TorpedoInput(ships[firer_role], ships[target_role], range_now, state.weather)
         if torpedo_problem(launch, res.reading("torpedoes-are-not-guns")) is None:
