@@ -1,0 +1,153 @@
+"""The key commands (``python -m service.receipts new|rotate signing|seal [FILE]``), called
+in this process so that a mutation run can see which test reaches them (the subprocess
+tests in test_receipts_keys.py check the module runs as a command; mutmut cannot map a
+subprocess to the code it ran)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.receipts import keys
+from service.receipts.__main__ import main
+
+USAGE_LINE = "new signing|seal            print a new key set (JSON) for a Secret or a file"
+
+
+def stored(path: Path) -> list[dict[str, Any]]:
+    members: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))["keys"]
+    return members
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [[], ["new"], ["rotate"], ["new", "nothing"], ["rotate", "sealing"], ["old", "signing"]],
+)
+def test_a_command_out_of_shape_prints_the_usage_and_exits_2(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert USAGE_LINE in err
+
+
+def test_new_signing_prints_one_private_ed25519_key(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["new", "signing"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    document = json.loads(out)
+    assert len(document["keys"]) == 1
+    [key] = document["keys"]
+    assert (key["kty"], key["crv"]) == ("OKP", "Ed25519") and "d" in key
+    assert keys.signing_keys(document).kid == key["kid"]
+
+
+def test_new_seal_prints_one_256_bit_key(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["new", "seal"]) == 0
+    out, _ = capsys.readouterr()
+    document = json.loads(out)
+    assert len(document["keys"]) == 1 and document["keys"][0]["kty"] == "oct"
+    assert len(keys.seal_keys(document).current) == 32
+
+
+def test_two_new_keys_differ(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["new", "seal"])
+    main(["new", "seal"])
+    first, second = capsys.readouterr().out.splitlines()
+    assert json.loads(first)["keys"][0]["k"] != json.loads(second)["keys"][0]["k"]
+
+
+def test_rotate_signing_puts_a_new_key_first_and_keeps_the_old_one_public(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "signing.json"
+    old = keys.new_signing_key()
+    path.write_text(json.dumps({"keys": [old]}), encoding="utf-8")
+    assert main(["rotate", "signing", str(path)]) == 0
+    out, err = capsys.readouterr()
+    members = stored(path)
+    assert out == f"signing keys in {path}: {members[0]['kid']} is now first\n"
+    assert err == ""
+    assert [member["kid"] for member in members] == [members[0]["kid"], old["kid"]]
+    assert members[0]["kid"] != old["kid"] and "d" in members[0]
+    assert members[1] == {name: value for name, value in old.items() if name != "d"}
+    assert old["d"] not in out and members[0]["d"] not in out
+    loaded = keys.signing_keys({"keys": members})
+    assert loaded.kid == members[0]["kid"] and set(loaded.public) == {members[0]["kid"], old["kid"]}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["signing.json"]  # no temporary left
+
+
+def test_rotate_seal_keeps_the_retired_key_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "seal.json"
+    old = keys.new_seal_key()
+    path.write_text(json.dumps({"keys": [old]}), encoding="utf-8")
+    assert main(["rotate", "seal", str(path)]) == 0
+    out, _ = capsys.readouterr()
+    members = stored(path)
+    assert out == f"seal keys in {path}: {members[0]['kid']} is now first\n"
+    assert members[1] == old  # it must still open the tokens it sealed
+    assert members[0]["kty"] == "oct" and members[0]["k"] != old["k"]
+    assert old["k"] not in out and members[0]["k"] not in out
+
+
+@pytest.mark.parametrize("kind", ["signing", "seal"])
+def test_rotate_without_a_file_rotates_the_data_folders_set(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("FIRECONTROL_DATA_DIR", str(tmp_path))
+    path = tmp_path / f"{kind}-keys.json"
+    maker = keys.new_signing_key if kind == "signing" else keys.new_seal_key
+    first = maker()
+    path.write_text(json.dumps({"keys": [first]}), encoding="utf-8")
+    assert main(["rotate", kind]) == 0
+    members = stored(path)
+    assert len(members) == 2 and members[1]["kid"] == first["kid"]
+    assert capsys.readouterr().out == f"{kind} keys in {path}: {members[0]['kid']} is now first\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
+        (None, "No such file"),
+        ("not json", "Expecting value"),
+        ('{"nothing": []}', "the seal keys are not a JSON Web Key Set"),
+        ('{"keys": []}', "the seal key set has no keys"),
+    ],
+)
+def test_rotate_refuses_a_file_it_cannot_use_and_exits_1(
+    content: str | None, why: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "seal.json"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    assert main(["rotate", "seal", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"cannot rotate the seal keys in {path}: ")
+    assert why in err
+    if content is not None:
+        assert path.read_text(encoding="utf-8") == content  # left as it was
+    assert [p.name for p in tmp_path.iterdir()] == ([] if content is None else ["seal.json"])
+
+
+def test_replace_that_fails_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
+    path = tmp_path / "seal.json"
+    path.write_text('{"keys": ["old"]}', encoding="utf-8")
+    with pytest.raises(TypeError):
+        keys.replace(path, {"keys": [object()]})
+    assert path.read_text(encoding="utf-8") == '{"keys": ["old"]}'
+    assert [p.name for p in tmp_path.iterdir()] == ["seal.json"]
+
+
+def test_replace_writes_the_document_as_json(tmp_path: Path) -> None:
+    path = tmp_path / "seal.json"
+    path.write_text("old", encoding="utf-8")
+    keys.replace(path, {"keys": [{"kid": "a"}]})
+    assert json.loads(path.read_text(encoding="utf-8")) == {"keys": [{"kid": "a"}]}
+    assert [p.name for p in tmp_path.iterdir()] == ["seal.json"]
