@@ -5,10 +5,19 @@
 Every game is played by ``steps.turn`` itself with seeded dice (seed ``advice-bench-<i>``,
 nonce the turn number), from a fresh start: the weather and the initial range rolled by
 their own steps (nonce 0), a British ship against a German one, the 4 x 3 pairs of the
-catalog in turn. Each player plays the same games (same seeds): "always close", "always
-offer broadside", "always withdraw" (a ship at speed 0 offers broadside), and "advisor",
-which asks ``advice`` every turn (seed ``<game seed>-advice``, nonce the turn) and takes
-its best Action. Not part of ``make test``: it takes minutes of CPU.
+catalog in turn. Each player plays the same games (same seeds, so the comparison is
+paired): "always close", "always offer broadside", "always withdraw" (a ship at speed 0
+offers broadside), and "advisor", which asks ``advice`` every turn (seed
+``<game seed>-advice``, nonce the turn) and takes its best Action. Two variants of the
+advisor on the same judged games show what the choices are worth: "advisor (most wins)"
+picks by wins then losses instead of expected score, and "advisor v1" judges each Action
+kept for the whole game and picks by wins (the advisor before the rollout).
+
+Against "always close" it reports, for each player, the mean paired difference per game of
+the win, loss and score (a win 1, a draw 1/2, a loss 0) indicators and its 95% interval
+(normal approximation over the games). ``--players`` runs a subset and ``--json`` keeps
+every game's outcome, so runs in parallel processes can be put together with
+``--combine a.json b.json ...``. Not part of ``make test``: it takes minutes of CPU.
 """
 
 from __future__ import annotations
@@ -18,6 +27,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from math import sqrt
 from pathlib import Path
 from typing import Any
 
@@ -49,12 +59,39 @@ def advisor(state: steps.GameState, seed: str) -> str:
     return chosen
 
 
+def variant(keep: bool) -> Policy:
+    """The advisor's games and streams, judged another way: by wins then losses, with each
+    Action followed by closing (``keep`` False) or kept every later turn (v1)."""
+
+    def choose(state: steps.GameState, seed: str) -> str:
+        game = advice.Game(state)
+        judged = [
+            advice.judge(
+                state,
+                action,
+                f"{seed}-advice",
+                state.turn,
+                game=game,
+                later=action if keep else advice.LATER,
+            )
+            for action in advice.allowed_actions(state)
+        ]
+        chosen: str = advice.best_of(judged, advice.by_wins)["action"]
+        return chosen
+
+    return choose
+
+
+CLOSE = "always close (C)"
 POLICIES: dict[str, Policy] = {
-    "always close (C)": fixed("C"),
+    CLOSE: fixed("C"),
     "always offer broadside (OB)": fixed("OB"),
     "always withdraw (W)": fixed("W"),
     "advisor": advisor,
+    "advisor (most wins)": variant(keep=False),
+    "advisor v1": variant(keep=True),
 }
+SCORE = {"win": 1.0, "draw": 0.5, "loss": 0.0, "unfinished": 0.0}
 
 
 def start(game: int) -> tuple[str, steps.GameState]:
@@ -82,33 +119,72 @@ def play(game: int, policy: Policy) -> tuple[str, int]:
     return "unfinished", MAX_TURNS
 
 
+def paired(mine: list[str], theirs: list[str], value: Callable[[str], float]) -> str:
+    """Mean paired difference per game and its 95% interval, in points of percentage."""
+    diffs = [value(a) - value(b) for a, b in zip(mine, theirs, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    sd = sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+    half = 1.959963984540054 * sd / sqrt(n)
+    return f"{100 * mean:+.1f} [{100 * (mean - half):+.1f}, {100 * (mean + half):+.1f}]"
+
+
+def table(games: int, rows: dict[str, dict[str, Any]]) -> None:
+    print(f"| player ({games} games each) | win | draw | loss | mean turns |")
+    print("|---|---:|---:|---:|---:|")
+    for name, row in rows.items():
+        share = {k: f"{100 * row[k] / games:.1f}%" for k in ("win", "draw", "loss")}
+        print(
+            f"| {name} | {share['win']} | {share['draw']} | {share['loss']} | {row['turns']:.2f} |"
+        )
+    if CLOSE not in rows:
+        return
+    base = rows[CLOSE]["outcomes"]
+    print()
+    print("| against always close, paired, per game (95% interval) | win | loss | score |")
+    print("|---|---:|---:|---:|")
+    for name, row in rows.items():
+        if name == CLOSE:
+            continue
+        mine = row["outcomes"]
+        cells = [paired(mine, base, lambda o, k=k: float(o == k)) for k in ("win", "loss")] + [
+            paired(mine, base, SCORE.__getitem__)
+        ]
+        print(f"| {name} | {' | '.join(cells)} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=240)
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--players", nargs="*", choices=list(POLICIES), help="default: all")
+    parser.add_argument("--combine", nargs="*", type=Path, help="tables from --json files")
     args = parser.parse_args(argv)
     rows: dict[str, dict[str, Any]] = {}
+    if args.combine:
+        for path in args.combine:
+            data = json.loads(path.read_text())
+            rows.update(data["rows"])
+        table(data["games"], {name: rows[name] for name in POLICIES if name in rows})
+        return 0
     with readings_in_force(None):
-        for name, policy in POLICIES.items():
+        for name in args.players or list(POLICIES):
+            policy = POLICIES[name]
             began = time.process_time()
             counts = {"win": 0, "draw": 0, "loss": 0, "unfinished": 0}
             turns = 0
+            outcomes = []
             for game in range(args.games):
                 outcome, played = play(game, policy)
                 counts[outcome] += 1
+                outcomes.append(outcome)
                 turns += played
             cpu = time.process_time() - began
-            rows[name] = {**counts, "turns": turns / args.games, "cpu_s": cpu}
+            rows[name] = {**counts, "turns": turns / args.games, "cpu_s": cpu, "outcomes": outcomes}
             print(f"{name}: {counts} in {cpu:.1f} s", file=sys.stderr)
-    print(f"| player ({args.games} games each) | win | draw | loss | mean turns |")
-    print("|---|---:|---:|---:|---:|")
-    for name, row in rows.items():
-        share = {k: f"{100 * row[k] / args.games:.1f}%" for k in ("win", "draw", "loss")}
-        print(
-            f"| {name} | {share['win']} | {share['draw']} | {share['loss']} | {row['turns']:.2f} |"
-        )
+    table(args.games, rows)
     if args.json:
-        args.json.write_text(json.dumps({"games": args.games, "rows": rows}, indent=2))
+        args.json.write_text(json.dumps({"games": args.games, "rows": rows}, indent=1))
     return 0
 
 

@@ -14,14 +14,19 @@ step that resolves it (``steps.enemy_action``, ``steps.fire``, ``steps.straddle`
 follow-up, ``steps.torpedo``, ``steps.end_of_turn``, each walked by total and kept per
 worker, see ``odds.py``), and the turn is put together in the order ``steps.turn`` plays
 it; a test compares one turn of this game with the walk of ``steps.turn`` itself. The
-player takes the Action being judged this turn and keeps it every later turn (a ship at
-speed 0 Offers Broadside); the enemy follows its table. Asking again every turn and taking
-the best Action is then a rollout of those fixed players, which does at least as well as
-the best of them (docs/advice.md measures it). A game still going after ``HORIZON`` turns
-is counted as unfinished, neither won nor lost nor drawn.
+player takes the Action being judged this turn and closes (``LATER``) every later turn (a
+ship at speed 0 Offers Broadside); the enemy follows its table. Every Action is judged with
+the same player for the later turns, so asking again every turn and taking the best Action
+is a rollout of "always close" (one turn of lookahead over a fixed player), which with
+exact figures does at least as well as that player from every state (docs/advice.md
+measures it; the older advisor judged each Action kept for the whole game, which is no
+rollout of anything and did not beat "always close"). The best Action has the highest
+expected score, a win 1, a draw 1/2, a loss 0 (then the fewer losses, then table order).
+A game still going after ``HORIZON`` turns is counted as unfinished, neither won nor lost
+nor drawn (and scores 0).
 
 Reproducible: sample ``i`` reads its own byte stream, ``HMAC-SHA256(key=UTF-8(seed),
-msg=ASCII("fc-advice-v1:<nonce>:<i>:<block>"))`` for block = 0, 1, ..., and every Action is
+msg=ASCII("fc-advice-v2:<nonce>:<i>:<block>"))`` for block = 0, 1, ..., and every Action is
 judged on the same streams (common random numbers: the comparison between Actions is
 sharper than each number alone). A draw from chances with common denominator ``D`` reads
 the fewest bytes ``k`` with ``256^k >= D`` as a big-endian number ``x``, discards it if
@@ -46,10 +51,11 @@ from . import odds, steps
 from . import tables as t
 from .ships import Ship, ShipState
 
-ALGORITHM = "fc-advice-v1"
+ALGORITHM = "fc-advice-v2"  # v1 kept the judged Action every later turn
 SAMPLES = 300  # games per Action at most
 TURN_BUDGET = 900  # turns played per Action: no game is started once they are used up
 HORIZON = 40  # turns per game at most, from the state's turn
+LATER = "C"  # the player's Action after the turn judged (OB once at speed 0)
 Z95 = 1.959963984540054
 
 T = TypeVar("T")
@@ -437,11 +443,14 @@ def play_game(
     picker: Picker,
     enemy_act: str | None = None,
     horizon: int = HORIZON,
+    later: str = LATER,
 ) -> Ending:
-    """A game from ``state``: ``action`` this turn and every later one (OB once at speed 0)."""
+    """A game from ``state``: ``action`` this turn, ``later`` every later one (OB once at
+    speed 0)."""
     position = _position(state)
     for played in range(1, horizon + 1):
-        taken = "OB" if position[1].must_offer_broadside else action
+        wanted = action if played == 1 else later
+        taken = "OB" if position[1].must_offer_broadside else wanted
         after = game.play(position, taken, picker, enemy_act if played == 1 else None)
         if isinstance(after, Ending):
             return Ending(after.winner, True, played)
@@ -530,15 +539,18 @@ def judge(
     samples: int = SAMPLES,
     game: Game | None = None,
     budget: int = TURN_BUDGET,
+    later: str = LATER,
 ) -> dict[str, Any]:
-    """``samples`` seeded games with ``action``: the counts and shares of each ending."""
+    """``samples`` seeded games with ``action`` this turn and ``later`` after it: the counts
+    and shares of each ending."""
     game = game or Game(state)
     wins = losses = draws = unfinished = turns = played = 0
     for sample in range(samples):
         if turns >= budget:
             break
         played += 1
-        ending = play_game(game, state, action, StreamPicker(seed, nonce, sample), enemy_act)
+        picker = StreamPicker(seed, nonce, sample)
+        ending = play_game(game, state, action, picker, enemy_act, later=later)
         turns += ending.turns
         if not ending.finished:
             unfinished += 1
@@ -560,9 +572,35 @@ def judge(
 
 
 PLAYER_POLICY = (
-    "takes the Action judged this turn and keeps it every later turn (Offer Broadside once "
+    "takes the Action judged this turn and closes (C) every later turn (Offer Broadside once "
     "at speed 0)"
 )
+
+
+def score(judged: dict[str, Any]) -> float:
+    """Expected score of a judged Action: a win 1, a draw 1/2, a loss or unfinished 0."""
+    points: float = (judged["win"]["count"] + judged["draw"]["count"] / 2) / judged["samples"]
+    return points
+
+
+def by_score(judged: dict[str, Any]) -> tuple[float, ...]:
+    """Highest expected score first; as high, the fewer losses (then table order)."""
+    return (-score(judged), judged["loss"]["count"] / judged["samples"])
+
+
+def by_wins(judged: dict[str, Any]) -> tuple[float, ...]:
+    """Most wins first; as many wins, the fewer losses (then table order)."""
+    samples = judged["samples"]
+    return (-judged["win"]["count"] / samples, judged["loss"]["count"] / samples)
+
+
+def best_of(
+    judged: Sequence[dict[str, Any]], key: Callable[[dict[str, Any]], tuple[float, ...]] = by_score
+) -> dict[str, Any]:
+    """The best judged Action (``min`` keeps the first of equals: table order C, OB, W)."""
+    return min(judged, key=key)
+
+
 ENEMY_POLICY = "rolls on its Action table every turn, as in the rules"
 
 
@@ -583,10 +621,7 @@ def advice(inp: AdviceInput, res: Resolution) -> dict[str, Any]:
         judge(inp.state, action, dice.seed, dice.nonce, inp.enemy_action, game=game)
         for action in allowed_actions(inp.state)
     ]
-    # Most wins first; as many wins, fewer losses (a draw beats a loss); then table order.
-    best = min(
-        judged, key=lambda j: (-j["win"]["count"] / j["samples"], j["loss"]["count"] / j["samples"])
-    )
+    best = best_of(judged)
     return {
         "best_action": best["action"],
         "actions": judged,
