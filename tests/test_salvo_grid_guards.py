@@ -71,3 +71,18 @@ def test_loot_refuses_an_illegal_fleet_as_this_fleet(client: FlaskClient) -> Non
         "ships lie horizontally or vertically, never diagonally"
     )
     assert [error["field"] for error in problem["errors"]] == ["fleet[2].squares"]
+
+
+def test_a_rating_gain_for_captain_b_stops_at_the_highest(client: FlaskClient) -> None:
+    """ruling rating, from b's side: b winning at 9990 would gain 16, past 10000; both
+    captains move by the 10 that is left (the cut seen from a's side is tested with a
+    winning, in test_salvo_grid_computer.py)."""
+    out = resolve(client, "rating", {"a": 9990, "b": 9990, "result": "b-wins"})["result"]
+    assert (out["a"]["change"], out["b"]["change"]) == (-10, 10)
+    assert (out["a"]["new_rating"], out["b"]["new_rating"]) == (9980, 10000)
+
+
+def test_a_rating_loss_for_captain_a_stops_at_the_lowest(client: FlaskClient) -> None:
+    out = resolve(client, "rating", {"a": 5, "b": 5, "result": "b-wins"})["result"]
+    assert (out["a"]["change"], out["b"]["change"]) == (-5, 5)
+    assert (out["a"]["new_rating"], out["b"]["new_rating"]) == (0, 10)
