@@ -17,7 +17,7 @@ from .resolution import Resolution, readings_in_force, register_default
 Resolver = Callable[[Any, Resolution], Mapping[str, Any]]
 # For a step whose dice tree is too big to walk branch by branch: the exact (result,
 # probability) pairs for these inputs, computed from the same rules functions the step uses.
-ExactOdds = Callable[[Any], Iterable[tuple[dict[str, Any], Fraction]]]
+ExactOdds = Callable[[Any], Iterable[tuple[Mapping[str, Any], Fraction]]]
 
 
 @dataclass(frozen=True)

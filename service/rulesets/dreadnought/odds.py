@@ -41,12 +41,12 @@ def critical_table_odds(target: Ship, throw: str, label: str) -> Odds:
     """The Critical Hits table's results for this throw against this ship, with its rolls."""
 
     def resolve(_: None, res: Resolution) -> dict[str, Any]:
-        return resolve_critical(target, throw, res, label)
+        return dict(resolve_critical(target, throw, res, label))
 
     return walk_step(resolve, None, by_face)
 
 
-def plan_odds(plan: Plan, dice: tuple[int, int]) -> Odds:
+def plan_odds(plan: Plan[Any], dice: tuple[int, int]) -> Odds:
     """Every result of a planned throw of ``dice`` (count, sides) and a gunner die."""
     throw = plan.throw
     if throw is None:

@@ -5,12 +5,45 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, Generic, NotRequired, TypedDict, TypeVar, cast
 
 from ...engine.errors import RuleError
 from ...engine.resolution import Modifier, Readings, Resolution
 from . import tables as t
+from .results import (
+    DreadnoughtCriticalEffect,
+    DreadnoughtCriticalResult,
+    DreadnoughtDamageColumn,
+    DreadnoughtDamageResult,
+    DreadnoughtFireResult,
+    DreadnoughtGunnerDie,
+    DreadnoughtRangeBand,
+    DreadnoughtRangeResult,
+    DreadnoughtRudderResult,
+    DreadnoughtShipStatus,
+    DreadnoughtTargetWeight,
+    DreadnoughtThrow,
+    DreadnoughtTorpedoResult,
+    DreadnoughtWeapon,
+)
 from .ships import Ship
+
+# The Weapons Effect table's rows and a ship's status are plain strings and dicts; these name
+# them as the typed results do (the values are the table's own, the document's enums are made
+# from the same tables, and tests/test_typed_results.py holds the keys to the schemas).
+
+
+def _weapon(row: t.WeaponRow) -> DreadnoughtWeapon:
+    return cast(DreadnoughtWeapon, row.weapon)
+
+
+def _band(band: str | None) -> DreadnoughtRangeBand | None:
+    return cast(DreadnoughtRangeBand | None, band)
+
+
+def _status(ship: Ship) -> DreadnoughtShipStatus:
+    return cast(DreadnoughtShipStatus, ship.status())
+
 
 # --- the Weapons Effect table -------------------------------------------------------------
 
@@ -49,7 +82,7 @@ class RangeInput:
     distance: float
 
 
-def range_(inp: RangeInput, res: Resolution) -> dict[str, Any]:
+def range_(inp: RangeInput, res: Resolution) -> DreadnoughtRangeResult:
     row, may_fire = weapon_row(inp.calibre, inp.target_class)
     band = row.band(inp.distance) if may_fire else None
     if not may_fire:
@@ -59,12 +92,12 @@ def range_(inp: RangeInput, res: Resolution) -> dict[str, Any]:
     else:
         reason = None
     return {
-        "weapon": row.weapon,
-        "targets": row.targets,
+        "weapon": _weapon(row),
+        "targets": cast(DreadnoughtTargetWeight, row.targets),
         "may_fire": may_fire and band is not None,
-        "band": band,
+        "band": _band(band),
         "score_needed_change": t.RANGE_TARGET_NUMBER[band] if band else None,
-        "damage": row.damage,
+        "damage": cast(DreadnoughtDamageColumn, row.damage),
         "reason": reason,
     }
 
@@ -91,7 +124,9 @@ def throw_of(dice: tuple[int, ...]) -> str | None:
     return None
 
 
-def resolve_critical(target: Ship, throw: str, res: Resolution, label: str) -> dict[str, Any]:
+def resolve_critical(
+    target: Ship, throw: str, res: Resolution, label: str
+) -> DreadnoughtCriticalResult:
     """The Critical Hits table for this throw against this ship, with its own rolls."""
     row = t.CRITICAL_HITS.get(throw, t.NO_CRITICAL)
     effect: str = row["effect"]
@@ -108,7 +143,11 @@ def resolve_critical(target: Ship, throw: str, res: Resolution, label: str) -> d
             way,
         )
         effect = f"rudder jammed {way}"
-    return {"throw": throw, "name": row["name"], "effect": effect}
+    return {
+        "throw": cast(DreadnoughtThrow, throw),
+        "name": row["name"],
+        "effect": cast(DreadnoughtCriticalEffect, effect),
+    }
 
 
 def _turret_explodes(target: Ship, res: Resolution, label: str) -> str:
@@ -198,12 +237,27 @@ def throw_effect(throw: Throw, dice: tuple[int, ...]) -> tuple[bool, int, str | 
     return True, max(0, points), critical
 
 
-def throw_outcome(hit: bool, points: int, critical: dict[str, Any] | None) -> dict[str, Any]:
-    """The result members a throw adds, in the order the answer lists them."""
-    return {"hit": hit, "damage": points, "critical": critical}
+class ThrowOutcome(TypedDict):
+    """The members a gun or torpedo throw adds to its result."""
+
+    hit: bool
+    damage: int
+    critical: DreadnoughtCriticalResult | None
 
 
-def _hit_and_damage(throw: Throw, dice: tuple[int, ...], res: Resolution) -> dict[str, Any]:
+def throw_outcome(
+    hit: bool, points: int, critical: DreadnoughtCriticalResult | dict[str, Any] | None
+) -> ThrowOutcome:
+    """The result members a throw adds, in the order the answer lists them (the odds pass
+    the critical step's own result, walked as a plain dict)."""
+    return {
+        "hit": hit,
+        "damage": points,
+        "critical": cast(DreadnoughtCriticalResult | None, critical),
+    }
+
+
+def _hit_and_damage(throw: Throw, dice: tuple[int, ...], res: Resolution) -> ThrowOutcome:
     """The shared tail of a gun or torpedo throw: hit, damage, critical, with the trail."""
     hit, points, critical_throw = throw_effect(throw, dice)
     res.check(
@@ -240,12 +294,35 @@ class FireInput:
     not_under_fire: bool = False
 
 
+class FireHead(TypedDict):
+    """The members of a gun's result that the dice do not decide."""
+
+    weapon: DreadnoughtWeapon
+    band: DreadnoughtRangeBand
+    gunner_die: DreadnoughtGunnerDie
+    score_needed: int
+
+
+class TorpedoHead(TypedDict):
+    """The members of a torpedo's result that the dice do not decide (all of them when the
+    torpedoes miss automatically)."""
+
+    in_range: bool
+    hit: NotRequired[bool]
+    score_needed: int
+    damage: NotRequired[int]
+    critical: NotRequired[DreadnoughtCriticalResult | None]
+
+
+Head = TypeVar("Head", FireHead, TorpedoHead)
+
+
 @dataclass(frozen=True)
-class Plan:
+class Plan(Generic[Head]):
     """A gun or torpedo attack worked out up to the dice: the result's fixed members, the
     dice to roll (``None``: none, ``head`` is the whole result) and how a throw is judged."""
 
-    head: dict[str, Any]
+    head: Head
     gunner: int = 0
     throw: Throw | None = None
 
@@ -270,7 +347,7 @@ def _to_hit_flags(
     return [Modifier(name, t.TO_HIT_MODIFIERS[name]) for name, on in flags.items() if on]
 
 
-def fire_plan(inp: FireInput, readings: Readings) -> Plan:
+def fire_plan(inp: FireInput, readings: Readings) -> Plan[FireHead]:
     """Everything about a gun attack that the dice do not decide; refusals as RuleError."""
     inp.firer.require_afloat("firer")
     inp.target.require_afloat("target")
@@ -327,11 +404,16 @@ def fire_plan(inp: FireInput, readings: Readings) -> Plan:
         ),
         target=inp.target,
     )
-    head = {"weapon": row.weapon, "band": band, "gunner_die": f"d{gunner}", "score_needed": needed}
+    head: FireHead = {
+        "weapon": _weapon(row),
+        "band": cast(DreadnoughtRangeBand, band),
+        "gunner_die": cast(DreadnoughtGunnerDie, f"d{gunner}"),
+        "score_needed": needed,
+    }
     return Plan(head, gunner, throw)
 
 
-def fire(inp: FireInput, res: Resolution) -> dict[str, Any]:
+def fire(inp: FireInput, res: Resolution) -> DreadnoughtFireResult:
     plan = fire_plan(inp, res.readings)
     assert plan.throw is not None
     shells = res.roll("to hit", *t.TO_HIT_DICE)
@@ -349,7 +431,7 @@ class CriticalInput:
     throw: str
 
 
-def critical(inp: CriticalInput, res: Resolution) -> dict[str, Any]:
+def critical(inp: CriticalInput, res: Resolution) -> DreadnoughtCriticalResult:
     inp.target.require_afloat("target")
     if not inp.target.heavy:
         raise RuleError(
@@ -401,7 +483,7 @@ def _torpedo_modifiers(inp: TorpedoInput, readings: Readings) -> list[Modifier]:
     return []
 
 
-def torpedo_plan(inp: TorpedoInput, readings: Readings) -> Plan:
+def torpedo_plan(inp: TorpedoInput, readings: Readings) -> Plan[TorpedoHead]:
     """Everything about a torpedo attack that the dice do not decide."""
     inp.firer.require_afloat("firer")
     inp.target.require_afloat("target")
@@ -435,10 +517,10 @@ def torpedo_plan(inp: TorpedoInput, readings: Readings) -> Plan:
     return Plan({"in_range": True, "score_needed": needed}, inp.firer.gunner_die, throw)
 
 
-def torpedo(inp: TorpedoInput, res: Resolution) -> dict[str, Any]:
+def torpedo(inp: TorpedoInput, res: Resolution) -> DreadnoughtTorpedoResult:
     plan = torpedo_plan(inp, res.readings)
-    if plan.throw is None:
-        return plan.head
+    if plan.throw is None:  # the head is the whole result: these members are already there
+        return {**plan.head, **throw_outcome(False, 0, None)}
     res_dice = res.roll("torpedo", *t.TORPEDO_DICE).values
     dice = res_dice + res.roll("torpedo: gunner die", 1, plan.gunner).values
     return {**plan.head, **_hit_and_damage(plan.throw, dice, res)}
@@ -454,10 +536,10 @@ class DamageInput:
     critical_effect: str = "no effect"
 
 
-def damage(inp: DamageInput, res: Resolution) -> dict[str, Any]:
+def damage(inp: DamageInput, res: Resolution) -> DreadnoughtDamageResult:
     inp.ship.require_afloat("ship")
     after = inp.ship.apply(inp.points, inp.critical_effect)
-    return {"ship": after.status(), "newly_sunk": after.sunk}
+    return {"ship": _status(after), "newly_sunk": after.sunk}
 
 
 @dataclass(frozen=True)
@@ -465,7 +547,7 @@ class RudderInput:
     ship: Ship
 
 
-def rudder(inp: RudderInput, res: Resolution) -> dict[str, Any]:
+def rudder(inp: RudderInput, res: Resolution) -> DreadnoughtRudderResult:
     inp.ship.require_afloat("ship")
     jammed = inp.ship.state.rudder_jammed
     if jammed is None:
@@ -483,4 +565,4 @@ def rudder(inp: RudderInput, res: Resolution) -> dict[str, Any]:
         "repaired" if repaired else f"still jammed {jammed}",
     )
     after = inp.ship.fix_rudder() if repaired else inp.ship
-    return {"repaired": repaired, "ship": after.status()}
+    return {"repaired": repaired, "ship": _status(after)}

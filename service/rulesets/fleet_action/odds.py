@@ -11,6 +11,7 @@ not), all as exact fractions.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -61,7 +62,7 @@ def _to_hit(crew: str | None, visibility: str) -> int:
     return to_hit_number(crew, visibility)[0]
 
 
-Odds = list[tuple[dict[str, Any], Fraction]]
+Odds = list[tuple[Mapping[str, Any], Fraction]]
 
 
 def fire_odds(inp: FireInput) -> Odds:

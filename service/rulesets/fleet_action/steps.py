@@ -9,12 +9,21 @@ same functions, so a roll and its odds cannot disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from ...engine.errors import LimitError, RuleError
 from ...engine.resolution import Modifier, Readings, Resolution
 from ...engine.ruleset import NoInput
 from . import tables as t
+from .results import (
+    FleetActionDamageResult,
+    FleetActionFireResult,
+    FleetActionInitiativeResult,
+    FleetActionPlayer,
+    FleetActionShipStatus,
+    FleetActionSunkBy,
+    FleetActionTorpedoResult,
+)
 from .ships import Ship
 
 # --- the per-die rules -------------------------------------------------------------------
@@ -80,26 +89,33 @@ class Tally:
         )
 
 
-def attack_outcome(tally: Tally, target: Ship) -> dict[str, Any]:
+def _status(ship: Ship) -> FleetActionShipStatus:
+    """A ship's status as the typed result names it (``Ship.status`` builds a plain dict of
+    exactly these keys; tests/test_typed_results.py holds the two to the same schema)."""
+    return cast(FleetActionShipStatus, ship.status())
+
+
+def attack_outcome(tally: Tally, target: Ship) -> FleetActionTorpedoResult:
     """The named outcome of an attack: what got through and the target afterwards."""
     return {
         "hits": tally.hits,
         "hull_lost": tally.hull_lost,
         "catastrophic": tally.catastrophic,
-        "target": target.apply(tally.hull_lost, tally.catastrophic).status(),
+        "target": _status(target.apply(tally.hull_lost, tally.catastrophic)),
     }
 
 
-def fire_outcome(tally: Tally, target: Ship) -> dict[str, Any]:
+def fire_outcome(tally: Tally, target: Ship) -> FleetActionFireResult:
     return {**attack_outcome(tally, target), "saves": tally.saves}
 
 
 # --- initiative ------------------------------------------------------------------------
 
 
-def initiative(_: NoInput, res: Resolution) -> dict[str, Any]:
+def initiative(_: NoInput, res: Resolution) -> FleetActionInitiativeResult:
     """Both players roll 1d6, A's die first; ties roll again; the winner goes second."""
-    a, b = t.INITIATIVE_SIDES
+    sides: tuple[FleetActionPlayer, FleetActionPlayer] = t.INITIATIVE_SIDES
+    a, b = sides
     for round_number in range(1, t.MAX_INITIATIVE_ROUNDS + 1):
         label = f"initiative round {round_number}"
         a_die = res.roll(f"{label}: player {a}", 1, t.DIE).total
@@ -206,7 +222,7 @@ def _attack_dice(
     return dice
 
 
-def fire(inp: FireInput, res: Resolution) -> dict[str, Any]:
+def fire(inp: FireInput, res: Resolution) -> FleetActionFireResult:
     """Guns: Attack dice against To Hit, then one armour save per hit, in the hits' order."""
     check_guns(inp)
     to_hit = _record_to_hit(inp.firer, inp.visibility, res)
@@ -261,7 +277,7 @@ def check_torpedoes(inp: TorpedoInput) -> None:
         )
 
 
-def torpedo(inp: TorpedoInput, res: Resolution) -> dict[str, Any]:
+def torpedo(inp: TorpedoInput, res: Resolution) -> FleetActionTorpedoResult:
     """Three dice against To Hit; armour is ignored, an unmodified 6 sinks the target."""
     check_torpedoes(inp)
     to_hit = _record_to_hit(inp.firer, inp.visibility, res, torpedo=True)
@@ -281,11 +297,11 @@ class DamageInput:
     catastrophic: bool = False
 
 
-def damage(inp: DamageInput, res: Resolution) -> dict[str, Any]:
+def damage(inp: DamageInput, res: Resolution) -> FleetActionDamageResult:
     """Hull lost (and perhaps a catastrophic hit) applied to a ship. No dice."""
     inp.ship.require_afloat("ship")
     after = inp.ship.apply(inp.hull_lost, inp.catastrophic)
-    sunk_by = None
+    sunk_by: FleetActionSunkBy | None = None
     if after.sunk:
         sunk_by = "catastrophic hit" if inp.catastrophic else "hull"
-    return {"ship": after.status(), "sunk": after.sunk, "sunk_by": sunk_by}
+    return {"ship": _status(after), "sunk": after.sunk, "sunk_by": sunk_by}

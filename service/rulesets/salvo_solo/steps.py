@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, TypedDict, cast
+from typing import TypedDict, cast
 
 from ...engine.errors import RuleError
 from ...engine.resolution import Modifier, Resolution, in_force
@@ -11,29 +11,29 @@ from ...engine.ruleset import NoInput
 from . import tables as t
 from .results import (
     SalvoSoloAction,
-    SalvoSoloEvent,
-    SalvoSoloGameState,
-    SalvoSoloNamedShip,
-    SalvoSoloInlineShip,
-    SalvoSoloRange,
-    SalvoSoloSide,
-    SalvoSoloWeather,
-    SalvoSoloRollNext,
-    SalvoSoloShipStatus,
-    SalvoSoloShot,
     SalvoSoloAttackResult,
     SalvoSoloCriticalResult,
     SalvoSoloDamageResult,
     SalvoSoloEndOfTurnResult,
     SalvoSoloEnemyActionResult,
+    SalvoSoloEvent,
     SalvoSoloFireResult,
+    SalvoSoloGameState,
     SalvoSoloInitiativeResult,
+    SalvoSoloInlineShip,
     SalvoSoloManeuverResult,
+    SalvoSoloNamedShip,
+    SalvoSoloRange,
     SalvoSoloRangeResult,
+    SalvoSoloRollNext,
+    SalvoSoloShipStatus,
+    SalvoSoloShot,
+    SalvoSoloSide,
     SalvoSoloSpecialDamageResult,
     SalvoSoloStraddleResult,
     SalvoSoloTorpedoResult,
     SalvoSoloTurnResult,
+    SalvoSoloWeather,
     SalvoSoloWeatherResult,
 )
 from .ships import Ship
