@@ -6,11 +6,22 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 from ...engine.errors import RuleError
 from ...engine.resolution import Resolution
 from . import tables as t
+from .results import (
+    SalvoGridFault,
+    SalvoGridFaultKind,
+    SalvoGridLayoutResult,
+    SalvoGridLootKind,
+    SalvoGridLootPiece,
+    SalvoGridLootResult,
+    SalvoGridOcean,
+    SalvoGridPlacement,
+    SalvoGridShip,
+)
 
 Square = tuple[int, int]
 """(column, row), both counted from 0: A1 is (0, 0), J10 is (9, 9)."""
@@ -55,6 +66,12 @@ def line(start: Square, orientation: str, length: int) -> tuple[Square, ...]:
     return tuple(shift(start, (step[0] * i, step[1] * i)) for i in range(length))
 
 
+def ship_name(ship: str) -> SalvoGridShip:
+    """A ship's name as the typed results name it: the fleet's ships are the request schema's
+    enum (the table's five), held here as plain strings."""
+    return cast(SalvoGridShip, ship)
+
+
 # --- a fleet and its faults ------------------------------------------------------------------
 
 
@@ -65,8 +82,11 @@ class Placement:
     ship: str
     squares: tuple[Square, ...]
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"ship": self.ship, "squares": names(sorted(self.squares, key=board_order))}
+    def as_dict(self) -> SalvoGridPlacement:
+        return {
+            "ship": ship_name(self.ship),
+            "squares": names(sorted(self.squares, key=board_order)),
+        }
 
 
 @dataclass(frozen=True)
@@ -79,12 +99,12 @@ class Fault:
     ship: str | None = None
     squares: tuple[Square, ...] = ()
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> SalvoGridFault:
         return {
-            "fault": self.fault,
+            "fault": cast(SalvoGridFaultKind, self.fault),
             "detail": self.detail,
             "field": self.field,
-            "ship": self.ship,
+            "ship": None if self.ship is None else ship_name(self.ship),
             "squares": names(self.squares),
         }
 
@@ -233,8 +253,8 @@ class LootPiece:
     square: Square
     kind: str
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"square": name(self.square), "kind": self.kind}
+    def as_dict(self) -> SalvoGridLootPiece:
+        return {"square": name(self.square), "kind": cast(SalvoGridLootKind, self.kind)}
 
 
 @dataclass(frozen=True)
@@ -290,13 +310,13 @@ class Ocean:
                 return piece.kind
         return None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> SalvoGridOcean:
         return {
             "fleet": [p.as_dict() for p in self.fleet],
             "loot": [piece.as_dict() for piece in self.loot],
             "shots_received": names(self.shots_received),
             "contacts": names(self.contacts),
-            "specials_used": list(self.specials_used),
+            "specials_used": [ship_name(ship) for ship in self.specials_used],
             "diving": self.diving,
             "loot_bonus": self.loot_bonus,
         }
@@ -403,7 +423,7 @@ def placements(ship: str, occupied: set[Square]) -> list[tuple[Square, ...]]:
     return [sq for sq in lines_on_board(t.SHIP_SIZES[ship]) if occupied.isdisjoint(sq)]
 
 
-def layout(inp: LayoutInput, res: Resolution) -> dict[str, Any]:
+def layout(inp: LayoutInput, res: Resolution) -> SalvoGridLayoutResult:
     """A random legal fleet from the dice, or the check of the fleet given."""
     if inp.fleet is not None:
         faults = fleet_faults(inp.fleet)
@@ -428,7 +448,7 @@ class LootInput:
     fleet: tuple[Placement, ...]
 
 
-def loot(inp: LootInput, res: Resolution) -> dict[str, Any]:
+def loot(inp: LootInput, res: Resolution) -> SalvoGridLootResult:
     """Seven pieces on the open water of a legal fleet: crates, then mines, then buoys."""
     require_legal_fleet(inp.fleet, "fleet", "this")
     ships = {sq for p in inp.fleet for sq in p.squares}

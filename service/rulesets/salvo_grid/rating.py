@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ...engine.resolution import Resolution
 from . import tables as t
+from .results import SalvoGridBattleResult, SalvoGridRatingResult
 
 
 @dataclass(frozen=True)
 class RatingInput:
     a: int
     b: int
-    result: str
+    result: SalvoGridBattleResult
 
 
 RESULT_SCORES = {"a-wins": "win", "b-wins": "loss", "draw": "draw"}
@@ -24,7 +24,7 @@ def _half_away_from_zero(value: float) -> int:
     return whole if value >= 0 else -whole
 
 
-def rating(inp: RatingInput, res: Resolution) -> dict[str, Any]:
+def rating(inp: RatingInput, res: Resolution) -> SalvoGridRatingResult:
     """Elo for one finished battle: what the winner gains, the loser drops."""
     rule = t.RATING  # the very table /tables publishes
     expected_a = 1 / (1 + 10 ** ((inp.b - inp.a) / rule["scale"]))

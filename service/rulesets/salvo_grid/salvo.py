@@ -19,6 +19,19 @@ from .fleet import (
     on_board,
     require_legal_ocean,
     shift,
+    ship_name,
+)
+from .results import (
+    SalvoGridCaptain,
+    SalvoGridCaptainResult,
+    SalvoGridRadar,
+    SalvoGridSalvoResult,
+    SalvoGridSeen,
+    SalvoGridSpecialReport,
+    SalvoGridSunkShip,
+    SalvoGridTold,
+    SalvoGridToldFire,
+    SalvoGridView,
 )
 
 
@@ -217,7 +230,7 @@ class Landing:
     fired: list[Square]
     contacts: list[Square]
     sunk: list[str]
-    radar: list[dict[str, Any]]
+    radar: list[SalvoGridRadar]
 
 
 def land(plan: Plan, ocean: Ocean) -> Landing:
@@ -278,14 +291,16 @@ def radar_buoys(captain: str, landing: Landing, ocean: Ocean, res: Resolution) -
                 res, f"radar buoy {name(entry['square'])} (captain {captain})", candidates, name
             )
             landing.contacts.append(contact)
-        landing.radar.append({"buoy": name(entry["square"]), "contact": contact and name(contact)})
+        landing.radar.append(
+            {"buoy": name(entry["square"]), "contact": name(contact) if contact else None}
+        )
 
 
-def _sunk_list(ocean: Ocean, ships: Sequence[str]) -> list[dict[str, Any]]:
-    return [{"ship": ship, "squares": names(ocean.squares_of(ship))} for ship in ships]
+def _sunk_list(ocean: Ocean, ships: Sequence[str]) -> list[SalvoGridSunkShip]:
+    return [{"ship": ship_name(ship), "squares": names(ocean.squares_of(ship))} for ship in ships]
 
 
-def view_of(ocean: Ocean) -> dict[str, Any]:
+def view_of(ocean: Ocean) -> SalvoGridView:
     """What the rival knows of this ocean: misses, hits on ships afloat, contacts, sunk ships."""
     fired = set(ocean.shots_received)
     afloat = set(ocean.afloat())
@@ -300,10 +315,10 @@ def view_of(ocean: Ocean) -> dict[str, Any]:
 
 def _told(
     captain_plan: Plan, landing: Landing, rival: Ocean, bonus: int, counted: set[Square]
-) -> dict[str, Any]:
+) -> SalvoGridTold:
     """What the firing captain is told: no ship is named until it sinks. Recon and sonar
     count the rival's ship squares not in ``counted`` (ruling counts-after-landing)."""
-    fire = []
+    fire: list[SalvoGridToldFire] = []
     for entry in landing.entries:
         sunk = entry["result"] == "sunk"
         fire.append(
@@ -316,14 +331,14 @@ def _told(
                 "loot": entry["loot"],
             }
         )
-    specials = []
+    specials: list[SalvoGridSpecialReport] = []
     for special, area in captain_plan.specials:
         count = None
         if t.SPECIALS[special.ship]["effect"] == "count":
             count = sum(1 for sq in area if sq in rival.owners and sq not in counted)
         specials.append(
             {
-                "ship": special.ship,
+                "ship": ship_name(special.ship),
                 "special": t.SPECIAL_NAMES[special.ship],
                 "squares": names(area),
                 "count": count,
@@ -338,7 +353,7 @@ def _told(
     }
 
 
-def _seen(landing: Landing, own: Ocean) -> dict[str, Any]:
+def _seen(landing: Landing, own: Ocean) -> SalvoGridSeen:
     """What the owner sees land on its own ocean: every square, which ship, any loot."""
     return {
         "fire": [
@@ -356,10 +371,10 @@ def _seen(landing: Landing, own: Ocean) -> dict[str, Any]:
     }
 
 
-def salvo(inp: SalvoInput, res: Resolution) -> dict[str, Any]:
+def salvo(inp: SalvoInput, res: Resolution) -> SalvoGridSalvoResult:
     """One round: both salvos are checked, then land together on the oceans as they stood."""
-    sides = {"a": inp.a, "b": inp.b}
-    rivals = {"a": "b", "b": "a"}
+    sides: dict[SalvoGridCaptain, Side] = {"a": inp.a, "b": inp.b}
+    rivals: dict[SalvoGridCaptain, SalvoGridCaptain] = {"a": "b", "b": "a"}
     for captain, side in sides.items():
         require_legal_ocean(side.ocean, f"{captain}.ocean", f"captain {captain}'s")
     for captain, side in sides.items():
@@ -406,7 +421,7 @@ def salvo(inp: SalvoInput, res: Resolution) -> dict[str, Any]:
     # Ruling counts-after-landing: recon and sonar count against the rival's ocean after the
     # round (this round's hits no longer count) or, reading before-landing, as it stood.
     after = res.reading("counts-after-landing") == "after-landing"
-    out: dict[str, Any] = {}
+    out: dict[SalvoGridCaptain, SalvoGridCaptainResult] = {}
     for captain in sides:
         rival = rivals[captain]
         counted = set(landings[captain].fired if after else sides[rival].ocean.shots_received)
@@ -415,14 +430,15 @@ def salvo(inp: SalvoInput, res: Resolution) -> dict[str, Any]:
                 plans[captain], landings[captain], oceans[rival], bonus[captain], counted
             ),
             "own_ocean": _seen(landings[rival], oceans[captain]),
-            "afloat": oceans[captain].afloat(),
+            "afloat": [ship_name(ship) for ship in oceans[captain].afloat()],
             "salvo_size": salvo_size(oceans[captain], res),
             "ocean": oceans[captain].as_dict(),
             "view": view_of(oceans[rival]),
         }
     beaten = {c for c in sides if not oceans[c].afloat()}
     return {
-        **out,
+        "a": out["a"],
+        "b": out["b"],
         "game_over": bool(beaten),
         "winner": None if len(beaten) != 1 else rivals[beaten.pop()],
         "draw": len(beaten) == 2,
