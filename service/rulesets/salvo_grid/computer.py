@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ...engine.errors import RuleError
 from ...engine.resolution import Resolution
@@ -20,6 +19,7 @@ from .fleet import (
     shift,
     span_name,
 )
+from .results import SalvoGridAimReason, SalvoGridComputerPick
 from .salvo import Salvo, Special, salvo_size
 
 
@@ -50,7 +50,7 @@ def _best(
     return choose(res, label, [area for score, area in scored if score == top], span_name)
 
 
-def computer(inp: ComputerInput, res: Resolution) -> dict[str, Any]:
+def computer(inp: ComputerInput, res: Resolution) -> SalvoGridComputerPick:
     """The computer captain's salvo, from its own ocean and its view of the enemy's."""
     ocean, view = inp.ocean, inp.view
     require_legal_ocean(ocean, "ocean", "the computer's")
@@ -113,8 +113,9 @@ def computer(inp: ComputerInput, res: Resolution) -> dict[str, Any]:
         "at random": [sq for sq in BOARD if sq in fresh and sq not in near | contacts],
     }
     shots = size - len(specials) if costs else size
-    picks: list[tuple[Square, str]] = []
-    for reason in t.COMPUTER_AIMS:
+    picks: list[tuple[Square, SalvoGridAimReason]] = []
+    aims: tuple[SalvoGridAimReason, ...] = t.COMPUTER_AIMS
+    for reason in aims:
         tier = tiers[reason]
         while tier and len(picks) < shots:
             if len(tier) <= shots - len(picks):

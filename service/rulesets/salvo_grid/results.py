@@ -182,6 +182,15 @@ class SalvoGridAim(TypedDict):
 SalvoGridComputerLevel = Literal["standard", "hard"]
 
 
+class SalvoGridComputerPick(TypedDict):
+    """The standard captain's choice (computer.computer), before the step names its level;
+    not a component of its own."""
+
+    salvo: SalvoGridSalvo
+    aims: list[SalvoGridAim]
+    salvo_size: int
+
+
 class SalvoGridComputerResult(TypedDict):
     salvo: SalvoGridSalvo
     aims: list[SalvoGridAim]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from ...engine.errors import RuleError
 from ...engine.resolution import Resolution
@@ -24,9 +24,13 @@ from .fleet import (
 from .results import (
     SalvoGridCaptain,
     SalvoGridCaptainResult,
+    SalvoGridColumn,
+    SalvoGridOrientation,
     SalvoGridRadar,
+    SalvoGridSalvo,
     SalvoGridSalvoResult,
     SalvoGridSeen,
+    SalvoGridSpecial,
     SalvoGridSpecialReport,
     SalvoGridSunkShip,
     SalvoGridTold,
@@ -45,13 +49,16 @@ class Special:
     row: int | None = None
     column: str | None = None
 
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"ship": self.ship}
+    def as_dict(self) -> SalvoGridSpecial:
+        out: SalvoGridSpecial = {"ship": ship_name(self.ship)}
         if self.square is not None:
             out["square"] = name(self.square)
-        for key in ("orientation", "row", "column"):
-            if getattr(self, key) is not None:
-                out[key] = getattr(self, key)
+        if self.orientation is not None:  # the request schema's enums, held as strings
+            out["orientation"] = cast(SalvoGridOrientation, self.orientation)
+        if self.row is not None:
+            out["row"] = self.row
+        if self.column is not None:
+            out["column"] = cast(SalvoGridColumn, self.column)
         return out
 
 
@@ -60,7 +67,7 @@ class Salvo:
     shots: tuple[Square, ...] = ()
     specials: tuple[Special, ...] = ()
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> SalvoGridSalvo:
         return {"shots": names(self.shots), "specials": [s.as_dict() for s in self.specials]}
 
 

@@ -1,0 +1,259 @@
+"""Each step's typed result (service/rulesets/<ruleset>/results.py) and its answer schema agree.
+
+For every step of every ruleset: the step function is annotated to return the TypedDict its
+ruleset's ``STEP_RESULTS`` names, and that TypedDict names the same keys (required and not)
+as the step's answer ``result`` component in the served OpenAPI document, recursively: every
+nested object component has a TypedDict of the same name with the same keys, every enum the
+same values as its Literal, every list, map, union and null in the same place.
+"""
+
+import types
+import typing
+from collections.abc import Iterator
+from typing import Any, Literal, NotRequired, TypedDict
+
+import pytest
+from flask import Flask
+
+from service.rulesets import dreadnought, fleet_action, salvo_grid, salvo_solo
+from service.rulesets.dreadnought import results as dreadnought_results
+from service.rulesets.fleet_action import results as fleet_action_results
+from service.rulesets.salvo_grid import results as salvo_grid_results
+from service.rulesets.salvo_solo import results as salvo_solo_results
+
+RULESETS = {
+    "salvo-solo": (salvo_solo.RULESET, salvo_solo_results.STEP_RESULTS),
+    "fleet-action": (fleet_action.RULESET, fleet_action_results.STEP_RESULTS),
+    "dreadnought": (dreadnought.RULESET, dreadnought_results.STEP_RESULTS),
+    "salvo-grid": (salvo_grid.RULESET, salvo_grid_results.STEP_RESULTS),
+}
+
+Shape = tuple[Any, ...]
+_BASES: dict[object, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
+
+
+def _union(members: list[Shape]) -> Shape:
+    flat: set[Shape] = set()
+    for member in members:
+        flat |= set(member[1]) if member[0] == "union" else {member}
+    return next(iter(flat)) if len(flat) == 1 else ("union", frozenset(flat))
+
+
+def spec_shape(node: dict[str, Any], components: dict[str, Any]) -> Shape:
+    """A schema node as a comparable shape; object components stay references by name."""
+    if "$ref" in node:
+        name = node["$ref"].rsplit("/", 1)[-1]
+        target = components[name]
+        return ("object", name) if "properties" in target else spec_shape(target, components)
+    if "oneOf" in node or "anyOf" in node:
+        return _union([spec_shape(n, components) for n in node.get("oneOf", node.get("anyOf"))])
+    if "const" in node:
+        return ("enum", frozenset([node["const"]]))
+    kinds = node.get("type")
+    kinds = kinds if isinstance(kinds, list) else [kinds]
+    members: list[Shape] = []
+    if "null" in kinds or None in node.get("enum", ()):
+        members.append(("null",))
+    if "enum" in node:
+        members.append(("enum", frozenset(v for v in node["enum"] if v is not None)))
+    else:
+        for kind in kinds:
+            if kind == "array":
+                members.append(("list", spec_shape(node.get("items", {}), components)))
+            elif kind == "object":
+                assert "properties" not in node, f"inline object, not a component: {node}"
+                values = node.get("additionalProperties")
+                assert isinstance(values, dict), f"an object of no known shape: {node}"
+                members.append(("map", spec_shape(values, components)))
+            elif kind != "null":
+                members.append((kind,))
+    return _union(members)
+
+
+def hint_shape(hint: Any) -> Shape:
+    """A type hint as a comparable shape; TypedDicts stay references by name."""
+    origin = typing.get_origin(hint)
+    if typing.is_typeddict(hint):
+        return ("object", hint.__name__)
+    if origin is NotRequired:
+        return hint_shape(typing.get_args(hint)[0])
+    if origin is Literal:
+        return ("enum", frozenset(typing.get_args(hint)))
+    if origin in (typing.Union, types.UnionType):
+        return _union([hint_shape(a) for a in typing.get_args(hint)])
+    if hint is type(None) or hint is None:
+        return ("null",)
+    if origin is list:
+        return ("list", hint_shape(typing.get_args(hint)[0]))
+    if origin is dict:
+        key, value = typing.get_args(hint)
+        assert key is str, f"a map keyed by {key}"
+        return ("map", hint_shape(value))
+    assert hint in _BASES, f"a type the document cannot state: {hint!r}"
+    return (_BASES[hint],)
+
+
+def _objects(shape: Shape) -> Iterator[str]:
+    if shape[0] == "object":
+        yield shape[1]
+    elif shape[0] in ("list", "map"):
+        yield from _objects(shape[1])
+    elif shape[0] == "union":
+        for member in shape[1]:
+            yield from _objects(member)
+
+
+def differences(typed: type, component: str, components: dict[str, Any]) -> list[str]:
+    """Where a TypedDict and a result component (and everything nested in them) disagree."""
+    found: list[str] = []
+    typed_by_name: dict[str, type] = {typed.__name__: typed}
+    todo, done = [(typed.__name__, component)], set()
+    while todo:
+        pair = todo.pop()
+        if pair in done:
+            continue
+        done.add(pair)
+        name, comp = pair
+        if name != comp:
+            found.append(f"{comp}: the typed result is named {name}")
+        td = typed_by_name[name]
+        schema = components[comp]
+        required = set(schema.get("required", ()))
+        optional = set(schema["properties"]) - required
+        if set(td.__required_keys__) != required:  # type: ignore[attr-defined]
+            found.append(
+                f"{comp}: required keys {sorted(required)} in the document, "
+                f"{sorted(td.__required_keys__)} in {name}"  # type: ignore[attr-defined]
+            )
+        if set(td.__optional_keys__) != optional:  # type: ignore[attr-defined]
+            found.append(
+                f"{comp}: optional keys {sorted(optional)} in the document, "
+                f"{sorted(td.__optional_keys__)} in {name}"  # type: ignore[attr-defined]
+            )
+        hints = typing.get_type_hints(td)
+        for key in set(hints) & set(schema["properties"]):
+            ours = hint_shape(hints[key])
+            theirs = spec_shape(schema["properties"][key], components)
+            if ours != theirs:
+                found.append(f"{comp}.{key}: {theirs} in the document, {ours} in {name}")
+                continue
+            for nested in _objects(ours):
+                typed_by_name.setdefault(nested, _typeddict(hints[key], nested))
+                todo.append((nested, nested))
+    return found
+
+
+def _typeddict(hint: Any, name: str) -> type:
+    """The TypedDict called ``name`` somewhere inside ``hint``."""
+    if typing.is_typeddict(hint) and hint.__name__ == name:
+        return typing.cast(type, hint)
+    for arg in typing.get_args(hint):
+        try:
+            return _typeddict(arg, name)
+        except LookupError:
+            pass
+    raise LookupError(name)
+
+
+@pytest.fixture(scope="module")
+def document(app: Flask) -> dict[str, Any]:
+    served: dict[str, Any] = app.test_client().get("/openapi.json").get_json()
+    return served
+
+
+def _result_component(document: dict[str, Any], ruleset: str, step: str) -> str:
+    operation = document["paths"][f"/v1/rulesets/{ruleset}/{step}"]["post"]
+    answer = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    envelope = document["components"]["schemas"][answer["$ref"].rsplit("/", 1)[-1]]
+    ref: str = envelope["properties"]["result"]["$ref"]
+    return ref.rsplit("/", 1)[-1]
+
+
+STEPS = [
+    (ruleset_id, step.name)
+    for ruleset_id, (ruleset, _) in RULESETS.items()
+    for step in ruleset.steps
+]
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_every_step_has_a_typed_result(ruleset_id: str) -> None:
+    ruleset, typed = RULESETS[ruleset_id]
+    assert set(typed) == {step.name for step in ruleset.steps}
+
+
+# Steps whose functions still return dict[str, Any]: their modules (advice.py, hard.py,
+# heatmap.py) belong to other work in progress. Their typed results are checked against the
+# document below all the same; annotate the function and strike it from here (the test
+# fails on an entry that is annotated, so the list only shrinks).
+NOT_YET_ANNOTATED = {
+    ("salvo-solo", "advice"),
+    ("salvo-grid", "computer"),
+    ("salvo-grid", "heatmap"),
+}
+
+
+@pytest.mark.parametrize(("ruleset_id", "step_name"), STEPS)
+def test_the_step_function_returns_its_typed_result(ruleset_id: str, step_name: str) -> None:
+    ruleset, typed = RULESETS[ruleset_id]
+    returned = typing.get_type_hints(ruleset.step(step_name).resolve)["return"]
+    if (ruleset_id, step_name) in NOT_YET_ANNOTATED:
+        assert returned is not typed[step_name], "annotated: strike it from NOT_YET_ANNOTATED"
+    else:
+        assert returned is typed[step_name]
+
+
+@pytest.mark.parametrize(("ruleset_id", "step_name"), STEPS)
+def test_typed_result_and_schema_name_the_same_fields(
+    document: dict[str, Any], ruleset_id: str, step_name: str
+) -> None:
+    typed = RULESETS[ruleset_id][1][step_name]
+    component = _result_component(document, ruleset_id, step_name)
+    assert differences(typed, component, document["components"]["schemas"]) == []
+
+
+# --- the check itself can fail -------------------------------------------------------------
+
+
+class SalvoSoloShipState(TypedDict):  # a drifted copy: a key optional in the document required
+    flotation_hits: int
+    turret_hits: NotRequired[int]
+    speed_hits: NotRequired[int]
+    fire_control: NotRequired[Literal["ready", "lost-next-turn", "lost-this-turn"]]
+
+
+class SalvoSoloShipStatus(TypedDict):  # a drifted copy: can_fire missing, speed a string
+    name: str
+    state: SalvoSoloShipState
+    speed: str
+    sunk: bool
+    must_offer_broadside: bool
+
+
+class SalvoSoloDamageResult(TypedDict):
+    ship: SalvoSoloShipStatus
+    newly_sunk: bool
+
+
+def test_a_drifted_typed_result_is_caught_however_deep(document: dict[str, Any]) -> None:
+    found = differences(
+        SalvoSoloDamageResult, "SalvoSoloDamageResult", document["components"]["schemas"]
+    )
+    assert any("SalvoSoloShipStatus: required keys" in f and "can_fire" in f for f in found)
+    assert any(f.startswith("SalvoSoloShipStatus.speed: ('integer',)") for f in found)
+    assert any(f.startswith("SalvoSoloShipState: required keys") for f in found)
+
+
+def test_a_wrong_enum_or_a_lost_null_is_caught(document: dict[str, Any]) -> None:
+    class SalvoSoloManeuverResult(TypedDict):
+        range: Literal["Short", "Medium", "Long", "Extreme"]  # Medium-Long and null lost
+        range_change: int
+        out_of_range: bool
+        game_over: bool
+        player_guns_bearing: Literal["bow", "broadside", "stern"]
+        enemy_guns_bearing: Literal["bow", "broadside", "stern"]
+
+    found = differences(
+        SalvoSoloManeuverResult, "SalvoSoloManeuverResult", document["components"]["schemas"]
+    )
+    assert [f.split(":")[0] for f in found] == ["SalvoSoloManeuverResult.range"]
