@@ -46,7 +46,8 @@ def spec_shape(node: dict[str, Any], components: dict[str, Any]) -> Shape:
         target = components[name]
         return ("object", name) if "properties" in target else spec_shape(target, components)
     if "oneOf" in node or "anyOf" in node:
-        return _union([spec_shape(n, components) for n in node.get("oneOf", node.get("anyOf"))])
+        alternatives = node["oneOf"] if "oneOf" in node else node["anyOf"]
+        return _union([spec_shape(n, components) for n in alternatives])
     if "const" in node:
         return ("enum", frozenset([node["const"]]))
     kinds = node.get("type")

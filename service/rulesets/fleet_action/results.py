@@ -4,6 +4,10 @@ The step functions return these, so mypy checks every look-up a composite step m
 result of another; tests/test_typed_results.py holds each one equal, key for key (required
 or not), to the step's answer `result` schema in the served OpenAPI document. Literal
 aliases name the same fixed sets as the document's enum components.
+
+No ``from __future__ import annotations`` here: on Python 3.11 a TypedDict whose
+annotations are strings counts its NotRequired keys as required at run time, and the
+test reads them.
 """
 
 from typing import Literal, TypedDict
