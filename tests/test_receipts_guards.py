@@ -1,4 +1,5 @@
-"""Receipts guards: when a pending Salvo! turn and the request after it count as one turn.
+"""Receipts guards: when a pending Salvo! turn and the request after it count as one turn,
+and what a sealed seed's token holds.
 
 ``finishes_pending_turn`` decides whether the second call of a turn left ``result.pending``
 finishes it (the same request plus ``player_action``, its rolls beginning with the pending
@@ -9,13 +10,19 @@ and expects the answer to flip to False.
 
 from __future__ import annotations
 
+import base64
 import copy
+import hashlib
+import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from service.receipts import sealing
 from service.receipts.checking import finishes_pending_turn, left_pending
+from service.receipts.keys import SealKeys
 
 Doc = dict[str, Any]
 
@@ -158,3 +165,83 @@ def test_the_second_answer_rolling_fewer_dice_than_the_opening_is_not_one_turn()
 def test_documents_that_are_not_objects_are_not_one_turn(other: Any) -> None:
     assert finishes_pending_turn(other, finishing()) is False
     assert finishes_pending_turn(pending(), other) is False
+
+
+# --- sealed seeds: the documentation's example token, the client seed's binding -------------
+# seal_example runs at import (service/http/seeds.py builds the API document's example token
+# with it), before mutmut sets which mutant runs: only a test that calls it sees a mutant.
+
+EXAMPLE_KEY = hashlib.sha256(b"fire-control public example seal key").digest()
+
+
+def example_token_by_hand(content: dict[str, Any]) -> str:
+    """The example token as docs/ describe it, written out a second time: AES-256-GCM under
+    the published key, a zero nonce, the associated data fc-sealed-seed-v1.docs-example."""
+    plain = json.dumps(content, separators=(",", ":")).encode()
+    sealed = AESGCM(EXAMPLE_KEY).encrypt(bytes(12), plain, b"fc-sealed-seed-v1.docs-example")
+    return "fcs1.docs-example." + base64.urlsafe_b64encode(bytes(12) + sealed).rstrip(b"=").decode()
+
+
+def test_the_example_token_is_the_published_key_over_the_seed_and_times() -> None:
+    token = sealing.seal_example("example-seed", 1767225600, 1767229200)
+    assert token == example_token_by_hand(
+        {"seed": "example-seed", "iat": 1767225600, "reveal_after": 1767229200}
+    )
+    opened = sealing.open_token(SealKeys("other", {"other": bytes(32)}), token)
+    assert (opened.seed, opened.issued_at, opened.reveal_after) == (
+        "example-seed",
+        1767225600,
+        1767229200,
+    )
+    assert opened.is_example and opened.client_seed_sha256 is None
+
+
+def test_the_example_token_can_bind_a_client_seed() -> None:
+    bound = sealing.client_seed_hash("ajax")
+    token = sealing.seal_example("example-seed", 1767225600, 1767225600, bound)
+    assert token == example_token_by_hand(
+        {
+            "seed": "example-seed",
+            "iat": 1767225600,
+            "reveal_after": 1767225600,
+            "client_seed_sha256": bound,
+        }
+    )
+
+
+def test_a_client_seed_is_bound_by_the_sha256_of_its_utf8_bytes() -> None:
+    # sha256sum's output for the bytes, written out: "ajax", and a seed beyond ASCII
+    assert sealing.client_seed_hash("ajax") == hashlib.sha256(b"ajax").hexdigest()
+    assert (
+        sealing.client_seed_hash("Nürnburg ⚓")
+        == hashlib.sha256("Nürnburg ⚓".encode()).hexdigest()
+    )
+    assert sealing.client_seed_hash("") == (
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    )
+
+
+def test_a_token_admits_any_client_seed_unless_it_binds_one() -> None:
+    free = sealing.Sealed("s", 0, 0, "k")
+    assert free.admits("ajax") and free.admits("")
+    bound = sealing.Sealed("s", 0, 0, "k", sealing.client_seed_hash("ajax"))
+    assert bound.admits("ajax")
+    assert not bound.admits("hector")
+    assert not bound.admits("")
+
+
+def test_a_seal_error_names_dice_sealed_unless_told_otherwise() -> None:
+    assert sealing.SealError("gone").field == "dice.sealed"
+    assert sealing.SealError("gone", "seal").field == "seal"
+
+
+def test_a_token_holding_a_number_json_does_not_know_is_refused_saying_so() -> None:
+    content = {"seed": "s", "iat": float("nan"), "reveal_after": 0}
+    token = sealing._seal("docs-example", EXAMPLE_KEY, bytes(12), content)
+    with pytest.raises(sealing.SealError) as caught:
+        sealing.open_token(SealKeys("other", {"other": bytes(32)}), token)
+    assert caught.value.detail == (
+        "this sealed token was not made by this service: it holds NaN, which is no JSON "
+        "number; ask POST /v1/seeds for a new one"
+    )
+    assert caught.value.field == "dice.sealed"
