@@ -6,6 +6,7 @@ subprocess to the code it ran)."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -151,3 +152,25 @@ def test_replace_writes_the_document_as_json(tmp_path: Path) -> None:
     keys.replace(path, {"keys": [{"kid": "a"}]})
     assert json.loads(path.read_text(encoding="utf-8")) == {"keys": [{"kid": "a"}]}
     assert [p.name for p in tmp_path.iterdir()] == ["seal.json"]
+
+
+def test_replace_writes_its_temporary_beside_the_file_so_the_rename_is_atomic(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """os.replace is atomic only within one file system: a temporary in the system's temp
+    folder would fail (or stop being atomic) when the key file lives on another volume."""
+    renames: list[tuple[Path, Path]] = []
+    real_replace = os.replace
+
+    def recording_replace(source: Any, target: Any) -> None:
+        renames.append((Path(source), Path(target)))
+        real_replace(source, target)
+
+    monkeypatch.setattr(os, "replace", recording_replace)
+    folder = tmp_path / "keys"
+    folder.mkdir()
+    path = folder / "seal.json"
+    path.write_text("old", encoding="utf-8")
+    keys.replace(path, {"keys": []})
+    [(source, target)] = renames
+    assert target == path and source.parent == folder
