@@ -19,10 +19,12 @@ from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from flask.testing import FlaskClient
 
 from service.receipts import sealing
 from service.receipts.checking import finishes_pending_turn, left_pending
 from service.receipts.keys import SealKeys
+from tests.receipts_helpers import receipt_hash, verify
 
 Doc = dict[str, Any]
 
@@ -245,3 +247,50 @@ def test_a_token_holding_a_number_json_does_not_know_is_refused_saying_so() -> N
         "number; ask POST /v1/seeds for a new one"
     )
     assert caught.value.field == "dice.sealed"
+
+
+# --- a pending turn thrown away: what the log check says ------------------------------------
+
+SOLO_TURN = "/v1/rulesets/salvo-solo/turn"
+SOLO_START = {
+    "turn": 1,
+    "weather": "Fair",
+    "range": "Long",
+    "player": {"ship": "Ajax"},
+    "enemy": {"ship": "Graf Spee"},
+}
+
+
+def test_a_pending_turn_thrown_away_is_reported_in_words_and_breaks_the_nonces(
+    client: FlaskClient,
+) -> None:
+    """A turn answered pending, then the game going on at the next nonce as if it had not
+    been asked: the log check says which entry threw which turn away, and the nonces are
+    not consecutive (false, not merely falsy: the report is JSON for third parties)."""
+    seed, pending = next(
+        (seed, response.get_json())
+        for seed in (f"thrown-away-{n}" for n in range(60))
+        for response in [
+            client.post(SOLO_TURN, json={"state": SOLO_START, "dice": {"seed": seed, "nonce": 1}})
+        ]
+        if response.status_code == 200
+    )
+    assert "pending" in pending["result"]
+    skipped = client.post(
+        SOLO_TURN,
+        json={
+            "state": SOLO_START,
+            "player_action": "OB",
+            "dice": {"seed": seed, "nonce": 2},
+            "prev": receipt_hash(pending),
+        },
+    )
+    assert skipped.status_code == 200, skipped.get_json()
+    report = verify(client, [pending, skipped.get_json()])["log"]
+    assert report["codes"] == ["pending-unfinished"]
+    assert report["problems"] == [
+        "entry 1 does not finish the turn entry 0 left pending (the same request with "
+        "player_action and the same dice): that turn was thrown away"
+    ]
+    assert report["nonces_consecutive"] is False
+    assert (report["chain_unbroken"], report["one_seed"]) == (True, True)
