@@ -86,3 +86,60 @@ def test_a_rating_loss_for_captain_a_stops_at_the_lowest(client: FlaskClient) ->
     out = resolve(client, "rating", {"a": 5, "b": 5, "result": "b-wins"})["result"]
     assert (out["a"]["change"], out["b"]["change"]) == (-5, 5)
     assert (out["a"]["new_rating"], out["b"]["new_rating"]) == (0, 10)
+
+
+def test_the_computer_with_no_ship_afloat_is_refused_naming_ocean(client: FlaskClient) -> None:
+    every_square = [sq for ship in FLEET_B for sq in ship["squares"]]
+    problem = refused(
+        client, "computer", {"ocean": ocean_b(shots_received=every_square), "view": {}}
+    )
+    assert problem["detail"] == "the computer has no ship afloat: the battle is over"
+    assert [error["field"] for error in problem["errors"]] == ["ocean"]
+
+
+def test_the_computer_with_every_enemy_ship_sunk_is_refused_in_words(client: FlaskClient) -> None:
+    sunk = [
+        {"ship": "carrier", "squares": ["A1", "B1", "C1", "D1", "E1"]},
+        {"ship": "battleship", "squares": ["A3", "A4", "A5", "A6"]},
+        {"ship": "cruiser", "squares": ["C3", "D3", "E3"]},
+        {"ship": "submarine", "squares": ["G5", "G6", "G7"]},
+        {"ship": "destroyer", "squares": ["I9", "J9"]},
+    ]
+    problem = refused(client, "computer", {"ocean": ocean_b(), "view": {"sunk": sunk}})
+    assert problem["detail"] == "every enemy ship is sunk: the battle is over"
+    assert [error["field"] for error in problem["errors"]] == ["view.sunk"]
+
+
+SHORT_SALVO = {
+    # the destroyer and battleship afloat, a mine found last salvo: a salvo of 1
+    "ocean": ocean_b(
+        shots_received=[
+            sq
+            for ship in FLEET_B
+            if ship["ship"] not in ("destroyer", "battleship")
+            for sq in ship["squares"]
+        ],
+        loot_bonus=-1,
+    ),
+    "view": {"hits": ["A1"]},
+}
+CHARGES = {"ship": "destroyer", "square": "A1", "orientation": "vertical"}
+
+
+def test_specials_paid_with_shots_stop_when_the_salvo_is_spent(client: FlaskClient) -> None:
+    """ruling special-needs-its-ship-afloat, reading costs-a-shot: a salvo of 1 buys the
+    depth charges and nothing more, so no heavy shell and no shot."""
+    body = {**SHORT_SALVO, "rules": {"special-needs-its-ship-afloat": "costs-a-shot"}}
+    data = resolve(client, "computer", body, [2])
+    assert data["result"]["salvo"] == {"shots": [], "specials": [CHARGES]}
+    assert data["result"]["salvo_size"] == 1
+
+
+def test_specials_in_addition_are_not_limited_by_the_salvo_size(client: FlaskClient) -> None:
+    """ruling special-needs-its-ship-afloat, reading in-addition (the default): the same
+    salvo of 1 carries both specials and its one shot."""
+    data = resolve(client, "computer", SHORT_SALVO, [2, 1])
+    assert data["result"]["salvo"] == {
+        "shots": ["C1"],
+        "specials": [CHARGES, {"ship": "battleship", "square": "A1"}],
+    }
