@@ -98,7 +98,12 @@ def test_every_real_response_gives_the_rfc8785_bytes(app: Flask) -> None:
         assert canonical_json(content) == rfc8785.dumps(content), path
     # Most resolutions are only integers, strings and booleans: they take the fast path.
     # Some carry floats (a 13.5-inch calibre, an Elo expectation): those took rfc8785 above.
-    solo = [body for path, body in answers if "/salvo-solo/" in path and "receipt" in body]
+    # The advisor's answer carries chances as floats: it is the one salvo-solo exception.
+    solo = [
+        body
+        for path, body in answers
+        if "/salvo-solo/" in path and "receipt" in body and not path.endswith("/advice")
+    ]
     assert solo and all(_plain(body) for body in solo)
     assert sum(map(_plain, signed)) >= len(signed) // 2
     # Odds carry floats (p): they would not, and are not signed anyway.
