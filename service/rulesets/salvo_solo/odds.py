@@ -99,11 +99,15 @@ def _count(hits: str) -> tuple[int, int, int]:
     return hits.count("F"), hits.count("T"), hits.count("S")
 
 
-def shot_outcomes(
+ShotKey = tuple[Ship, Ship, str, str, str, bool, tuple[tuple[str, str], ...]]
+
+
+def _shot_key(
     firer: Ship, target: Ship, range_: str, weather: str, bearing: str, straddled: bool
-) -> dict[Shot, Fraction]:
-    """The exact outcomes of one shot of ``firer`` at an afloat ``target``."""
-    return _shot_outcomes(
+) -> ShotKey:
+    """What a shot's odds depend on, as a cache key: the firer's turrets (its other damage
+    changes no shot), the target afloat, the conditions and the readings in force."""
+    return (
         Ship(firer.card, ShipState(turret_hits=firer.state.turret_hits)),
         _afloat_card(target),
         range_,
@@ -112,6 +116,13 @@ def shot_outcomes(
         straddled,
         rules_key(),
     )
+
+
+def shot_outcomes(
+    firer: Ship, target: Ship, range_: str, weather: str, bearing: str, straddled: bool
+) -> dict[Shot, Fraction]:
+    """The exact outcomes of one shot of ``firer`` at an afloat ``target``."""
+    return _shot_outcomes(*_shot_key(firer, target, range_, weather, bearing, straddled))
 
 
 @lru_cache(maxsize=STEP_ODDS_CACHE)
@@ -165,15 +176,7 @@ def shot_weights(
     firer: Ship, target: Ship, range_: str, weather: str, bearing: str, straddled: bool
 ) -> tuple[int, tuple[tuple[Shot, int], ...]]:
     """``shot_outcomes`` as integer weights over one denominator (cheap to fold)."""
-    return _shot_weights(
-        Ship(firer.card, ShipState(turret_hits=firer.state.turret_hits)),
-        _afloat_card(target),
-        range_,
-        weather,
-        bearing,
-        straddled,
-        rules_key(),
-    )
+    return _shot_weights(*_shot_key(firer, target, range_, weather, bearing, straddled))
 
 
 @lru_cache(maxsize=STEP_ODDS_CACHE)
