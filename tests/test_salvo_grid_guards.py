@@ -143,3 +143,19 @@ def test_specials_in_addition_are_not_limited_by_the_salvo_size(client: FlaskCli
         "shots": ["C1"],
         "specials": [CHARGES, {"ship": "battleship", "square": "A1"}],
     }
+
+
+def test_a_tier_with_exactly_the_shots_left_is_fired_whole_without_a_die(
+    client: FlaskClient,
+) -> None:
+    """ruling computer-captain: a tier no bigger than the shots left is taken whole, in
+    reading order, with no die; here the four squares next to E5 and a salvo of 4."""
+    body = {
+        "ocean": ocean_b(shots_received=["A10", "B10"], specials_used=["battleship"]),
+        "view": {"hits": ["E5"]},
+        "dice": {"seed": "cpu", "nonce": 1},
+    }
+    data = resolve(client, "computer", body)
+    assert data["result"]["salvo_size"] == 4
+    assert data["rolls"] == []
+    assert data["result"]["salvo"] == {"shots": ["E4", "D5", "F5", "E6"], "specials": []}
