@@ -50,8 +50,9 @@ def _best(
     return choose(res, label, [area for score, area in scored if score == top], span_name)
 
 
-def computer(inp: ComputerInput, res: Resolution) -> SalvoGridComputerPick:
-    """The computer captain's salvo, from its own ocean and its view of the enemy's."""
+def battle_on(inp: ComputerInput) -> tuple[list[str], set[Square]]:
+    """What every computer captain checks first: its ocean is legal and the battle is not
+    over. Its ships afloat, and the squares not yet fired at (a contact may be again)."""
     ocean, view = inp.ocean, inp.view
     require_legal_ocean(ocean, "ocean", "the computer's")
     afloat = ocean.afloat()
@@ -60,7 +61,13 @@ def computer(inp: ComputerInput, res: Resolution) -> SalvoGridComputerPick:
     if len({ship for ship, _ in view.sunk}) == len(t.FLEET):
         raise RuleError("every enemy ship is sunk: the battle is over", "view.sunk")
     fired = set(view.misses) | set(view.hits) | {sq for _, sqs in view.sunk for sq in sqs}
-    fresh = {sq for sq in BOARD if sq not in fired}  # a contact may be fired at again
+    return afloat, {sq for sq in BOARD if sq not in fired}
+
+
+def computer(inp: ComputerInput, res: Resolution) -> SalvoGridComputerPick:
+    """The computer captain's salvo, from its own ocean and its view of the enemy's."""
+    ocean, view = inp.ocean, inp.view
+    afloat, fresh = battle_on(inp)  # a contact may be fired at again
     wounded_set = set(view.hits)
     wounded = [sq for sq in BOARD if sq in wounded_set]
 

@@ -20,12 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...engine.errors import RuleError
 from ...engine.resolution import Resolution
 from . import heatmap as hm
 from . import tables as t
-from .computer import ComputerInput, computer
-from .fleet import BOARD, Square, choose, lines_on_board, name, on_board, require_legal_ocean, shift
+from .computer import ComputerInput, battle_on, computer
+from .fleet import BOARD, Square, choose, lines_on_board, name, on_board, shift
 from .salvo import Salvo, Special, salvo_size, within_salvo
 
 LEVELS = ("standard", "hard")
@@ -101,15 +100,8 @@ BLOCKS = _blocks()
 def hard(inp: ComputerInput, res: Resolution) -> dict[str, Any]:
     """The hard captain's salvo, from its own ocean and its view of the enemy's."""
     ocean, view = inp.ocean, inp.view
-    require_legal_ocean(ocean, "ocean", "the computer's")
-    afloat = ocean.afloat()
-    if not afloat:
-        raise RuleError("the computer has no ship afloat: the battle is over", "ocean")
-    if len({ship for ship, _ in view.sunk}) == len(t.FLEET):
-        raise RuleError("every enemy ship is sunk: the battle is over", "view.sunk")
+    afloat, fresh = battle_on(inp)
     p = heat_for(hm.told_of(view), res)
-    fired = set(view.misses) | set(view.hits) | {sq for _, sqs in view.sunk for sq in sqs}
-    fresh = {sq for sq in BOARD if sq not in fired}
     hit_on_me = set(ocean.shots_received)
 
     def ready(ship: str) -> bool:
