@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, get_args
 
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
@@ -12,7 +12,7 @@ from ...http.components import EnumType, component
 from ...http.fields import StrictBoolean, StrictInteger
 from ...http.pictures import heat_map
 from ...http.steps import StepHTTP, inputs, register_steps
-from . import RULESET, hard
+from . import RULESET, hard, results
 from . import heatmap as hm
 from . import tables as t
 from .computer import ComputerInput, View
@@ -104,17 +104,7 @@ SPECIAL = EnumType(
 )
 FAULT = EnumType(
     "SalvoGridFaultKind",
-    (
-        "missing-ship",
-        "extra-ship",
-        "repeated-square",
-        "wrong-size",
-        "off-board",
-        "gap",
-        "diagonal",
-        "not-in-line",
-        "overlap",
-    ),
+    get_args(results.SalvoGridFaultKind),  # one list: the typed result's
     "What is wrong with a fleet sent for checking.",
 )
 
