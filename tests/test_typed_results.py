@@ -183,25 +183,11 @@ def test_every_step_has_a_typed_result(ruleset_id: str) -> None:
     assert set(typed) == {step.name for step in ruleset.steps}
 
 
-# Steps whose functions still return dict[str, Any]: their modules (advice.py, hard.py,
-# heatmap.py) belong to other work in progress. Their typed results are checked against the
-# document below all the same; annotate the function and strike it from here (the test
-# fails on an entry that is annotated, so the list only shrinks).
-NOT_YET_ANNOTATED = {
-    ("salvo-solo", "advice"),
-    ("salvo-grid", "computer"),
-    ("salvo-grid", "heatmap"),
-}
-
-
 @pytest.mark.parametrize(("ruleset_id", "step_name"), STEPS)
 def test_the_step_function_returns_its_typed_result(ruleset_id: str, step_name: str) -> None:
     ruleset, typed = RULESETS[ruleset_id]
     returned = typing.get_type_hints(ruleset.step(step_name).resolve)["return"]
-    if (ruleset_id, step_name) in NOT_YET_ANNOTATED:
-        assert returned is not typed[step_name], "annotated: strike it from NOT_YET_ANNOTATED"
-    else:
-        assert returned is typed[step_name]
+    assert returned is typed[step_name]
 
 
 @pytest.mark.parametrize(("ruleset_id", "step_name"), STEPS)

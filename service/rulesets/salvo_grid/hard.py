@@ -18,17 +18,18 @@ standard captain (its own ocean and its view of the rival's), it works out the h
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Final
 
 from ...engine.resolution import Resolution
 from . import heatmap as hm
 from . import tables as t
 from .computer import ComputerInput, battle_on, computer
 from .fleet import BOARD, Square, choose, lines_on_board, name, on_board, shift
+from .results import SalvoGridComputerPick, SalvoGridComputerResult
 from .salvo import Salvo, Special, salvo_size, within_salvo
 
 LEVELS = ("standard", "hard")
-AIMS = ("most likely",)
+AIMS: Final = ("most likely",)
 CHARGES_AT = 1.0
 SHELL_AT = 1.2
 EXACT_NODES = 6_000
@@ -47,7 +48,7 @@ class LevelledInput:
     level: str = "standard"
 
 
-def captain(inp: LevelledInput, res: Resolution) -> dict[str, Any]:
+def captain(inp: LevelledInput, res: Resolution) -> SalvoGridComputerResult:
     """The computer step: the standard captain, or the hard one."""
     if inp.level == "hard":
         try:
@@ -97,7 +98,7 @@ def _blocks() -> list[tuple[Square, ...]]:
 BLOCKS = _blocks()
 
 
-def hard(inp: ComputerInput, res: Resolution) -> dict[str, Any]:
+def hard(inp: ComputerInput, res: Resolution) -> SalvoGridComputerPick:
     """The hard captain's salvo, from its own ocean and its view of the enemy's."""
     ocean, view = inp.ocean, inp.view
     afloat, fresh = battle_on(inp)

@@ -39,7 +39,8 @@ from typing import Any
 from ...engine.errors import RuleError
 from ...engine.resolution import Resolution
 from . import tables as t
-from .fleet import Square, name, names
+from .fleet import Square, name, names, ship_name
+from .results import SalvoGridHeatmapResult, SalvoGridHeatMethod, SalvoGridSampler
 
 EXACT_NODES = 30_000
 NODE_COST = 20  # a node of the covering search costs about as much as this many places
@@ -188,9 +189,9 @@ class Heat:
     board: Board
     weights: list[float]
     total: float
-    method: str
+    method: SalvoGridHeatMethod
     placements: int | None = None
-    sampler: dict[str, Any] | None = None
+    sampler: SalvoGridSampler | None = None
 
     def p(self, index: int) -> float:
         return self.weights[index] / self.total
@@ -751,7 +752,7 @@ def told_of(view: Any, counts: tuple[Count, ...] = ()) -> Told:
     return Told(view.misses, view.hits, view.contacts, view.sunk, counts)
 
 
-def answer(found: Heat, told: Told) -> dict[str, Any]:
+def answer(found: Heat, told: Told) -> SalvoGridHeatmapResult:
     """The heat as the step answers it: rows of probabilities and the best squares to fire."""
     board = found.board
     probabilities = found.probabilities()
@@ -766,7 +767,7 @@ def answer(found: Heat, told: Told) -> dict[str, Any]:
         "method": found.method,
         "placements": found.placements,
         "sampler": found.sampler,
-        "afloat": [ship for ship, _ in board.fleet if ship not in sunk],
+        "afloat": [ship_name(ship) for ship, _ in board.fleet if ship not in sunk],
         "rows": [
             [round(probabilities[r * board.columns + c], DECIMALS) for c in range(board.columns)]
             for r in range(board.rows)
@@ -777,7 +778,7 @@ def answer(found: Heat, told: Told) -> dict[str, Any]:
     }
 
 
-def heatmap(inp: HeatmapInput, res: Resolution) -> dict[str, Any]:
+def heatmap(inp: HeatmapInput, res: Resolution) -> SalvoGridHeatmapResult:
     """The heat map step: every square's chance of holding a ship afloat."""
     told = told_of(inp.view, inp.counts)
     return answer(heat(told, res), told)

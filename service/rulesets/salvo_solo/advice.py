@@ -42,16 +42,22 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm, sqrt
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar, cast
 
 from ...engine.dice import DiceSource, SeededDice
 from ...engine.errors import RuleError
 from ...engine.resolution import Resolution
 from . import odds, steps
 from . import tables as t
+from .results import (
+    SalvoSoloAction,
+    SalvoSoloAdviceResult,
+    SalvoSoloAdviceShare,
+    SalvoSoloAdvisedAction,
+)
 from .ships import Ship, ShipState
 
-ALGORITHM = "fc-advice-v2"  # v1 kept the judged Action every later turn
+ALGORITHM: Final = "fc-advice-v2"  # v1 kept the judged Action every later turn
 SAMPLES = 300  # games per Action at most
 TURN_BUDGET = 900  # turns played per Action: no game is started once they are used up
 HORIZON = 40  # turns per game at most, from the state's turn
@@ -512,7 +518,7 @@ class AdviceInput:
     enemy_action: str | None = None
 
 
-def _share(count: int, samples: int) -> dict[str, Any]:
+def _share(count: int, samples: int) -> SalvoSoloAdviceShare:
     """An observed fraction, exactly as counted, with its 95% Wilson interval."""
     p = count / samples
     spread = Z95 * sqrt(p * (1 - p) / samples + Z95**2 / (4 * samples**2))
@@ -540,7 +546,7 @@ def judge(
     game: Game | None = None,
     budget: int = TURN_BUDGET,
     later: str = LATER,
-) -> dict[str, Any]:
+) -> SalvoSoloAdvisedAction:
     """``samples`` seeded games with ``action`` this turn and ``later`` after it: the counts
     and shares of each ending."""
     game = game or Game(state)
@@ -561,7 +567,7 @@ def judge(
         else:
             draws += 1
     return {
-        "action": action,
+        "action": cast(SalvoSoloAction, action),  # one of allowed_actions
         "samples": played,
         "win": _share(wins, played),
         "draw": _share(draws, played),
@@ -577,26 +583,27 @@ PLAYER_POLICY = (
 )
 
 
-def score(judged: dict[str, Any]) -> float:
+def score(judged: SalvoSoloAdvisedAction) -> float:
     """Expected score of a judged Action: a win 1, a draw 1/2, a loss or unfinished 0."""
     points: float = (judged["win"]["count"] + judged["draw"]["count"] / 2) / judged["samples"]
     return points
 
 
-def by_score(judged: dict[str, Any]) -> tuple[float, ...]:
+def by_score(judged: SalvoSoloAdvisedAction) -> tuple[float, ...]:
     """Highest expected score first; as high, the fewer losses (then table order)."""
     return (-score(judged), judged["loss"]["count"] / judged["samples"])
 
 
-def by_wins(judged: dict[str, Any]) -> tuple[float, ...]:
+def by_wins(judged: SalvoSoloAdvisedAction) -> tuple[float, ...]:
     """Most wins first; as many wins, the fewer losses (then table order)."""
     samples = judged["samples"]
     return (-judged["win"]["count"] / samples, judged["loss"]["count"] / samples)
 
 
 def best_of(
-    judged: Sequence[dict[str, Any]], key: Callable[[dict[str, Any]], tuple[float, ...]] = by_score
-) -> dict[str, Any]:
+    judged: Sequence[SalvoSoloAdvisedAction],
+    key: Callable[[SalvoSoloAdvisedAction], tuple[float, ...]] = by_score,
+) -> SalvoSoloAdvisedAction:
     """The best judged Action (``min`` keeps the first of equals: table order C, OB, W)."""
     return min(judged, key=key)
 
@@ -604,7 +611,7 @@ def best_of(
 ENEMY_POLICY = "rolls on its Action table every turn, as in the rules"
 
 
-def advice(inp: AdviceInput, res: Resolution) -> dict[str, Any]:
+def advice(inp: AdviceInput, res: Resolution) -> SalvoSoloAdviceResult:
     """Each Action the player may take, judged over seeded games, and the best of them."""
     problem = impossible(inp.state, inp.enemy_action)
     if problem:
@@ -625,7 +632,7 @@ def advice(inp: AdviceInput, res: Resolution) -> dict[str, Any]:
     return {
         "best_action": best["action"],
         "actions": judged,
-        "enemy_action": inp.enemy_action,
+        "enemy_action": cast(SalvoSoloAction | None, inp.enemy_action),  # checked by the schema
         "method": {
             "kind": "monte-carlo",
             "algorithm": ALGORITHM,
