@@ -25,8 +25,9 @@ MAX_BODY_BYTES = 64 * 1024
 
 DEFAULTS: Mapping[str, Any] = {
     "API_TITLE": "Fire Control",
-    # Minor: 1.1.0 renamed and typed components; the wire is that of 1.0.0 (CHANGELOG.md).
-    "API_VERSION": "1.1.0",
+    # Minor: 1.2.0 adds rule options, the pending turn, odds, advice and the heat map
+    # (CHANGELOG.md); 1.1.0 renamed and typed components on the wire of 1.0.0.
+    "API_VERSION": "1.2.0",
     "OPENAPI_VERSION": "3.1.0",
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",
