@@ -16,7 +16,7 @@ SPEE = {"ship": "Graf Spee"}
 GAME_SEED = "river-plate-1939"
 
 # The steps of one turn of a seeded game, in order; the nonce counts up from 1.
-TURN = [
+TURN: list[tuple[str, dict[str, Any]]] = [
     ("weather", {}),
     ("initiative", {"player": AJAX, "enemy": SPEE}),
     ("enemy-action", {"enemy": SPEE, "player": AJAX, "last_action": None}),

@@ -6,7 +6,9 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from service.rulesets.salvo_grid.api import FLEET_A, FLEET_B, LOOT_A, LOOT_B
+from service.rulesets.salvo_grid.api import FLEET_A as FLEET_A
+from service.rulesets.salvo_grid.api import FLEET_B as FLEET_B
+from service.rulesets.salvo_grid.api import LOOT_A, LOOT_B
 from tests.http_helpers import call
 
 BASE = "/v1/rulesets/salvo-grid"

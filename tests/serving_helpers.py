@@ -182,7 +182,13 @@ def start(
             argv, cwd=ROOT, env=full_env, stdout=out, stderr=err, start_new_session=True
         )
     server = Server(
-        process, port, Path(full_env["PROMETHEUS_MULTIPROC_DIR"]), stdout, stderr, workers, env
+        process,
+        port,
+        Path(full_env["PROMETHEUS_MULTIPROC_DIR"]),
+        stdout,
+        stderr,
+        workers,
+        env or {},
     )
     if ready is not None:
         server.ready = ready

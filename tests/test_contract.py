@@ -7,6 +7,7 @@ rules of the game (problem types rule-violation, dice, limit), never as a schema
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import schemathesis
 from flask import Flask
@@ -44,5 +45,5 @@ def valid_data_refused_only_by_rules(ctx, response, case):  # type: ignore[no-un
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )
-def test_every_operation(case: schemathesis.Case, app: Flask) -> None:
+def test_every_operation(case: schemathesis.Case[Any], app: Flask) -> None:
     case.call_and_validate(app=app)

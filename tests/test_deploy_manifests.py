@@ -342,8 +342,8 @@ def test_only_nginx_faces_clients_and_it_buffers(folder: Path) -> None:
     # Every location proxies to the one upstream, gunicorn on the pod's loopback.
     upstream = re.search(r"upstream (\w+) \{\s*server ([\d.]+):(\d+)", conf)
     assert upstream and upstream.group(2, 3) == ("127.0.0.1", str(app_port))
-    targets = re.findall(r"proxy_pass (\S+);", conf)
-    assert targets and set(targets) == {f"http://{upstream.group(1)}"}
+    proxied = re.findall(r"proxy_pass (\S+);", conf)
+    assert proxied and set(proxied) == {f"http://{upstream.group(1)}"}
     assert "proxy_request_buffering on;" in conf and "proxy_buffering on;" in conf
     assert "proxy_request_buffering off" not in conf and "proxy_buffering off" not in conf
     assert re.search(r"client_max_body_size \d+k;", conf)

@@ -6,6 +6,7 @@ now is; the documented figures are pinned separately (docs/dice.md names them).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -167,7 +168,7 @@ PER_REQUEST = dice.MAX_DICE_PER_REQUEST
 
 @pytest.mark.parametrize("source", ["seeded", "supplied"])
 def test_dice_per_request_add_up_across_rolls(source: str) -> None:
-    make = {
+    make: Callable[[], dice.DiceSource] = {
         "seeded": lambda: dice.SeededDice("edge", 3),
         "supplied": lambda: dice.SuppliedDice([1] * (PER_REQUEST + 1)),
     }[source]

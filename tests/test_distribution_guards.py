@@ -22,8 +22,12 @@ def test_bind_adds_up_follow_ups_that_land_on_the_same_outcome() -> None:
     # every face of a d3 is followed by a coin; heads and tails are the same whatever the die
     coin = {"heads": Fraction(1, 2), "tails": Fraction(1, 2)}
     assert d.bind(d.uniform(3), lambda _: coin) == coin
+
     # two faces of four lead to the same follow-up outcome "done"
-    bound = d.bind(d.uniform(4), lambda face: {"done": d.ONE} if face <= 2 else {face: d.ONE})
+    def follow(face: int) -> dict[str | int, Fraction]:
+        return {"done": d.ONE} if face <= 2 else {face: d.ONE}
+
+    bound = d.bind(d.uniform(4), follow)
     assert bound == {"done": Fraction(1, 2), 3: Fraction(1, 4), 4: Fraction(1, 4)}
 
 
@@ -31,7 +35,8 @@ def test_bind_adds_up_follow_ups_that_land_on_the_same_outcome() -> None:
 def test_repeat_with_chances_over_different_denominators(times: int) -> None:
     # the common denominator must be the least common multiple of 6, 2 and 3, not the last
     step = {"a": Fraction(1, 6), "b": Fraction(1, 2), "c": Fraction(1, 3)}
-    repeated = d.repeat((), step, times, lambda state, value: tuple(sorted((*state, value))))
+    start: tuple[str, ...] = ()
+    repeated = d.repeat(start, step, times, lambda state, value: tuple(sorted((*state, value))))
     assert d.total(repeated.values()) == 1
     expected: dict[tuple[str, ...], Fraction] = {(): d.ONE}
     for _ in range(times):

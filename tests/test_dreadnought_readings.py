@@ -276,7 +276,7 @@ OTHER = {
 
 
 def test_a_seeded_game_with_the_other_readings_verifies(client: FlaskClient) -> None:
-    steps = [
+    steps: list[tuple[str, dict[str, Any]]] = [
         ("fire", {"firer": QE, "battery": 15, "target": DERFFLINGER, "distance": 12}),
         ("fire", {"firer": DERFFLINGER, "battery": 12, "target": QE, "distance": 12}),
         ("critical", {"target": QE, "throw": "double 8"}),

@@ -276,15 +276,16 @@ TO_HIT_MODIFIERS = [
 def test_each_to_hit_modifier(client: FlaskClient, flag: str, source: str, value: int) -> None:
     # a single 12" gun (no barrels bonus) at a Dreadnought at medium range needs 16
     natural = [5, 5, 5] if value < 0 else [4, 5, 6]  # 15: the modifier decides
+    raised: dict[str, Any] = {flag: True}
     plain = fire(client, natural)
-    data = fire(client, natural, **{flag: True})
+    data = fire(client, natural, **raised)
     assert applied(data, "to hit") == {source: value}
     assert check(data, "to hit")["final"] == 15 + value
     assert plain["result"]["hit"] is False
     assert data["result"]["hit"] is (value > 0)
     if value < 0:
         assert fire(client, [3, 6, 7])["result"]["hit"] is True
-        assert fire(client, [3, 6, 7], **{flag: True})["result"]["hit"] is False
+        assert fire(client, [3, 6, 7], **raised)["result"]["hit"] is False
 
 
 def test_director_down_comes_from_the_firers_state(client: FlaskClient) -> None:
@@ -295,7 +296,7 @@ def test_director_down_comes_from_the_firers_state(client: FlaskClient) -> None:
 
 
 def test_every_modifier_together(client: FlaskClient) -> None:
-    flags = {flag: True for flag, _, _ in TO_HIT_MODIFIERS}
+    flags: dict[str, Any] = {flag: True for flag, _, _ in TO_HIT_MODIFIERS}
     firer = ship(card("Dreadnought", (12, 1)), director_destroyed=True)
     data = fire(client, [8, 6, 7], firer=firer, **flags)
     assert sum(applied(data, "to hit").values()) == -2 - 1 - 1 - 1 - 1 + 1
@@ -357,7 +358,7 @@ def test_barrels_bonus_to_damage(
     data = fire(
         client, [2, 3, 4], firer=gun(calibre, barrels), tgt=tgt, battery=calibre, distance=1
     )
-    base = {15: 4, 12: 3, 4: 2}[calibre]  # High, Medium, Low of 2, 3, 4
+    base = {15.0: 4, 12.0: 3, 4.0: 2}[calibre]  # High, Medium, Low of 2, 3, 4
     assert data["result"]["damage"] == base + bonus
 
 

@@ -183,7 +183,8 @@ def test_the_logger_survives_whatever_it_is_given(
     config = Config()
     config.set("accesslog", str(tmp_path / "access.log"))
     logger = module.JsonAccessLogger(config)
-    bare = Response(None, None, config)
+    # what gunicorn builds for a request it could not parse: no request and no socket behind it
+    bare = Response(None, None, config)  # type: ignore[arg-type]
     bare.status = "431 Request Header Fields Too Large"
     odd = type("Odd", (), {"headers": [("X-Request-Id",), None, (1, 2)], "status_code": "x"})()
     logger.access(bare, None, {"REQUEST_METHOD": "GET", "PATH_INFO": "/"}, None)

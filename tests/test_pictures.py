@@ -79,7 +79,9 @@ def test_every_odds_picture_shows_the_json_numbers(
             assert float(bar.get("data-p", "nan")) == outcome["p"], path
             shown = " ".join(t.text or "" for t in bar.iter(f"{NS}text"))
             assert outcome["probability"] in shown, path
-            width = float(bar.find(f"{NS}rect").get("width"))  # type: ignore[union-attr]
+            rect = bar.find(f"{NS}rect")
+            assert rect is not None, path
+            width = float(rect.get("width", "nan"))
             assert width == pytest.approx(max(1.0, 240 * outcome["p"]), abs=0.01)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import jwt
 import pytest
 import rfc8785
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from jwcrypto import jwk as jwcrypto_jwk
 from jwcrypto import jws as jwcrypto_jws
 from jwt.algorithms import OKPAlgorithm
@@ -38,7 +39,7 @@ def pyjwt_token(document: dict[str, Any]) -> str:
 
 
 def altered() -> dict[str, Any]:
-    document = json.loads(json.dumps(RECEIPT))
+    document: dict[str, Any] = json.loads(json.dumps(RECEIPT))
     document["result"]["straddle"] = not document["result"]["straddle"]
     return document
 
@@ -65,6 +66,7 @@ def test_jwcrypto_verifies_a_receipt_as_shipped() -> None:
 def test_pyjwt_needs_the_one_line_registration_the_docs_show() -> None:
     assert 'jwt.register_algorithm("Ed25519", OKPAlgorithm())' in DOCS
     key = OKPAlgorithm.from_jwk(JWKS["keys"][0])
+    assert isinstance(key, Ed25519PublicKey)  # the published key is a public one
     unregistered = jwt.PyJWS()  # a fresh registry: as PyJWT ships
     with pytest.raises(jwt.InvalidAlgorithmError):
         unregistered.decode_complete(pyjwt_token(RECEIPT), key, algorithms=["Ed25519"])

@@ -7,6 +7,8 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from service.rulesets import REGISTERED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,12 +45,12 @@ def test_every_ruling_with_readings_says_which_the_wording_supports() -> None:
             assert ruling.wording, ruling.id
 
 
-def test_check_mode_fails_on_a_stale_page(tmp_path: Path) -> None:
+def test_check_mode_fails_on_a_stale_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     generator = _generator()
     stale = tmp_path / "rulings.md"
     stale.write_text("# Rulings\n", encoding="utf-8")
-    generator.PAGE = stale
-    generator.ROOT = tmp_path
+    monkeypatch.setattr(generator, "PAGE", stale)
+    monkeypatch.setattr(generator, "ROOT", tmp_path)
     assert generator.main(["--check"]) == 1
     assert generator.main([]) == 0
     assert generator.main(["--check"]) == 0

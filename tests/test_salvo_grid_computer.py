@@ -119,7 +119,7 @@ def test_it_dives_once_its_submarine_has_been_hit(client: FlaskClient) -> None:
 
 
 def test_a_sunk_ship_brings_no_special_and_no_shot(client: FlaskClient) -> None:
-    own = {"shots_received": ["A10", "B10", "H2"]}  # destroyer sunk, submarine hit
+    own: dict[str, Any] = {"shots_received": ["A10", "B10", "H2"]}  # destroyer sunk, submarine hit
     data = aim(client, {"hits": ["A1"]}, **own)
     ships = [s["ship"] for s in data["result"]["salvo"]["specials"]]
     assert ships == ["battleship", "submarine"]

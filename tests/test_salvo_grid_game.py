@@ -67,7 +67,7 @@ def play(
     for _ in range(MOST_ROUNDS):
         salvos = {}
         for captain in ("a", "b"):
-            body = {"ocean": oceans[captain], "view": views[captain]}
+            body: dict[str, Any] = {"ocean": oceans[captain], "view": views[captain]}
             if captain == "b" and level_b != "standard":
                 body["level"] = level_b
             aimed = step("computer", body)

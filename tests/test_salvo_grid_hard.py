@@ -11,6 +11,7 @@ from service.engine.resolution import Resolution
 from service.rulesets.salvo_grid import api, hard
 from service.rulesets.salvo_grid.computer import ComputerInput, View
 from service.rulesets.salvo_grid.fleet import LayoutInput, LootInput, Ocean, layout, loot
+from service.rulesets.salvo_grid.results import SalvoGridCaptain
 from service.rulesets.salvo_grid.salvo import SalvoInput, Side, salvo
 from tests.salvo_grid_helpers import ocean_b, resolve
 
@@ -75,10 +76,14 @@ def test_the_same_dice_give_the_same_salvo(client: FlaskClient) -> None:
 
 def _ocean(seed: str, nonce: int) -> Ocean:
     placed = layout(LayoutInput(None), Resolution(SeededDice(seed, nonce)))["fleet"]
+    assert placed is not None  # laid out by the dice when no fleet is given
     fleet = api.SalvoGridPlacementSchema(many=True).load(placed)
     pieces = loot(LootInput(tuple(fleet)), Resolution(SeededDice(seed, nonce + 1)))["loot"]
     ocean: Ocean = OCEAN.load({"fleet": placed, "loot": pieces})
     return ocean
+
+
+CAPTAINS: tuple[SalvoGridCaptain, ...] = ("a", "b")
 
 
 def _battle(number: int) -> str | None:
@@ -97,11 +102,12 @@ def _battle(number: int) -> str | None:
             SalvoInput(Side(oceans["a"], salvos["a"]), Side(oceans["b"], salvos["b"])),
             Resolution(SeededDice(seed, 10 * round_number + 5)),
         )
-        for c in "ab":
+        for c in CAPTAINS:
             oceans[c] = OCEAN.load(out[c]["ocean"])
             views[c] = VIEW.load(out[c]["view"])
         if out["game_over"]:
-            return None if out["draw"] else levels[out["winner"]]
+            winner = out["winner"]
+            return None if out["draw"] or winner is None else levels[winner]
     return None
 
 

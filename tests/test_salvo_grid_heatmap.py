@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from service.engine.errors import RuleError
 from service.rulesets.salvo_grid import heatmap as hm
 from service.rulesets.salvo_grid.fleet import names, parse
 from tests.salvo_grid_helpers import refused, resolve
@@ -134,7 +135,7 @@ VIEWS = [
 def test_the_exact_heat_map_is_full_enumeration_on_a_small_board(told: hm.Told) -> None:
     total, expected = brute(told, SMALL)
     if not total:
-        with pytest.raises(hm.RuleError):
+        with pytest.raises(RuleError):
             hm.exact(hm.problem(told, SMALL))
         return
     heat = hm.exact(hm.problem(told, SMALL))

@@ -19,7 +19,7 @@ def squares(fleet: list[dict[str, Any]]) -> list[str]:
 
 def fleet_with(**changes: list[str]) -> list[dict[str, Any]]:
     return [
-        {"ship": ship["ship"], "squares": changes.get(ship["ship"], ship["squares"])}
+        {"ship": ship["ship"], "squares": changes.get(str(ship["ship"]), list(ship["squares"]))}
         for ship in FLEET_A
     ]
 

@@ -21,6 +21,11 @@ from service.engine.dice import DiceSource
 from service.engine.distribution import walk
 from service.engine.resolution import Resolution, readings_in_force
 from service.rulesets.salvo_solo import advice, steps
+from service.rulesets.salvo_solo.results import (
+    SalvoSoloAction,
+    SalvoSoloAdvisedAction,
+    SalvoSoloGameState,
+)
 from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipState
 from tests.salvo_solo_helpers import BASE
 
@@ -33,7 +38,7 @@ def state(**changes: Any) -> steps.GameState:
     return replace(base, **changes)
 
 
-def _next(state_: dict[str, Any]) -> Outcome:
+def _next(state_: SalvoSoloGameState) -> Outcome:
     return ("next", json.dumps(state_, sort_keys=True))
 
 
@@ -220,12 +225,16 @@ def test_an_action_is_judged_followed_by_closing(action: str) -> None:
     )
 
 
-def _judged(action: str, win: int, draw: int, loss: int) -> dict[str, Any]:
+def _judged(action: SalvoSoloAction, win: int, draw: int, loss: int) -> SalvoSoloAdvisedAction:
     samples = win + draw + loss
     return {
         "action": action,
         "samples": samples,
-        **{k: advice._share(n, samples) for k, n in (("win", win), ("draw", draw), ("loss", loss))},
+        "win": advice._share(win, samples),
+        "draw": advice._share(draw, samples),
+        "loss": advice._share(loss, samples),
+        "unfinished": 0,
+        "expected_turns": 0.0,
     }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -94,7 +95,7 @@ def test_a_silenced_ship_cannot_attack(client: FlaskClient) -> None:
 
 # --- turn -------------------------------------------------------------------------------------
 
-START = {
+START: dict[str, Any] = {
     "turn": 1,
     "weather": "Fair",
     "range": "Long",
@@ -213,7 +214,7 @@ def test_a_game_already_won_is_refused(client: FlaskClient) -> None:
 # --- odds -------------------------------------------------------------------------------------
 
 
-def odds(client: FlaskClient, step: str, body: dict) -> dict:
+def odds(client: FlaskClient, step: str, body: dict[str, Any]) -> dict[str, Any]:
     response = client.post(f"{BASE}/{step}/odds", json=body)
     assert response.status_code == 200, response.get_json()
     outcomes = response.get_json()["outcomes"]
@@ -361,7 +362,11 @@ def test_every_ruling_is_served_and_tested(client: FlaskClient) -> None:
 
 def test_same_seed_and_nonce_give_the_same_answer_on_two_separate_apps() -> None:
     first, second = create_app(), create_app()
-    body = {"state": START, "player_action": "C", "dice": {"seed": "replica", "nonce": 9}}
+    body: dict[str, Any] = {
+        "state": START,
+        "player_action": "C",
+        "dice": {"seed": "replica", "nonce": 9},
+    }
     one = first.test_client().post(f"{BASE}/turn", json=body).get_json()
     two = second.test_client().post(f"{BASE}/turn", json=body).get_json()
     assert one["rolls"] == two["rolls"] and one["result"] == two["result"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask.testing import FlaskClient
 
 from tests.salvo_solo_helpers import AJAX, BASE, SPEE, faces, refused, resolve, ship
@@ -292,9 +294,12 @@ def test_reading_gun_size_bands_odds(client: FlaskClient) -> None:
     assert (ne, ne_printed["NE"]) == ("1/2", "7/27")
 
 
-def maneuver(client: FlaskClient, range_: str, player: str, enemy: str, **extra: object) -> dict:
+def maneuver(
+    client: FlaskClient, range_: str, player: str, enemy: str, **extra: object
+) -> dict[str, Any]:
     body = {"range": range_, "player_action": player, "enemy_action": enemy, **extra}
-    return resolve(client, "maneuver", body)["result"]
+    result: dict[str, Any] = resolve(client, "maneuver", body)["result"]
+    return result
 
 
 def test_reading_simultaneous_actions_in_initiative_order(client: FlaskClient) -> None:
@@ -339,7 +344,7 @@ def test_reading_simultaneous_actions_differs_in_4_of_45_cases(client: FlaskClie
 def test_reading_simultaneous_actions_needs_the_initiative_in_maneuver(
     client: FlaskClient,
 ) -> None:
-    body = {"range": "Short", "player_action": "C", "enemy_action": "W"}
+    body: dict[str, Any] = {"range": "Short", "player_action": "C", "enemy_action": "W"}
     body["rules"] = {"simultaneous-actions": "in-initiative-order"}
     problem = refused(client, "maneuver", body)
     assert problem["errors"][0]["field"] == "first"

@@ -6,6 +6,8 @@ service's own table data.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from flask.testing import FlaskClient
 
@@ -75,7 +77,7 @@ def test_initial_range_row_with_weather(client: FlaskClient, weather: str, total
     ],
 )
 def test_initiative(
-    client: FlaskClient, die: int, enemy: dict, player: dict, modifier: int
+    client: FlaskClient, die: int, enemy: dict[str, Any], player: dict[str, Any], modifier: int
 ) -> None:
     data = resolve(client, "initiative", {"player": player, "enemy": enemy}, [die])
     assert data["result"]["first"] == ("player" if die + modifier <= 3 else "enemy")
@@ -217,7 +219,9 @@ def test_straddle_row(client: FlaskClient, total: int) -> None:
     assert data["result"]["hits"] == ("" if expected in ("NE", "Special", "Critical") else expected)
 
 
-def straddle_final(client: FlaskClient, body: dict, total: int = 10) -> tuple[int, list]:
+def straddle_final(
+    client: FlaskClient, body: dict[str, Any], total: int = 10
+) -> tuple[int, list[Any]]:
     data = resolve(client, "straddle", body, faces(total, 3))
     check = data["modifiers"][0]
     return check["final"], check["applied"]
@@ -388,7 +392,7 @@ def test_plunging_fire_elsewhere_has_no_effect(client: FlaskClient, range_: str)
         (ship("Graf Spee", speed_hits=1), 0),  # speed 6: not slow
     ],
 )
-def test_torpedo(client: FlaskClient, total: int, target: dict, modifier: int) -> None:
+def test_torpedo(client: FlaskClient, total: int, target: dict[str, Any], modifier: int) -> None:
     body = {"firer": AJAX, "target": target, "range": "Short", "weather": "Fair"}
     hit = total + modifier >= 10
     values = faces(total, 2) + ([4] if hit else [])
@@ -406,7 +410,7 @@ def test_torpedo(client: FlaskClient, total: int, target: dict, modifier: int) -
         ({"weather": "Stormy"}, "Fair or Fine"),
     ],
 )
-def test_torpedo_conditions(client: FlaskClient, change: dict, reason: str) -> None:
+def test_torpedo_conditions(client: FlaskClient, change: dict[str, Any], reason: str) -> None:
     body = {"firer": AJAX, "target": SPEE, "range": "Short", "weather": "Fine", **change}
     assert reason in refused(client, "torpedo", body)["detail"]
 

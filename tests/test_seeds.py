@@ -461,7 +461,7 @@ def test_the_seal_takes_only_the_hash_of_the_client_seed(client: FlaskClient) ->
     """The service seals before it can know the client seed: the seal request has no room
     for it, and the binding must be a SHA-256 as sha256sum prints it."""
     digest = commit(CLIENT_SEED)
-    for body in [
+    bodies: list[dict[str, object]] = [
         {"client_seed": CLIENT_SEED},
         {"client_seed_sha256": CLIENT_SEED},
         {"client_seed_sha256": digest.upper()},
@@ -469,7 +469,8 @@ def test_the_seal_takes_only_the_hash_of_the_client_seed(client: FlaskClient) ->
         {"client_seed_sha256": digest + "0"},
         {"client_seed_sha256": None},
         {"client_seed_sha256": 5},
-    ]:
+    ]
+    for body in bodies:
         response = client.post("/v1/seeds", json=body)
         assert response.status_code == 422, body
         field = next(iter(body))

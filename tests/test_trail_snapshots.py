@@ -197,16 +197,16 @@ DREADNOUGHT: list[tuple[str, dict[str, Any]]] = [
         },
     ),
     *(
-        ("critical", {"target": _dn(t, **state), "throw": throw})
-        for t, state, throw in (
-            ("Lion", {}, "double 8"),
-            ("Pommern", {}, "double 8"),
-            ("Derfflinger", {}, "double 8"),
-            ("König", {}, "double 5"),
-            ("Queen Elizabeth", {}, "triples"),
-            ("Invincible", {}, "double 7"),
-            ("Dreadnought", {}, "double 6"),
-            ("Seydlitz", {}, "double 3"),
+        ("critical", {"target": _dn(t), "throw": throw})
+        for t, throw in (
+            ("Lion", "double 8"),
+            ("Pommern", "double 8"),
+            ("Derfflinger", "double 8"),
+            ("König", "double 5"),
+            ("Queen Elizabeth", "triples"),
+            ("Invincible", "double 7"),
+            ("Dreadnought", "double 6"),
+            ("Seydlitz", "double 3"),
         )
     ),
     *(

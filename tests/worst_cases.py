@@ -306,7 +306,7 @@ DREAD = "/v1/rulesets/dreadnought"
 def dread_card(ship_class: str = "Battleship", crew: str = "good", **figures: Any) -> Any:
     """A record card at its longest: 4 batteries (the first the main one), 40 barrels."""
     state = figures.pop("state", {})
-    batteries = [{"calibre": 12, "barrels": 40, "turrets": 2}]
+    batteries: list[dict[str, float]] = [{"calibre": 12, "barrels": 40, "turrets": 2}]
     batteries += [{"calibre": 11 - n * 0.5, "barrels": 40} for n in range(MAX_BATTERIES - 1)]
     return {
         "card": {
