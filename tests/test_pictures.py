@@ -155,3 +155,18 @@ def test_an_outcomes_label_writes_its_values_as_the_json_answer_does(
     )
     label = first.findtext("{http://www.w3.org/2000/svg}title") or ""
     assert "sunk false" in label and "False" not in label and "True" not in label
+
+
+def test_the_json_answers_that_have_a_picture_vary_by_accept_too(client: FlaskClient) -> None:
+    # A cache between must never hand the JSON to a client that asked for the picture.
+    heat = client.post(HEATMAP, json=HEAT_BODY)
+    assert heat.mimetype == "application/json" and "Accept" in heat.headers.get("Vary", "")
+    odds_body = {
+        "firer": {"ship": "Hood"},
+        "target": {"ship": "Graf Spee"},
+        "range": "Short",
+        "guns_bearing": "broadside",
+    }
+    odds = client.post("/v1/rulesets/salvo-solo/straddle/odds", json=odds_body)
+    assert odds.status_code == 200, odds.get_json()
+    assert "Accept" in odds.headers.get("Vary", "")

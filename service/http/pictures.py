@@ -73,8 +73,13 @@ def wants_svg() -> bool:
 
 
 def answer(body: Mapping[str, Any], draw: Callable[[Mapping[str, Any]], str]) -> Response:
-    response = Response(draw(body), mimetype=SVG)
-    response.headers["Vary"] = "Accept"
+    return varies(Response(draw(body), mimetype=SVG))
+
+
+def varies(response: Response) -> Response:
+    """An answer chosen by Accept says so, picture and JSON alike, so a cache in between
+    never hands one to a client that asked for the other."""
+    response.vary.add("Accept")
     return response
 
 

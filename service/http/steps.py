@@ -158,9 +158,9 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         readings = ruleset.readings_in_force(args.get("rules"))
         envelope = run_step(ruleset.id, step, spec.build(step_inputs(args)), dice, readings)
         count_rolls(ruleset.id, step.name, len(envelope["rolls"]))
-        if svg and spec.picture is not None:
-            return pictures.answer(envelope, spec.picture)
-        return signed(envelope)
+        if spec.picture is None:
+            return signed(envelope)
+        return pictures.answer(envelope, spec.picture) if svg else pictures.varies(signed(envelope))
 
     path = f"{blp.url_prefix}/{step.name}"
     answer = example_answer(
@@ -199,7 +199,9 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         svg = pictures.wants_svg()
         readings = ruleset.readings_in_force(args.get("rules"))
         answer = step_odds(ruleset.id, step, spec.build(step_inputs(args)), readings)
-        return pictures.answer(answer, pictures.odds) if svg else json_response(answer)
+        if svg:
+            return pictures.answer(answer, pictures.odds)
+        return pictures.varies(json_response(answer))
 
     odds.__name__ = f"{step.name.replace('-', '_')}_odds"
     odds_view = blp.doc(
