@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 from typing import Any
 
 import yaml
 from flask import Flask
+
+from service import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -16,6 +19,39 @@ def test_committed_document_matches_the_app(app: Flask) -> None:
     served = app.test_client().get("/openapi.json").get_json()
     committed = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
     assert committed == served, "openapi.yaml is stale: run `make openapi` and commit it"
+
+
+def test_served_document_is_built_once_and_revalidates_with_its_etag() -> None:
+    """The document is the same bytes on every request (built once per worker, not per
+    request), names a strong ETag of those bytes, and a client sending that ETag back gets
+    a 304 with no body; a stale ETag gets the whole document."""
+    fresh = create_app()
+    client = fresh.test_client()
+    first = client.get("/openapi.json")
+    second = client.get("/openapi.json")
+    assert first.status_code == second.status_code == 200
+    assert first.get_data() == second.get_data()
+    etag = first.headers["ETag"]
+    assert etag == f'"{hashlib.sha256(first.get_data()).hexdigest()[:32]}"'
+    assert first.headers["Cache-Control"] == "no-cache"
+    assert first.get_json()["info"]["title"] == "Fire Control"
+    calls = []
+    spec = fresh.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec
+    original = spec.to_dict
+
+    def counted() -> dict[str, Any]:
+        calls.append(1)
+        built: dict[str, Any] = original()
+        return built
+
+    spec.to_dict = counted
+    assert client.get("/openapi.json").get_data() == first.get_data()
+    assert calls == [], "the document was built again for a later request"
+    revalidated = client.get("/openapi.json", headers={"If-None-Match": etag})
+    assert revalidated.status_code == 304 and revalidated.get_data() == b""
+    assert revalidated.headers["ETag"] == etag
+    stale = client.get("/openapi.json", headers={"If-None-Match": '"0123"'})
+    assert stale.status_code == 200 and stale.get_data() == first.get_data()
 
 
 def test_every_operation_has_summary_description_and_example(app: Flask) -> None:
