@@ -5,6 +5,7 @@ subprocess to the code it ran)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 from pathlib import Path
@@ -174,3 +175,114 @@ def test_replace_writes_its_temporary_beside_the_file_so_the_rename_is_atomic(
     keys.replace(path, {"keys": []})
     [(source, target)] = renames
     assert target == path and source.parent == folder
+
+
+# --- the standalone verifier, tools/verify_dice.py, called in this process -----------------
+
+VERIFIER = Path(__file__).resolve().parent.parent / "tools" / "verify_dice.py"
+LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
+_spec = importlib.util.spec_from_file_location("verify_dice_cli", VERIFIER)
+assert _spec is not None and _spec.loader is not None
+verifier = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(verifier)
+
+
+def run_verifier(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = verifier.main(["verify_dice.py", *args])
+    out, err = capsys.readouterr()
+    return int(code), out, err
+
+
+@pytest.mark.parametrize("reveal", ["[]", '"a-seed"', "42", "null", "true", "[{}]"])
+def test_a_reveal_file_that_is_json_but_no_object_is_named_and_fails(
+    reveal: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A reveal file holding valid JSON that is not an object (a list, a string, a number)
+    was read with .get and ended in a traceback; it is a problem the verifier names, and
+    the verdict is not a pass (exit 1), also with --json (the note goes to stderr)."""
+    path = tmp_path / "revealed.json"
+    path.write_text(reveal, encoding="utf-8")
+    log = str(LOGS / "sealed-after-reveal.json")
+    code, out, err = run_verifier(capsys, "--jwks", str(LOGS / "jwks.json"), log, str(path))
+    assert code == 1
+    assert "a reveal file is not a JSON object (the saved answer of POST /v1/seeds/reveal)" in out
+    assert "verdict: INVALID" not in out  # the log itself is fine: its rolls are not yet checked
+    assert err == ""
+    code, out, err = run_verifier(capsys, "--json", log, str(path))
+    assert code == 1
+    assert "a reveal file is not a JSON object" in err
+    assert json.loads(out)["not_yet_checkable"] == 4
+
+
+def test_a_reveal_problem_fails_even_when_nothing_is_sealed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A reveal file that is no reveal answer is a mistake of the one who checks: a seeded
+    game still re-derives, but the verifier does not call the whole check a pass."""
+    for reveal in ('{"seed": 5, "commitment": "x"}', "[1]"):
+        path = tmp_path / "revealed.json"
+        path.write_text(reveal, encoding="utf-8")
+        jwks = str(LOGS / "jwks.json")
+        code, out, _ = run_verifier(
+            capsys, "--jwks", jwks, str(LOGS / "valid-game.json"), str(path)
+        )
+        assert code == 1, out
+        assert "verdict: VALID" in out  # the log's own verdict is unchanged
+    code, out, _ = run_verifier(capsys, "--jwks", jwks, str(LOGS / "valid-game.json"))
+    assert code == 0 and "verdict: VALID" in out
+
+
+def test_the_seal_answer_is_named_a_sealed_seed_with_its_commitment_and_reveal_time(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The answer of POST /v1/seeds heads a sealed game's log; it has no ruleset and no step,
+    and the verifier printed "None/None" for it. It is named as the referee's page names it
+    (explain.js stepName), with what it commits to and when it may be revealed."""
+    game = json.loads((LOGS / "sealed-after-reveal.json").read_text(encoding="utf-8"))
+    seal = game[0]
+    log, revealed = LOGS / "sealed-after-reveal.json", LOGS / "sealed-after-reveal.revealed.json"
+    code, out, _ = run_verifier(capsys, "--jwks", str(LOGS / "jwks.json"), str(log), str(revealed))
+    assert code == 0, out
+    first = out.splitlines()[0]
+    assert first == (
+        f"entry 1 sealed seed: commitment {seal['commitment']}, reveal after {seal['reveal_after']}"
+    )
+    assert "None" not in out
+    assert out.count(": ok, ") == len(game) - 1
+
+
+def test_a_plain_roll_is_named_dice_roll_as_on_the_referees_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """POST /v1/dice/roll answers ruleset null: "dice/roll", not "None/roll"."""
+    names = [
+        verifier.step_name({"ruleset": None, "step": "roll"}),
+        verifier.step_name({"ruleset": "salvo-solo", "step": "fire"}),
+        verifier.step_name({"commitment": "ab", "reveal_after": "2026-01-01T00:00:00Z"}),
+        verifier.step_name({"commitment": "ab", "rolls": [], "ruleset": None, "step": "roll"}),
+        verifier.step_name({"commitment": 5}),
+        verifier.step_name({"ruleset": 7, "step": ["a"]}),
+    ]
+    assert names == [
+        "dice/roll",
+        "salvo-solo/fire",
+        "sealed seed",
+        "dice/roll",
+        "dice/?",
+        '7/["a"]',
+    ]
+
+
+def test_a_seal_answer_whose_signature_fails_is_a_mismatch(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An edited seal answer (another commitment) is shown as a mismatch, not as a sealed
+    seed committing to the edited value."""
+    game = json.loads((LOGS / "sealed-after-reveal.json").read_text(encoding="utf-8"))
+    game[0]["commitment"] = "0" * 64
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game), encoding="utf-8")
+    code, out, _ = run_verifier(capsys, "--jwks", str(LOGS / "jwks.json"), str(path))
+    assert code == 1
+    assert out.splitlines()[0] == "entry 1 sealed seed: MISMATCH"
+    assert "  [altered] the signature does not match the document: it was altered" in out

@@ -706,6 +706,12 @@ def revealed_seeds(documents):
     """Commitment -> server seed, from saved reveal answers, each checked against its hash."""
     seeds, problems = {}, []
     for document in documents:
+        if not isinstance(document, dict):
+            problems.append(
+                "a reveal file is not a JSON object (the saved answer of POST /v1/seeds/reveal): "
+                f"{show(document)}"
+            )
+            continue
         seed, commitment = document.get("seed"), document.get("commitment")
         if not isinstance(seed, str) or not _utf8(seed):
             problems.append(f"a revealed seed is not text: {show(seed)}")
@@ -741,7 +747,7 @@ def main(argv: list[str]) -> int:
     except Duplicate as error:
         field, message = error.args
         verdict = _refused("duplicate-member", field, message)
-        reveals = []
+        reveal_problems = []
     except (OSError, ValueError, RecursionError, KeyError, TypeError, AttributeError) as error:
         print(f"cannot read a file: {error}", file=sys.stderr)
         return 2
@@ -759,12 +765,30 @@ def main(argv: list[str]) -> int:
                 else "pass the service's saved /.well-known/jwks.json with --jwks"
             )
         )
-    failed = not verdict["valid"] or any("commitment" in note for note in notes)
+    failed = not verdict["valid"] or bool(reveal_problems)
     if args.json:
+        for note in notes:  # stdout holds the verdict alone
+            print(note, file=sys.stderr)
         print(json.dumps({k: v for k, v in verdict.items() if k != "_entries"}, indent=2))
     else:
         report(verdict, notes)
     return 1 if failed or verdict["not_yet_checkable"] else 0
+
+
+def _text(value) -> str:
+    """A value of the document as the referee's page writes it (explain.js ``text``)."""
+    if isinstance(value, str):
+        return value
+    return "none" if value is None else show(value)
+
+
+def step_name(document) -> str:
+    """What an entry is, in the referee's page's words (explain.js ``stepName``): the
+    answer that sealed a seed has no ruleset or step, a plain roll has no ruleset."""
+    if isinstance(_get(document, "commitment"), str) and _get(document, "rolls") is None:
+        return "sealed seed"
+    ruleset, step = _get(document, "ruleset"), _get(document, "step")
+    return f"{'dice' if ruleset is None else _text(ruleset)}/{'?' if step is None else _text(step)}"
 
 
 def report(verdict, notes) -> None:
@@ -777,12 +801,14 @@ def report(verdict, notes) -> None:
         return
     for entry in verdict["_entries"]:
         number = entry.index + 1
-        label = f"{_get(entry.document, 'ruleset')}/{_get(entry.document, 'step')}"
+        label = step_name(entry.document)
         codes = [code for code, _ in entry.found]
-        if "commitment" in entry.document and "rolls" not in entry.document:
-            state = f"sealed seed, commitment {entry.document['commitment']}"
-        elif entry.signature_valid is False or entry.dice_valid is False:
+        if entry.signature_valid is False or entry.dice_valid is False:
             state = "MISMATCH"
+        elif label == "sealed seed":
+            state = f"commitment {entry.document['commitment']}, reveal after " + _text(
+                entry.document.get("reveal_after")
+            )
         elif SEALED_NOT_YET in codes:
             state = "not yet checkable"
         elif "supplied-dice" in codes:
