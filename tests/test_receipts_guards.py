@@ -13,8 +13,10 @@ from __future__ import annotations
 import base64
 import copy
 import hashlib
+import importlib.util
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,9 +26,10 @@ from flask.testing import FlaskClient
 from service.receipts import sealing
 from service.receipts.checking import finishes_pending_turn, left_pending
 from service.receipts.keys import SealKeys
-from tests.receipts_helpers import receipt_hash, verify
+from tests.receipts_helpers import GAME_SEED, SOLO, TURN, play, receipt_hash, verify
 
 Doc = dict[str, Any]
+VERIFIER = Path(__file__).resolve().parent.parent / "tools" / "verify_dice.py"
 
 OPENING = [
     {"label": "initiative: player", "notation": "1d6", "values": [2], "total": 2},
@@ -294,3 +297,61 @@ def test_a_pending_turn_thrown_away_is_reported_in_words_and_breaks_the_nonces(
     ]
     assert report["nonces_consecutive"] is False
     assert (report["chain_unbroken"], report["one_seed"]) == (True, True)
+
+
+# --- a nonce's dice, once shown, are shown once ---------------------------------------------
+# A step that rolls nothing (a maneuver) may carry the game's seed and a nonce; the next roll
+# may then use that nonce or the next. But a maneuver under the nonce of the roll before it
+# made the next roll's repeat of that nonce pass: the same dice shown twice, unflagged (found
+# reading a surviving mutant of _nonce_step; fixed in all three verifiers).
+
+_spec = importlib.util.spec_from_file_location("verify_dice_guards", VERIFIER)
+assert _spec is not None and _spec.loader is not None
+tool = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tool)
+
+MANEUVER = {"range": "Long", "player_action": "C", "enemy_action": "OB"}
+
+
+def _then(client: FlaskClient, log: list[Doc], step: str, body: Doc, nonce: int) -> None:
+    dice = {"seed": GAME_SEED, "nonce": nonce}
+    body = {**body, "dice": dice, "prev": receipt_hash(log[-1])}
+    response = client.post(f"{SOLO}/{step}", json=body)
+    assert response.status_code == 200, response.get_json()
+    log.append(response.get_json())
+
+
+def _both_verdicts(client: FlaskClient, log: list[Doc]) -> tuple[Doc, Doc]:
+    """The log part of POST /v1/receipts/verify's answer and of tools/verify_dice.py's."""
+    service = verify(client, log)
+    standalone = tool.check(json.loads(json.dumps(log)))
+    assert service["valid"] == standalone["valid"]
+    return service["log"], standalone["log"]
+
+
+def test_a_roll_replayed_behind_a_step_that_rolled_nothing_is_a_repeated_nonce(
+    client: FlaskClient,
+) -> None:
+    log = play(client)[:4]  # nonces 1 to 4; the fire at 4
+    _then(client, log, "maneuver", MANEUVER, 4)  # rolls nothing, under the fire's nonce
+    _then(client, log, "fire", TURN[3][1], 4)  # the fire's dice again
+    assert log[5]["rolls"] == log[3]["rolls"] and log[4]["rolls"] == []
+    for report in _both_verdicts(client, log):
+        assert report["codes"] == ["nonce-repeat"]
+        assert report["problems"] == ["entry 5 repeats nonce 4"]
+        assert report["nonces_consecutive"] is False
+        assert (report["chain_unbroken"], report["one_seed"]) == (True, True)
+
+
+@pytest.mark.parametrize(("maneuver", "fire"), [(4, 4), (3, 4)], ids=["next", "last"])
+def test_a_step_that_rolled_nothing_takes_no_dice_from_the_count(
+    client: FlaskClient, maneuver: int, fire: int
+) -> None:
+    """A maneuver under the next nonce, the roll after it under the same one; or a maneuver
+    under the last roll's nonce, the roll after it under the next: no dice were shown twice."""
+    log = play(client)[:3]  # nonces 1 to 3
+    _then(client, log, "maneuver", MANEUVER, maneuver)
+    _then(client, log, "fire", TURN[3][1], fire)
+    for report in _both_verdicts(client, log):
+        assert report["codes"] == []
+        assert report["nonces_consecutive"] is True

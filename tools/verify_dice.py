@@ -632,7 +632,9 @@ def check_log(entries, accept_supplied):
                     else f"nonces {before + 1} to {nonce - 1} are"
                 )
                 found.append(("nonce-gap", f"entry {entry.index}: {missing} missing before it"))
-        last, last_entry = (nonce, rolled), entry
+        # a nonce whose dice were shown stays shown, whatever rolled nothing under it since
+        shown = rolled or (last is not None and nonce == last[0] and last[1])
+        last, last_entry = (nonce, shown), entry
     shown = capped(found, MAX_LOG_PROBLEMS)
     return {
         "entries": len(entries),

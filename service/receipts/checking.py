@@ -456,7 +456,10 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
             one_turn = finishes_pending_turn(last_entry.document, entry.document)
             if not (nonce == last[0] and one_turn):
                 _nonce_step(log, entry, nonce, last)
-        last, last_entry = (nonce, entry.rolled), entry
+        # A nonce whose dice were shown stays shown: a step that rolled nothing under the
+        # same nonce does not make it fresh for the next roll.
+        shown = entry.rolled or (last is not None and nonce == last[0] and last[1])
+        last, last_entry = (nonce, shown), entry
     final = entries[-1]
     return {
         "entries": len(entries),

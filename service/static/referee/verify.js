@@ -556,7 +556,7 @@ function checkLog(entries, acceptSupplied) {
         found.push(["nonce-gap", `entry ${entry.index}: ${missing} missing before it`]);
       }
     }
-    last = [nonce, didRoll];
+    last = [nonce, didRoll || (last !== null && last[0] === nonce && last[1])];
     lastEntry = entry;
   }
   const shown = capped(found, MAX_LOG_PROBLEMS);
