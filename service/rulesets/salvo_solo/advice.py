@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import hmac
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -87,15 +87,20 @@ class Choices(Generic[T]):
 
 def choices(pairs: Sequence[tuple[T, Fraction]]) -> Choices[T]:
     denominator = lcm(*(p.denominator for _, p in pairs))
+    return weighted([(o, p.numerator * (denominator // p.denominator)) for o, p in pairs])
+
+
+def weighted(pairs: Sequence[tuple[T, int]], denominator: int | None = None) -> Choices[T]:
+    """Outcomes with integer weights, in order (the weights add up to the denominator)."""
     running, cumulative = 0, []
-    for _, p in pairs:
-        running += p.numerator * (denominator // p.denominator)
+    for _, w in pairs:
+        running += w
         cumulative.append(running)
-    width = max(1, ((denominator - 1).bit_length() + 7) // 8)
+    if denominator is not None and running != denominator:
+        raise ValueError(f"weights add up to {running}, not {denominator}")
+    width = max(1, ((running - 1).bit_length() + 7) // 8)
     bound = 256**width
-    return Choices(
-        tuple(o for o, _ in pairs), tuple(cumulative), width, bound - bound % denominator
-    )
+    return Choices(tuple(o for o, _ in pairs), tuple(cumulative), width, bound - bound % running)
 
 
 class Picker:
@@ -175,23 +180,17 @@ def enumerate_picks(play: Callable[[Picker], T], limit: int = 10**6) -> dict[T, 
 def _cached_choices(
     resolve: Callable[[Any, Resolution], dict[str, Any]],
     inputs: Any,
+    family: odds.Family | None,
     _rules: tuple[tuple[str, str], ...],
 ) -> Choices[dict[str, Any]]:
-    return choices(odds.table(resolve, inputs))
+    return choices(odds.table(resolve, inputs, family))
 
 
 @lru_cache(maxsize=odds.STEP_ODDS_CACHE)
-def _shot_choices(
-    firer: Ship,
-    target: Ship,
-    range_: str,
-    weather: str,
-    bearing: str,
-    straddled: bool,
-    _rules: tuple[tuple[str, str], ...],
-) -> Choices[odds.Shot]:
-    outcomes = odds.shot_outcomes(firer, target, range_, weather, bearing, straddled)
-    return choices(sorted(outcomes.items()))
+def _shot_choices(key: odds.ShotKey) -> Choices[odds.Shot]:
+    """A shot's outcomes, in order, under the key of the attack odds (``odds.shot_key``)."""
+    denominator, weights = odds.shot_weights_by_key(key)
+    return weighted(sorted(weights), denominator)
 
 
 @lru_cache(maxsize=1024)
@@ -246,17 +245,27 @@ class Game:
         self._shots: dict[tuple[str, int, str, str, bool], Choices[odds.Shot]] = {}
         self._torpedo: dict[tuple[str, int, str], Choices[dict[str, Any]]] = {}
         self._end: dict[tuple[str, str], Choices[dict[str, Any]]] = {}
+        # Ships after their hits and who may launch torpedoes, looked up rather than worked
+        # out again each time (the same few damage states come back game after game).
+        self._after: dict[tuple[int, ShipState, object], Ship] = {}
+        self._launches: dict[tuple[int, ShipState, ShipState, str], bool] = {}
+
+    def _choices(
+        self, resolve: Callable[[Any, Resolution], Any], inputs: Any, family: Hashable
+    ) -> Choices[dict[str, Any]]:
+        return _cached_choices(resolve, inputs, odds.Family(family), self.rules)
 
     def initiative(self, player: Ship, enemy: Ship, picker: Picker) -> str:
         key = (player.speed, enemy.speed)
         found = self._initiative.get(key)
         if found is None:
-            # Initiative reads the two ships' current speeds.
+            # Initiative reads the two ships' current speeds, as modifiers of its roll.
+            cards = self.cards["player"], self.cards["enemy"]
             inputs = steps.InitiativeInput(
-                Ship(self.cards["player"], ShipState(speed_hits=player.state.speed_hits)),
-                Ship(self.cards["enemy"], ShipState(speed_hits=enemy.state.speed_hits)),
+                Ship(cards[0], ShipState(speed_hits=player.state.speed_hits)),
+                Ship(cards[1], ShipState(speed_hits=enemy.state.speed_hits)),
             )
-            found = self._initiative[key] = _cached_choices(steps.initiative, inputs, self.rules)
+            found = self._initiative[key] = self._choices(steps.initiative, inputs, ())
         first: str = picker.pick(found)["first"]
         return first
 
@@ -265,12 +274,11 @@ class Game:
         found = self._enemy.get(key)
         if found is None:
             # The enemy's table reads its speed (0: OB only) and both cards' gun sizes.
+            cards = self.cards["enemy"], self.cards["player"]
             inputs = steps.EnemyActionInput(
-                Ship(self.cards["enemy"], ShipState(speed_hits=enemy.state.speed_hits)),
-                Ship(self.cards["player"]),
-                last,
+                Ship(cards[0], ShipState(speed_hits=enemy.state.speed_hits)), Ship(cards[1]), last
             )
-            found = self._enemy[key] = _cached_choices(steps.enemy_action, inputs, self.rules)
+            found = self._enemy[key] = self._choices(steps.enemy_action, inputs, (last,))
         action: str = picker.pick(found)["action"]
         return action
 
@@ -282,14 +290,9 @@ class Game:
         if found is None:
             # A shot reads the firer's card and T hits, the target's card (afloat).
             shooter = Ship(self.cards[firer], ShipState(turret_hits=turret_hits))
+            target = Ship(self.cards[OTHER[firer]])
             found = self._shots[key] = _shot_choices(
-                shooter,
-                Ship(self.cards[OTHER[firer]]),
-                range_,
-                self.weather,
-                bearing,
-                straddled,
-                self.rules,
+                odds.shot_key(shooter, target, range_, self.weather, bearing, straddled)
             )
         return found
 
@@ -297,23 +300,45 @@ class Game:
         key = (target, speed_hits, range_)
         found = self._torpedo.get(key)
         if found is None:
-            # The Torpedo table reads the firer's card and the target's card and speed.
+            # The Torpedo table reads the firer's card and the target's card and speed (a
+            # modifier of its roll).
+            cards = self.cards[OTHER[target]], self.cards[target]
             inputs = steps.TorpedoInput(
-                Ship(self.cards[OTHER[target]]),
-                Ship(self.cards[target], ShipState(speed_hits=speed_hits)),
+                Ship(cards[0]),
+                Ship(cards[1], ShipState(speed_hits=speed_hits)),
                 range_,
                 self.weather,
             )
-            found = self._torpedo[key] = _cached_choices(steps.torpedo, inputs, self.rules)
+            found = self._torpedo[key] = self._choices(steps.torpedo, inputs, ())
         return found
 
     def end(self, player: str, enemy: str) -> Choices[dict[str, Any]]:
         found = self._end.get((player, enemy))
         if found is None:
+            # The End of Turn roll reads the Actions and the weather, as its modifiers.
             inputs = steps.EndOfTurnInput(self.weather, player, enemy)
-            found = self._end[(player, enemy)] = _cached_choices(
-                steps.end_of_turn, inputs, self.rules
-            )
+            found = self._end[(player, enemy)] = self._choices(steps.end_of_turn, inputs, ())
+        return found
+
+    def hit(self, side: int, ship: Ship, hits: odds.Shot | str) -> Ship:
+        """``ship`` (of ``side``, 0 player, 1 enemy) after a shot's hits or a torpedo's."""
+        key = (side, ship.state, hits)
+        found = self._after.get(key)
+        if found is None:
+            if isinstance(hits, str):
+                found = ship.apply(hits)
+            else:
+                found = ship.apply(odds.hits_text(hits), hits[3])
+            self._after[key] = found
+        return found
+
+    def may_launch(self, firer: int, ships: list[Ship], range_: str) -> bool:
+        """Whether ``ships[firer]`` may launch torpedoes (``steps.torpedo_problem``)."""
+        key = (firer, ships[0].state, ships[1].state, range_)
+        found = self._launches.get(key)
+        if found is None:
+            launch = steps.TorpedoInput(ships[firer], ships[1 - firer], range_, self.weather)
+            found = self._launches[key] = steps.torpedo_problem(launch) is None
         return found
 
     def attack(
@@ -328,6 +353,7 @@ class Game:
     ) -> tuple[Ship, bool]:
         """One ship's whole fire, shot by shot, as ``steps.attack`` plays it."""
         turret_hits = shooter.state.turret_hits
+        side = 1 if firer == "player" else 0  # the target's
         for _ in range(t.SHOTS_PER_TURN[range_]):
             if target.sunk:
                 break  # ruling sunk-is-final
@@ -335,7 +361,7 @@ class Game:
             if shot[4]:
                 straddled = True
                 if shot[0] or shot[1] or shot[2] or shot[3]:
-                    target = target.apply(odds.hits_text(shot), shot[3])
+                    target = self.hit(side, target, shot)
         return target, straddled
 
     def turn(
@@ -398,12 +424,11 @@ class Game:
             hits: list[tuple[int, str]] = []
             for firer in (0, 1):
                 target = 1 - firer
-                launch = steps.TorpedoInput(ships[firer], ships[target], range_now, self.weather)
-                if steps.torpedo_problem(launch) is None:
+                if self.may_launch(firer, ships, range_now):
                     table = self.torpedo(SIDES[target], ships[target].state.speed_hits, range_now)
                     hits.append((target, picker.pick(table)["hits"]))
             for target, landed in hits:  # simultaneous: applied after all rolls
-                ships[target] = ships[target].apply(landed)
+                ships[target] = self.hit(target, ships[target], landed)
             ending = steps._ending(ships[0], ships[1])
             if ending:
                 return WON_BY_SIDE[ending[0]]
@@ -643,3 +668,18 @@ def advice(inp: AdviceInput, res: Resolution) -> SalvoSoloAdviceResult:
             "enemy": ENEMY_POLICY,
         },
     }
+
+
+def clear_caches() -> None:
+    """Forget every per-worker table the advisor reads (a cold worker; for tests and bench)."""
+    for cached in (
+        _cached_choices,
+        _shot_choices,
+        _maneuver,
+        odds._table,
+        odds._learnt,
+        odds._straddle_hits,
+        odds._shot_outcomes,
+        odds._shot_weights,
+    ):
+        cached.cache_clear()

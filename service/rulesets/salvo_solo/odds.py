@@ -9,13 +9,16 @@ every step with the walk of every face.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from math import lcm
+from math import gcd, lcm
 from typing import Any
 
-from ...engine.distribution import walk_step
+from ...engine.dice import DiceSource
+from ...engine.distribution import sums, walk, walk_step
 from ...engine.errors import RuleError
 from ...engine.resolution import Resolution, in_force
 from ...engine.ruleset import NoInput
@@ -48,6 +51,226 @@ torpedo_odds = by_total(steps.torpedo)
 end_of_turn_odds = by_total(steps.end_of_turn)
 
 
+# --- the steps' odds, kept per worker -----------------------------------------------------
+
+STEP_ODDS_CACHE = 4096  # distinct (step, inputs) kept per worker; each a few kilobytes at most
+
+Table = tuple[tuple[dict[str, Any], Fraction], ...]
+Resolve = Callable[[Any, Resolution], Mapping[str, Any]]
+
+
+def rules_key() -> tuple[tuple[str, str], ...]:
+    """The readings in force, as a cache key (the odds of a step depend on them)."""
+    return tuple(sorted(in_force().chosen.items()))
+
+
+@dataclass(frozen=True)
+class Family:
+    """Inputs of one step that differ only in the modifiers of its first roll.
+
+    ``name`` is everything else the step reads (compared and hashed); ``members``, when
+    given, lists the family's inputs (a firer's every T-hit count), so that a walk can be
+    chosen to teach the family as many finals as it can (see ``_table_by_final``).
+    """
+
+    name: Hashable
+    members: Callable[[], Iterable[Any]] | None = field(default=None, compare=False)
+
+
+@lru_cache(maxsize=STEP_ODDS_CACHE)
+def _table(
+    resolve: Resolve, inputs: Any, rules: tuple[tuple[str, str], ...], family: Family | None
+) -> Table:
+    if family is None:
+        return tuple(walk_step(resolve, inputs))
+    return _table_by_final(resolve, inputs, rules, family)
+
+
+def table(resolve: Resolve, inputs: Any, family: Family | None = None) -> Table:
+    """A step's exact odds for these inputs under the readings in force, kept per worker
+    (with ``family``, from one walk shared by the family's inputs)."""
+    return _table(resolve, inputs, rules_key(), family)
+
+
+# --- one walk shared by the inputs of a family --------------------------------------------
+#
+# Every Salvo! step that rolls reads its first roll through the number its first check
+# records: ``final``, the roll's total plus the modifiers the inputs call for. Inputs that
+# differ only in those modifiers (a firer's T hits, -1 each on the Straddle table; the two
+# ships' speeds for initiative) get the same outcomes for the same final number: only the
+# window of finals the roll reaches moves. So a family keeps, for every final number seen,
+# the outcomes that followed it (with the chances of any later rolls), learnt from walks of
+# the step's own code over every total of every roll; the odds of new inputs take one run
+# of the step (its first check tells their modifiers) and, when every final in their window
+# is known, are the chance of each total of the roll times what follows its final, listed
+# in the order the walk lists them. A final not yet seen is learnt by a walk: of the inputs
+# themselves, or of the member of the family whose window holds every final they miss and
+# the most finals of the whole family not yet seen (a 20-turret firer's 20 Straddle tables
+# from 3 walks). A walk or a run that disagrees with what the family learnt (a step that
+# reads those inputs some other way too) switches the family off: its inputs are walked
+# each, as without a family. The tests compare every family's tables with plain walks.
+
+MAX_FAMILIES = 1024  # families kept per worker, each at most a few dozen finals
+
+
+@dataclass
+class _Learnt:
+    count: int  # the first roll's dice and sides
+    sides: int
+    chances: dict[int, Fraction]  # of each total of that roll
+    ways: dict[int, int]  # throws of each total of that roll
+    # per final number: (outcome key, ways out of ``scale``) in walk order, and its scale
+    by_final: dict[int, tuple[tuple[tuple[str, int], ...], int]] = field(default_factory=dict)
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)
+    sound: bool = True
+
+
+@lru_cache(maxsize=MAX_FAMILIES)
+def _learnt(
+    _resolve: Resolve, _family: Family, _rules: tuple[tuple[str, str], ...], count: int, sides: int
+) -> _Learnt:
+    chances = sums(count, sides)
+    throws = sides**count
+    ways = {total: p.numerator * (throws // p.denominator) for total, p in chances.items()}
+    return _Learnt(count, sides, chances, ways)
+
+
+class _LowestFaces(DiceSource):
+    """Every die shows 1: one run of a step, to read its first check."""
+
+    def die(self, sides: int, label: str, count: int, index: int) -> int:
+        return 1
+
+    def describe(self) -> dict[str, Any]:
+        return {"mode": "enumerated"}
+
+
+def _first_roll(res: Resolution) -> tuple[int, int, int, int] | None:
+    """(dice, sides, natural total, final) of a run's first roll, read by its first check;
+    None when the step rolled nothing or its first check is not of its first roll."""
+    if not res.rolls or not res.checks:
+        return None
+    roll, check = res.rolls[0], res.checks[0]
+    if check["roll"] != roll.label or check["natural"] != roll.total:
+        return None
+    final: int = check["final"]
+    return len(roll.values), roll.sides, roll.total, final
+
+
+def _key(result: Mapping[str, Any]) -> str:
+    return json.dumps(result, sort_keys=True)
+
+
+def _probe(resolve: Resolve, inputs: Any) -> tuple[Mapping[str, Any], Resolution]:
+    res = Resolution(_LowestFaces())
+    return resolve(inputs, res), res
+
+
+def _table_by_final(
+    resolve: Resolve, inputs: Any, rules: tuple[tuple[str, str], ...], family: Family
+) -> Table:
+    result, probe = _probe(resolve, inputs)
+    first = _first_roll(probe)
+    if first is None:
+        if not probe.rolls:  # nothing rolled: the one outcome, for sure
+            return ((dict(result), Fraction(1)),)
+        return tuple(walk_step(resolve, inputs))
+    count, sides, natural, final = first
+    offset = final - natural
+    learnt = _learnt(resolve, family, rules, count, sides)
+    if learnt.sound:
+        missing = [t + offset for t in learnt.ways if t + offset not in learnt.by_final]
+        if not missing:
+            outcomes = learnt.by_final[final][0]
+            if any(key == _key(result) for key, _ in outcomes):
+                return _assemble(learnt, offset)
+            learnt.sound = False
+        elif family.members is not None:
+            teacher = _teacher(resolve, learnt, family, missing)
+            if teacher is not None:
+                _walk_into(resolve, teacher, learnt)
+                if learnt.sound and final in learnt.by_final:
+                    return _table_by_final(resolve, inputs, rules, family)
+    return _walk_into(resolve, inputs, learnt)
+
+
+def _assemble(learnt: _Learnt, offset: int) -> Table:
+    """The odds at this offset from what follows each final: integers, then fractions."""
+    window = [(ways, learnt.by_final[total + offset]) for total, ways in learnt.ways.items()]
+    scale = lcm(*(s for _, (_, s) in window))
+    counted: dict[str, int] = {}
+    for ways, (outcomes, s) in window:
+        times = ways * (scale // s)
+        for key, n in outcomes:
+            counted[key] = counted.get(key, 0) + times * n
+    throws = learnt.sides**learnt.count * scale
+    return tuple((learnt.results[key], Fraction(n, throws)) for key, n in counted.items())
+
+
+def _teacher(resolve: Resolve, learnt: _Learnt, family: Family, missing: list[int]) -> Any:
+    """The member whose walk teaches every final in ``missing`` and the most unseen ones."""
+    assert family.members is not None
+    windows: dict[int, Any] = {}  # a member for each offset of the first roll
+    for member in family.members():
+        try:
+            _, probe = _probe(resolve, member)
+        except RuleError:
+            continue  # a member the step refuses (a silenced firer) teaches nothing
+        first = _first_roll(probe)
+        if first is not None and first[:2] == (learnt.count, learnt.sides):
+            windows.setdefault(first[3] - first[2], member)
+    totals = list(learnt.ways)
+    unseen = {t + o for o in windows for t in totals} - set(learnt.by_final)
+    best, most = None, 0
+    for offset, member in windows.items():
+        window = {t + offset for t in totals}
+        if window.issuperset(missing) and len(window & unseen) > most:
+            best, most = member, len(window & unseen)
+    return best
+
+
+def _walk_into(resolve: Resolve, inputs: Any, learnt: _Learnt) -> Table:
+    """The step walked over every total of every roll; what followed each final of its first
+    roll is added to (or checked against) what ``learnt`` knows."""
+    results: dict[str, dict[str, Any]] = {}
+    shape = (learnt.count, learnt.sides)
+
+    def play(dice: DiceSource) -> tuple[int | None, int | None, str]:
+        res = Resolution(dice)
+        result = resolve(inputs, res)
+        key = _key(result)
+        results.setdefault(key, dict(result))
+        first = _first_roll(res)
+        if first is None or first[:2] != shape:
+            return None, None, key
+        return first[2], first[3], key
+
+    out: dict[str, Fraction] = {}
+    following: dict[int, dict[str, Fraction]] = {}
+    offsets: set[int | None] = set()
+    for (natural, final, key), p in walk(play).items():
+        out[key] = out.get(key, 0) + p
+        if natural is None or final is None:
+            offsets.add(None)
+            continue
+        offsets.add(final - natural)
+        after = following.setdefault(final, {})
+        after[key] = after.get(key, 0) + p / learnt.chances[natural]  # given that total
+    if len(offsets) != 1 or None in offsets:
+        learnt.sound = False  # not one roll shifted by the inputs' modifiers
+    if learnt.sound:
+        for final, after in following.items():
+            scale = lcm(*(q.denominator for q in after.values()))
+            entry = (
+                tuple((k, q.numerator * (scale // q.denominator)) for k, q in after.items()),
+                scale,
+            )
+            if learnt.by_final.setdefault(final, entry) != entry:
+                learnt.sound = False
+        learnt.results.update(results)
+    return tuple((results[key], p) for key, p in out.items())
+
+
 # --- a whole attack: the steps' own odds put together, shot by shot ---------------------------
 #
 # Walking ``steps.attack`` branch by branch would be every fire total times every straddle
@@ -58,36 +281,14 @@ end_of_turn_odds = by_total(steps.end_of_turn)
 # other over the target's state, the way ``steps.attack`` plays them: a straddle counts
 # for the next fire, a shot's hits are applied before the next, no shot at a sunk ship.
 
-STEP_ODDS_CACHE = 4096  # distinct (step, inputs) kept per worker; each a few kilobytes at most
-
-Table = tuple[tuple[dict[str, Any], Fraction], ...]
 # What one shot does to its target: F, T and S hits, fire control lost, and whether it
 # straddled (which counts for every later fire at that target).
 Shot = tuple[int, int, int, bool, bool]
 
-FOLLOW_UP: dict[str, Callable[[Any, Resolution], Mapping[str, Any]]] = {
+FOLLOW_UP: dict[str, Resolve] = {
     "special-damage": steps.special_damage,
     "critical": steps.critical,
 }
-
-
-def rules_key() -> tuple[tuple[str, str], ...]:
-    """The readings in force, as a cache key (the odds of a step depend on them)."""
-    return tuple(sorted(in_force().chosen.items()))
-
-
-@lru_cache(maxsize=STEP_ODDS_CACHE)
-def _table(
-    resolve: Callable[[Any, Resolution], Mapping[str, Any]],
-    inputs: Any,
-    _rules: tuple[tuple[str, str], ...],
-) -> Table:
-    return tuple(walk_step(resolve, inputs))
-
-
-def table(resolve: Callable[[Any, Resolution], Mapping[str, Any]], inputs: Any) -> Table:
-    """A step's exact odds for these inputs under the readings in force, kept per worker."""
-    return _table(resolve, inputs, rules_key())
 
 
 def _afloat_card(ship: Ship) -> Ship:
@@ -102,7 +303,7 @@ def _count(hits: str) -> tuple[int, int, int]:
 ShotKey = tuple[Ship, Ship, str, str, str, bool, tuple[tuple[str, str], ...]]
 
 
-def _shot_key(
+def shot_key(
     firer: Ship, target: Ship, range_: str, weather: str, bearing: str, straddled: bool
 ) -> ShotKey:
     """What a shot's odds depend on, as a cache key: the firer's turrets (its other damage
@@ -118,53 +319,30 @@ def _shot_key(
     )
 
 
+def _straddle_family(inp: steps.StraddleInput) -> Family:
+    """Every input of the Straddle table is a modifier of its 3d6 (armor, the guns bearing,
+    range, the firer's T hits, gun size): one family, taught by the firer's T-hit counts."""
+    card, target, range_, bearing = inp.firer.card, inp.target, inp.range, inp.guns_bearing
+
+    def members() -> Iterable[steps.StraddleInput]:
+        for hits in range(card.turret):
+            firer = Ship(card, ShipState(turret_hits=hits))
+            yield steps.StraddleInput(firer, target, range_, bearing)
+
+    return Family((), members)
+
+
 def shot_outcomes(
     firer: Ship, target: Ship, range_: str, weather: str, bearing: str, straddled: bool
 ) -> dict[Shot, Fraction]:
     """The exact outcomes of one shot of ``firer`` at an afloat ``target``."""
-    return _shot_outcomes(*_shot_key(firer, target, range_, weather, bearing, straddled))
+    return _shot_outcomes(*shot_key(firer, target, range_, weather, bearing, straddled))
 
 
 @lru_cache(maxsize=STEP_ODDS_CACHE)
-def _shot_outcomes(
-    firer: Ship,
-    target: Ship,
-    range_: str,
-    weather: str,
-    bearing: str,
-    straddled: bool,
-    _rules: tuple[tuple[str, str], ...],
-) -> dict[Shot, Fraction]:
-    # Each table is first summed up by what the next part reads (fire: straddle or not; a
-    # straddle: its hits, or which follow-up roll it calls for), then the parts multiplied.
-    zero = Fraction(0)
-    straddles = zero
-    for fired, p in table(steps.fire, steps.FireInput(range_, weather, straddled)):
-        if fired["straddle"]:
-            straddles += p
-    after_straddle: dict[tuple[int, int, int, bool], Fraction] = {}
-    follow_ups: dict[str, Fraction] = {}
-    for chain, q in table(steps.straddle, steps.StraddleInput(firer, target, range_, bearing)):
-        follow = chain["roll_next"]
-        if follow is None:
-            key = (*_count(chain["hits"]), False)
-            after_straddle[key] = after_straddle.get(key, zero) + q
-        else:
-            follow_ups[follow] = follow_ups.get(follow, zero) + q
-    for follow, q in follow_ups.items():
-        follow_inputs: Any = (
-            NoInput() if follow == "special-damage" else steps.CriticalInput(target, range_)
-        )
-        for after, r in table(FOLLOW_UP[follow], follow_inputs):
-            key = (*_count(after["hits"]), bool(after.get("fire_control_lost", False)))
-            after_straddle[key] = after_straddle.get(key, zero) + q * r
-    out: dict[Shot, Fraction] = {}
-    if straddles != 1:
-        out[(0, 0, 0, False, False)] = 1 - straddles
-    if straddles:
-        for (f, t, s, lost), q in after_straddle.items():
-            out[(f, t, s, lost, True)] = straddles * q
-    return out
+def _shot_outcomes(*key: Any) -> dict[Shot, Fraction]:
+    denominator, weights = _shot_weights(*key)
+    return {shot: Fraction(w, denominator) for shot, w in weights}
 
 
 def hits_text(shot: Shot) -> str:
@@ -172,11 +350,64 @@ def hits_text(shot: Shot) -> str:
     return "F" * flotation + "T" * turret + "S" * speed
 
 
+ShotWeights = tuple[int, tuple[tuple[Shot, int], ...]]
+
+
 def shot_weights(
     firer: Ship, target: Ship, range_: str, weather: str, bearing: str, straddled: bool
-) -> tuple[int, tuple[tuple[Shot, int], ...]]:
+) -> ShotWeights:
     """``shot_outcomes`` as integer weights over one denominator (cheap to fold)."""
-    return _shot_weights(*_shot_key(firer, target, range_, weather, bearing, straddled))
+    return _shot_weights(*shot_key(firer, target, range_, weather, bearing, straddled))
+
+
+def shot_weights_by_key(key: ShotKey) -> ShotWeights:
+    """``shot_weights`` for a key made by ``shot_key`` (the advisor keeps its own picks by
+    the same key)."""
+    return _shot_weights(*key)
+
+
+Counts = tuple[int, tuple[tuple[Any, int], ...]]  # integer weights over one denominator
+
+
+def _integers(odds: Table) -> Counts:
+    """A table's chances as integers over their least common denominator."""
+    denominator = lcm(*(p.denominator for _, p in odds))
+    return denominator, tuple((r, p.numerator * (denominator // p.denominator)) for r, p in odds)
+
+
+@lru_cache(maxsize=STEP_ODDS_CACHE)
+def _straddle_hits(
+    firer: Ship, target: Ship, range_: str, bearing: str, _rules: tuple[tuple[str, str], ...]
+) -> Counts:
+    """What a straddle does, by (F, T, S hits, fire control lost): the Straddle table, then
+    the follow-up roll each of its rows calls for (special damage, critical hit)."""
+    straddle_inputs = steps.StraddleInput(firer, target, range_, bearing)
+    chain_denominator, chains = _integers(
+        table(steps.straddle, straddle_inputs, _straddle_family(straddle_inputs))
+    )
+    plain: dict[tuple[int, int, int, bool], int] = {}
+    follow_ups: dict[str, int] = {}
+    for chain, q in chains:
+        follow = chain["roll_next"]
+        if follow is None:
+            key = (*_count(chain["hits"]), False)
+            plain[key] = plain.get(key, 0) + q
+        else:
+            follow_ups[follow] = follow_ups.get(follow, 0) + q
+    after_follow_up = []
+    for follow in follow_ups:
+        follow_inputs: Any = (
+            NoInput() if follow == "special-damage" else steps.CriticalInput(target, range_)
+        )
+        after_follow_up.append((follow, *_integers(table(FOLLOW_UP[follow], follow_inputs))))
+    scale = lcm(*(d for _, d, _ in after_follow_up))  # 1 without follow-ups
+    after_straddle = {key: q * scale for key, q in plain.items()}
+    for follow, d, afters in after_follow_up:
+        q = follow_ups[follow] * (scale // d)
+        for after, r in afters:
+            key = (*_count(after["hits"]), bool(after.get("fire_control_lost", False)))
+            after_straddle[key] = after_straddle.get(key, 0) + q * r
+    return chain_denominator * scale, tuple(after_straddle.items())
 
 
 @lru_cache(maxsize=STEP_ODDS_CACHE)
@@ -188,12 +419,24 @@ def _shot_weights(
     bearing: str,
     straddled: bool,
     rules: tuple[tuple[str, str], ...],
-) -> tuple[int, tuple[tuple[Shot, int], ...]]:
-    outcomes = _shot_outcomes(firer, target, range_, weather, bearing, straddled, rules)
-    denominator = lcm(*(p.denominator for p in outcomes.values()))
-    return denominator, tuple(
-        (shot, p.numerator * (denominator // p.denominator)) for shot, p in outcomes.items()
+) -> ShotWeights:
+    # Each table is first summed up by what the next part reads (fire: straddle or not; a
+    # straddle: its hits, or which follow-up roll it calls for), then the parts multiplied,
+    # in integers over the product of the tables' denominators, reduced at the end.
+    fire_denominator, fired = _integers(
+        table(steps.fire, steps.FireInput(range_, weather, straddled))
     )
+    straddles = sum(w for result, w in fired if result["straddle"])
+    after_denominator, after_straddle = _straddle_hits(firer, target, range_, bearing, rules)
+    out: dict[Shot, int] = {}
+    if straddles != fire_denominator:
+        out[(0, 0, 0, False, False)] = (fire_denominator - straddles) * after_denominator
+    if straddles:
+        for (f, t, s, lost), q in after_straddle:
+            out[(f, t, s, lost, True)] = straddles * q
+    denominator = fire_denominator * after_denominator
+    common = gcd(denominator, *out.values())
+    return denominator // common, tuple((shot, w // common) for shot, w in out.items())
 
 
 Damage = tuple[int, int, int, bool]  # F, T and S hits so far this attack, fire control lost
