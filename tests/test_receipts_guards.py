@@ -355,3 +355,19 @@ def test_a_step_that_rolled_nothing_takes_no_dice_from_the_count(
     for report in _both_verdicts(client, log):
         assert report["codes"] == []
         assert report["nonces_consecutive"] is True
+
+
+def test_a_roll_going_back_to_an_earlier_nonce_breaks_the_nonces(client: FlaskClient) -> None:
+    """Nonces 1 to 4, then a fire under nonce 2: an earlier nonce's dice used again, with no
+    gap before it to give it away. nonces_consecutive is false (not merely falsy) and the
+    log is not valid."""
+    log = play(client)[:4]
+    _then(client, log, "fire", TURN[3][1], 2)
+    report = verify(client, log)
+    assert report["valid"] is False
+    assert report["log"]["codes"] == ["nonce-back"]
+    assert report["log"]["problems"] == ["entry 4 goes back from nonce 4 to 2"]
+    assert report["log"]["nonces_consecutive"] is False
+    assert [e["dice_valid"] for e in report["entries"]] == [True] * 5
+    standalone = tool.check(json.loads(json.dumps(log)))
+    assert standalone["valid"] is False and standalone["log"]["codes"] == ["nonce-back"]
