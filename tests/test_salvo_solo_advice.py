@@ -10,23 +10,24 @@ in the 95% intervals the seeded games report.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
-from service.engine.dice import DiceSource
-from service.engine.distribution import walk
-from service.engine.resolution import Resolution, readings_in_force
-from service.rulesets.salvo_solo import advice, steps
+from service.engine.dice import DiceSource, SeededDice
+from service.engine.distribution import walk, walk_step
+from service.engine.resolution import Modifier, Resolution, readings_in_force
+from service.rulesets.salvo_solo import advice, odds, steps
+from service.rulesets.salvo_solo import tables as t
 from service.rulesets.salvo_solo.results import (
     SalvoSoloAction,
     SalvoSoloAdvisedAction,
     SalvoSoloGameState,
 )
-from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipState
+from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipCard, ShipState
 from tests.salvo_solo_helpers import BASE
 
 AJAX, SPEE, HOOD = CATALOG["Ajax"], CATALOG["Graf Spee"], CATALOG["Hood"]
@@ -396,3 +397,170 @@ def test_supplied_dice_are_refused(client: FlaskClient) -> None:
     response = client.post(f"{BASE}/advice", json={"state": STATE, "dice": {"values": [3]}})
     assert response.status_code == 422
     assert "seeded games" in response.get_json()["detail"]
+
+
+# --- a cold worker: the steps' odds learnt once, shared, and the same answers ---------------
+
+LIMITS = ShipCard("N" * 60, "CL", 6, 10, 10, 10, 20, 20, 20, 0, "X" * 40)
+READINGS = [
+    None,
+    {"straddle-21-plus": "no-effect", "gun-size-bands": "printed-only"},
+]
+
+
+@pytest.mark.parametrize("rules", READINGS)
+def test_a_family_of_straddle_tables_is_the_walk_of_each(rules: dict[str, str] | None) -> None:
+    # Every T-hit count of a 20-turret firer, in the order a game reaches them, at every
+    # range and bearing: the tables put together from the family's few walks are the plain
+    # walks of steps.straddle, outcome for outcome and in the same order.
+    advice.clear_caches()
+    armoured = Ship(replace(LIMITS, armor=7, guns=8))
+    for range_ in t.RANGES:
+        for bearing in ("bow", "broadside", "stern"):
+            for hits in range(LIMITS.turret):
+                firer = Ship(LIMITS, ShipState(turret_hits=hits))
+                for target in (Ship(LIMITS), armoured):
+                    inp = steps.StraddleInput(firer, target, range_, bearing)
+                    with readings_in_force(rules):
+                        shared = odds.table(steps.straddle, inp, odds._straddle_family(inp))
+                        assert list(shared) == walk_step(steps.straddle, inp)
+    learnt = odds._learnt(steps.straddle, odds.Family(()), odds_rules(rules), 3, 6)
+    assert learnt.sound
+
+
+def odds_rules(rules: dict[str, str] | None) -> tuple[tuple[str, str], ...]:
+    with readings_in_force(rules):
+        return odds.rules_key()
+
+
+def test_the_straddle_tables_of_a_firer_take_three_walks(monkeypatch: pytest.MonkeyPatch) -> None:
+    advice.clear_caches()
+    walked: list[int] = []
+    real = odds._walk_into
+
+    def counting(resolve: Any, inputs: Any, learnt: Any) -> Any:
+        walked.append(inputs.firer.state.turret_hits)
+        return real(resolve, inputs, learnt)
+
+    monkeypatch.setattr(odds, "_walk_into", counting)
+    for hits in range(LIMITS.turret):
+        firer = Ship(LIMITS, ShipState(turret_hits=hits))
+        inp = steps.StraddleInput(firer, Ship(LIMITS), "Short", "bow")
+        odds.table(steps.straddle, inp, odds._straddle_family(inp))
+    # 0 T hits first, then the firer whose window holds every final missing and the most
+    # not yet seen (16: the window of 3d6 is 16 wide), then the last (19)
+    assert walked == [0, 16, 19]
+
+
+SPEED_PAIRS = [(a, b) for a in range(0, 12) for b in range(0, 12, 3)]
+
+
+def test_the_other_families_are_the_walk_of_each() -> None:
+    advice.clear_caches()
+    ajax = Ship(AJAX)
+    for a, b in SPEED_PAIRS:
+        player = Ship(AJAX, ShipState(speed_hits=a))
+        enemy = Ship(HOOD, ShipState(speed_hits=b))
+        inp: Any = steps.InitiativeInput(player, enemy)
+        assert list(odds.table(steps.initiative, inp, odds.Family(()))) == walk_step(
+            steps.initiative, inp
+        )
+        for last in (None, "C", "OB", "W"):
+            inp = steps.EnemyActionInput(enemy, player, last)
+            family = odds.Family((last,))
+            assert list(odds.table(steps.enemy_action, inp, family)) == walk_step(
+                steps.enemy_action, inp
+            )
+        for weather in ("Fine", "Fair"):
+            inp = steps.TorpedoInput(ajax, Ship(HOOD, ShipState(speed_hits=a)), "Short", weather)
+            assert list(odds.table(steps.torpedo, inp, odds.Family(()))) == walk_step(
+                steps.torpedo, inp
+            )
+    for weather in t.WEATHERS:
+        for player_action in t.ACTIONS:
+            for enemy_action in t.ACTIONS:
+                inp = steps.EndOfTurnInput(weather, player_action, enemy_action)
+                assert list(odds.table(steps.end_of_turn, inp, odds.Family(()))) == walk_step(
+                    steps.end_of_turn, inp
+                )
+
+
+@dataclass(frozen=True)
+class _Odd:
+    modifier: int
+    reads_more: bool
+
+
+def _odd_step(inp: _Odd, res: Resolution) -> dict[str, Any]:
+    """A step that reads one input outside its roll's modifiers (as no Salvo! step does)."""
+    roll = res.roll("odd", 1, 6)
+    final = res.check("odd", roll.total, [Modifier("m", inp.modifier)], "5+", "?")
+    return {"hit": final >= (4 if inp.reads_more else 5)}
+
+
+def test_a_family_that_disagrees_with_its_walks_is_switched_off() -> None:
+    advice.clear_caches()
+    family = odds.Family("claimed: modifiers only")
+    first, second = _Odd(0, False), _Odd(1, True)
+    assert list(odds.table(_odd_step, first, family)) == walk_step(_odd_step, first)
+    # finals 2 to 7: 7 is new, so the step is walked, and final 4 disagrees with the first
+    assert list(odds.table(_odd_step, second, family)) == walk_step(_odd_step, second)
+    learnt = odds._learnt(_odd_step, family, odds.rules_key(), 1, 6)
+    assert not learnt.sound
+    # from now on every input of the family is walked on its own
+    third = _Odd(0, True)
+    assert list(odds.table(_odd_step, third, family)) == walk_step(_odd_step, third)
+
+
+def test_the_advisor_picks_shots_by_the_attack_odds_own_key() -> None:
+    advice.clear_caches()
+    start = state(player=Ship(AJAX, ShipState(turret_hits=2, flotation_hits=1)))
+    game = advice.Game(start)
+    picks = game.shot("player", 2, "Short", "bow", True)
+    # the attack odds of the same shot (a firer with other damage too) share its key
+    denominator, weights = odds.shot_weights(
+        start.player, start.enemy, "Short", start.weather, "bow", True
+    )
+    assert picks.denominator == denominator
+    assert sorted(weights) == [
+        (shot, picks.cumulative[i] - (picks.cumulative[i - 1] if i else 0))
+        for i, shot in enumerate(picks.outcomes)
+    ]
+    assert odds._shot_weights.cache_info().misses == 1
+    key = odds.shot_key(start.player, start.enemy, "Short", start.weather, "bow", True)
+    assert advice._shot_choices(key) is picks
+
+
+WORST = steps.GameState(
+    2,
+    "Fine",
+    "Short",
+    Ship(replace(LIMITS, armor=0)),
+    Ship(replace(LIMITS, armor=0)),
+    "C",
+    True,
+    True,
+)
+
+
+def _counts(result: Any) -> list[tuple[str, int, int, int, int]]:
+    return [
+        (a["action"], a["samples"], a["win"]["count"], a["draw"]["count"], a["loss"]["count"])
+        for a in result["actions"]
+    ]
+
+
+def test_a_cold_worker_answers_as_a_warm_one() -> None:
+    # Clear every table the worker keeps, ask, ask again: the same answer. The figures are
+    # those of fc-advice-v2 before the tables were shared (same seed, same figures).
+    dice = SeededDice("advice-cold", 3)
+    advice.clear_caches()
+    cold = advice.advice(advice.AdviceInput(WORST), Resolution(dice))
+    warm = advice.advice(advice.AdviceInput(WORST), Resolution(dice))
+    assert cold == warm
+    assert cold["best_action"] == "W"
+    assert _counts(cold) == [
+        ("C", 207, 74, 51, 82),
+        ("OB", 212, 78, 60, 74),
+        ("W", 226, 71, 91, 64),
+    ]
