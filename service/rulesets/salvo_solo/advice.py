@@ -125,16 +125,18 @@ class StreamPicker(Picker):
         if len(outcomes) == 1:
             return outcomes[0]
         width, limit, cumulative = options.width, options.limit, options.cumulative
+        buffer, at = self._buffer, self._at
         while True:
-            end = self._at + width
-            if end > len(self._buffer):
+            end = at + width
+            if end > len(buffer):
                 msg = f"{self._prefix}{self._block}".encode("ascii")
-                self._buffer = self._buffer[self._at :] + hmac.digest(self._key, msg, "sha256")
+                buffer = buffer[at:] + hmac.digest(self._key, msg, "sha256")
                 self._block += 1
-                self._at, end = 0, width
-            number = int.from_bytes(self._buffer[self._at : end], "big")
-            self._at = end
+                at, end = 0, width
+            number = buffer[at] if width == 1 else int.from_bytes(buffer[at:end], "big")
+            at = end
             if number < limit:
+                self._buffer, self._at = buffer, at
                 return outcomes[bisect_right(cumulative, number % cumulative[-1])]
 
 
@@ -183,7 +185,7 @@ def _cached_choices(
     family: odds.Family | None,
     _rules: tuple[tuple[str, str], ...],
 ) -> Choices[dict[str, Any]]:
-    return choices(odds.table(resolve, inputs, family))
+    return weighted(odds.counts(resolve, inputs, family)[1])
 
 
 @lru_cache(maxsize=odds.STEP_ODDS_CACHE)
@@ -677,6 +679,7 @@ def clear_caches() -> None:
         _shot_choices,
         _maneuver,
         odds._table,
+        odds._counts,
         odds._learnt,
         odds._straddle_hits,
         odds._shot_outcomes,

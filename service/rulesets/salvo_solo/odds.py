@@ -92,6 +92,27 @@ def table(resolve: Resolve, inputs: Any, family: Family | None = None) -> Table:
     return _table(resolve, inputs, rules_key(), family)
 
 
+Counts = tuple[int, tuple[tuple[Any, int], ...]]  # integer weights over one denominator
+
+
+def _integers(odds: Table) -> Counts:
+    """A table's chances as integers over their least common denominator."""
+    denominator = lcm(*(p.denominator for _, p in odds))
+    return denominator, tuple((r, p.numerator * (denominator // p.denominator)) for r, p in odds)
+
+
+@lru_cache(maxsize=STEP_ODDS_CACHE)
+def _counts(
+    resolve: Resolve, inputs: Any, rules: tuple[tuple[str, str], ...], family: Family | None
+) -> Counts:
+    return _integers(_table(resolve, inputs, rules, family))
+
+
+def counts(resolve: Resolve, inputs: Any, family: Family | None = None) -> Counts:
+    """``table`` as integer weights over their least common denominator, in its order."""
+    return _counts(resolve, inputs, rules_key(), family)
+
+
 # --- one walk shared by the inputs of a family --------------------------------------------
 #
 # Every Salvo! step that rolls reads its first roll through the number its first check
@@ -122,6 +143,7 @@ class _Learnt:
     # per final number: (outcome key, ways out of ``scale``) in walk order, and its scale
     by_final: dict[int, tuple[tuple[tuple[str, int], ...], int]] = field(default_factory=dict)
     results: dict[str, dict[str, Any]] = field(default_factory=dict)
+    tables: dict[int, Table] = field(default_factory=dict)  # put together, by offset
     sound: bool = True
 
 
@@ -182,8 +204,11 @@ def _table_by_final(
         missing = [t + offset for t in learnt.ways if t + offset not in learnt.by_final]
         if not missing:
             outcomes = learnt.by_final[final][0]
-            if any(key == _key(result) for key, _ in outcomes):
-                return _assemble(learnt, offset)
+            if any(learnt.results[key] == result for key, _ in outcomes):
+                found = learnt.tables.get(offset)
+                if found is None:
+                    found = learnt.tables[offset] = _assemble(learnt, offset)
+                return found
             learnt.sound = False
         elif family.members is not None:
             teacher = _teacher(resolve, learnt, family, missing)
@@ -366,15 +391,6 @@ def shot_weights_by_key(key: ShotKey) -> ShotWeights:
     return _shot_weights(*key)
 
 
-Counts = tuple[int, tuple[tuple[Any, int], ...]]  # integer weights over one denominator
-
-
-def _integers(odds: Table) -> Counts:
-    """A table's chances as integers over their least common denominator."""
-    denominator = lcm(*(p.denominator for _, p in odds))
-    return denominator, tuple((r, p.numerator * (denominator // p.denominator)) for r, p in odds)
-
-
 @lru_cache(maxsize=STEP_ODDS_CACHE)
 def _straddle_hits(
     firer: Ship, target: Ship, range_: str, bearing: str, _rules: tuple[tuple[str, str], ...]
@@ -382,8 +398,8 @@ def _straddle_hits(
     """What a straddle does, by (F, T, S hits, fire control lost): the Straddle table, then
     the follow-up roll each of its rows calls for (special damage, critical hit)."""
     straddle_inputs = steps.StraddleInput(firer, target, range_, bearing)
-    chain_denominator, chains = _integers(
-        table(steps.straddle, straddle_inputs, _straddle_family(straddle_inputs))
+    chain_denominator, chains = counts(
+        steps.straddle, straddle_inputs, _straddle_family(straddle_inputs)
     )
     plain: dict[tuple[int, int, int, bool], int] = {}
     follow_ups: dict[str, int] = {}
@@ -399,7 +415,7 @@ def _straddle_hits(
         follow_inputs: Any = (
             NoInput() if follow == "special-damage" else steps.CriticalInput(target, range_)
         )
-        after_follow_up.append((follow, *_integers(table(FOLLOW_UP[follow], follow_inputs))))
+        after_follow_up.append((follow, *counts(FOLLOW_UP[follow], follow_inputs)))
     scale = lcm(*(d for _, d, _ in after_follow_up))  # 1 without follow-ups
     after_straddle = {key: q * scale for key, q in plain.items()}
     for follow, d, afters in after_follow_up:
@@ -423,9 +439,7 @@ def _shot_weights(
     # Each table is first summed up by what the next part reads (fire: straddle or not; a
     # straddle: its hits, or which follow-up roll it calls for), then the parts multiplied,
     # in integers over the product of the tables' denominators, reduced at the end.
-    fire_denominator, fired = _integers(
-        table(steps.fire, steps.FireInput(range_, weather, straddled))
-    )
+    fire_denominator, fired = counts(steps.fire, steps.FireInput(range_, weather, straddled))
     straddles = sum(w for result, w in fired if result["straddle"])
     after_denominator, after_straddle = _straddle_hits(firer, target, range_, bearing, rules)
     out: dict[Shot, int] = {}
