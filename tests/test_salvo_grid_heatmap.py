@@ -153,6 +153,37 @@ def test_the_sampler_comes_close_to_full_enumeration(told: hm.Told) -> None:
     assert worst < 0.03, worst
 
 
+LINE = hm.Told(hits=squares("B3", "C3"), misses=squares("A3"))
+
+
+@pytest.mark.parametrize("seed", range(1, 11))
+def test_a_line_of_hits_two_ships_could_cover_is_sampled_as_enumerated(seed: int) -> None:
+    """B3 and C3 hit, A3 a miss: the destroyer lies on B3-C3, or the cruiser runs on to D3,
+    or each stands across one of them (45 layouts). At the heat map step's own budget the
+    sampler matches full enumeration to within 0.005 from any seed: the two ships that must
+    cover the hits are re-placed together over all their joint places. Single-ship moves and
+    pair moves alone were 0.01 to 0.10 off on 9 of these 10 seeds."""
+    total, expected = brute(LINE, SMALL)
+    assert total == 45
+    heat = hm.sample(hm.problem(LINE, SMALL), seed, work=hm.WORK)
+    worst = max(abs(p - float(e)) for p, e in zip(heat.probabilities(), expected, strict=True))
+    assert worst < 0.005, worst
+
+
+def test_three_ships_and_a_line_of_three_hits_come_close_to_enumeration() -> None:
+    """A3, B3 and C3 hit on a 5 x 5 board with a battleship, a cruiser and a destroyer (572
+    layouts): one ship along the line, or two or three sharing it. A long run of every move
+    (the blocks, the pair and swap moves) comes within 0.05 of full enumeration: a move that
+    favoured some layouts would show here."""
+    board = hm.Board(5, 5, (("battleship", 4), ("cruiser", 3), ("destroyer", 2)))
+    told = hm.Told(hits=squares("A3", "B3", "C3"))
+    total, expected = brute(told, board)
+    assert total == 572
+    heat = hm.sample(hm.problem(told, board), seed=7, chains=4, burn_in=20, sweeps=300)
+    worst = max(abs(p - float(e)) for p, e in zip(heat.probabilities(), expected, strict=True))
+    assert worst < 0.05, worst
+
+
 def test_the_sampler_replays_from_its_seed() -> None:
     prob = hm.problem(hm.Told(hits=squares("E5")))
     assert hm.sample(prob, 123).weights == hm.sample(prob, 123).weights

@@ -17,12 +17,14 @@ check it against full enumeration on a small board.
 **Exact** when a search of the consistent placements finishes within ``EXACT_NODES``
 candidate placements tried: the probabilities are ratios of whole counts.
 
-**Sampled** otherwise (docs/computer.md, "The heat map sampler"): ``CHAINS`` Gibbs chains,
-each started from a placement found by a search in a random order, run ``BURN_IN`` sweeps,
-then ``SWEEPS`` sweeps; a sweep re-places each ship afloat in turn, uniformly among its
-places consistent with the other ships and everything told, and then re-places one pair of
-ships together the same way. The heat is the Rao-Blackwell average (each re-placement adds
-every place it could have taken, weighted equally). The random numbers are
+**Sampled** otherwise (docs/computer.md, "The heat map"): ``CHAINS`` chains, each
+started from a placement found by a search in a random order, run ``BURN_IN`` sweeps, then
+up to ``SWEEPS`` counted ones. A sweep takes the ships afloat two by two in a random order:
+two that must cover told squares between them are re-placed together, uniformly among all
+their joint places that fit (counted out in full), the others one at a time, uniformly among
+their places that fit; then Metropolis-Hastings pair moves and swap moves (two ships trade
+the told squares they cover). The heat is the Rao-Blackwell average (each re-placement adds
+every place, or pair of places, it could have taken, weighted equally). The random numbers are
 ``random.Random(seed).random()`` (MT19937, the one stream Python keeps the same across
 versions), an index among n choices being ``floor(u * n)``; the seed comes from three d1000
 rolled like any die, so the answer is replayable and signed.
@@ -50,7 +52,8 @@ CHAINS = 2
 BURN_IN = 5
 SWEEPS = 50
 WORK = 70_000  # places looked at by the moves, over all chains (about 20 ms)
-PAIR_MOVES = 3  # per ship afloat, each sweep
+PAIR_MOVES = 1  # per ship afloat, each sweep
+SWAP_MOVES = 1  # per ship afloat, each sweep (when there are hits or contacts)
 SEED_DICE = 3
 SEED_SIDES = 1000
 
@@ -105,7 +108,15 @@ class Board:
         return [(c, r) for r in range(self.rows) for c in range(self.columns)]
 
     def lines(self, size: int) -> list[int]:
-        """Every horizontal, then every vertical, line of ``size`` squares, as masks."""
+        """Every horizontal, then every vertical, line of ``size`` squares, as masks (worked
+        out once per board and size: it costs about as much as a quarter of a sampler's run)."""
+        key = (self, size)
+        found = _LINES.get(key)
+        if found is None:
+            found = _LINES[key] = tuple(self._lines(size))
+        return list(found)
+
+    def _lines(self, size: int) -> list[int]:
         out = []
         for dc, dr in ((1, 0), (0, 1)):
             for c, r in self.squares():
@@ -117,6 +128,7 @@ class Board:
         return out
 
 
+_LINES: dict[tuple[Board, int], tuple[int, ...]] = {}
 GAME = Board()
 
 
@@ -575,7 +587,12 @@ def _first_fit(prob: Problem, rng: random.Random, budget: int) -> list[int] | No
         tried += len(options) + NODE_COST
         if tried > budget:
             raise _Budget
-        for k, m in [options[i] for i in shuffled(list(range(len(options))))]:
+        tries = [options[i] for i in shuffled(list(range(len(options))))]
+        if uncovered:
+            # Those covering the most told squares first (a ship along a line of hits): the
+            # likelier layouts, so the chain starts near them.
+            tries.sort(key=lambda option: -(option[1] & uncovered).bit_count())
+        for k, m in tries:
             state[k] = m
             if walk([x for x in left if x != k], occ | m):
                 return True
@@ -593,6 +610,8 @@ def sample(
     sweeps: int = SWEEPS,
     work: int | None = None,
     first_fit: int = FIRST_FIT,
+    pair_per_ship: int = PAIR_MOVES,
+    swap_per_ship: int = SWAP_MOVES,
 ) -> Heat:
     """The Rao-Blackwellised Gibbs estimate (see the module's docstring): ``chains`` chains
     of ``burn_in`` sweeps and then up to ``sweeps`` counted ones, each chain stopping early
@@ -606,9 +625,10 @@ def sample(
     kept = 0
     # Pair moves let two ships trade what they cover (a hit, a contact, a count); with
     # nothing to cover, one ship at a time already reaches every placement.
-    pair_moves = 0
+    pair_moves = swap_moves = 0
     if n >= 2 and prob.required:
-        pair_moves = PAIR_MOVES * n
+        pair_moves = pair_per_ship * n
+        swap_moves = swap_per_ship * n
     elif n >= 2 and prob.areas:
         pair_moves = n
     counted = 0
@@ -627,22 +647,40 @@ def sample(
                 break
             record = sweep >= burn_in
             counted += record
-            for i in range(n):
-                occ = 0
-                for j in range(n):
-                    if j != i:
-                        occ |= state[j]
-                options = _fitting(prob, i, occ)
-                spent += 1 + len(options)
-                state[i] = options[int(rng.random() * len(options))]
-                if record:
-                    k = len(options)
-                    bag = acc[i].get(k)
-                    if bag is None:
-                        bag = acc[i][k] = Counter()
-                    bag.update(options)
+            # The ships in a random order, taken two by two (the last alone when odd).
+            order = list(range(n))
+            for a in range(n - 1, 0, -1):  # Fisher-Yates, as the covering search's
+                b = int(rng.random() * (a + 1))
+                order[a], order[b] = order[b], order[a]
+            groups = [order[k : k + 2] for k in range(0, n, 2)]
+            for group in groups:
+                if len(group) == 2:
+                    i, j = group
+                    occ = 0
+                    for k in range(n):
+                        if k != i and k != j:
+                            occ |= state[k]
+                    if prob.required & ~occ:
+                        spent += _block(prob, state, i, j, occ, rng, acc if record else None)
+                        continue
+                for i in group:
+                    occ = 0
+                    for j in range(n):
+                        if j != i:
+                            occ |= state[j]
+                    options = _fitting(prob, i, occ)
+                    spent += 1 + len(options)
+                    state[i] = options[int(rng.random() * len(options))]
+                    if record:
+                        k = len(options)
+                        bag = acc[i].get(k)
+                        if bag is None:
+                            bag = acc[i][k] = Counter()
+                        bag.update(options)
             for _ in range(pair_moves):
                 spent += _pair_move(prob, state, rng)
+            for _ in range(swap_moves):
+                spent += _swap_move(prob, state, rng)
         kept += 1
     if not searched:
         raise SearchLimit(
@@ -675,10 +713,12 @@ def sample(
 
 def _pair_move(prob: Problem, state: list[int], rng: random.Random) -> int:
     """Metropolis-Hastings on two ships at once. The first goes, half the time, to any place
-    clear of the other ships, half the time to one of those that covers a square the two must
-    cover (a hit, a contact); the second uniformly among the places that then fit. Accepted
-    with probability min(1, q(old) fits(new) / (q(new) fits(old))), q being the chance of
-    proposing a first place: every placement stays equally likely."""
+    clear of the other ships, half the time to one of those that cover squares the two must
+    cover (a hit, a contact): which of those squares, as a set, drawn first among the sets
+    its places can cover, then the place among those covering exactly that set; the second
+    goes uniformly among the places that then fit. Accepted with probability
+    min(1, q(old) fits(new) / (q(new) fits(old))), q being the chance of proposing a first
+    place: every placement stays equally likely."""
     n = len(state)
     i = int(rng.random() * n)
     j = int(rng.random() * (n - 1))
@@ -692,17 +732,22 @@ def _pair_move(prob: Problem, state: list[int], rng: random.Random) -> int:
     if not must and not prob.areas:
         return 1  # nothing for the two to trade: moves of one ship at a time do as well
     anywhere = [m for m in prob.candidates[i] if not m & occ]
-    covering: list[int] = []
+    # The places covering told squares, grouped by which of them they cover.
+    groups: dict[int, list[int]] = {}
     if must:
-        bits = []
-        while must:
-            bits.append(must & -must)
-            must ^= bits[-1]
-        through = (m for bit in bits for m in _through(prob, i, bit) if not m & occ)
-        covering = list(dict.fromkeys(through))
-        must = prob.required & ~occ
-    if covering and rng.random() < 0.5:
-        a = covering[int(rng.random() * len(covering))]
+        rest = must
+        seen = 0
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            for m in _through(prob, i, bit):
+                if not m & occ and not m & seen:
+                    groups.setdefault(m & must, []).append(m)
+            seen |= bit
+    if groups and rng.random() < 0.5:
+        keys = list(groups)
+        group = groups[keys[int(rng.random() * len(keys))]]
+        a = group[int(rng.random() * len(group))]
     else:
         a = anywhere[int(rng.random() * len(anywhere))]
     new = _fitting(prob, j, occ | a)
@@ -711,13 +756,105 @@ def _pair_move(prob: Problem, state: list[int], rng: random.Random) -> int:
     old = _fitting(prob, j, occ | state[i])
 
     def q(m: int) -> float:
-        share = 0.5 if covering else 1.0
-        return share / len(anywhere) + (0.5 / len(covering) if covering and m & must else 0.0)
+        if not groups:
+            return 1.0 / len(anywhere)
+        told = m & must
+        return 0.5 / len(anywhere) + (0.5 / len(groups) / len(groups[told]) if told else 0.0)
 
     if rng.random() * q(a) * len(old) < q(state[i]) * len(new):
         state[i] = a
         state[j] = new[int(rng.random() * len(new))]
     return 1 + len(anywhere) + len(new) + len(old)
+
+
+def _block(
+    prob: Problem,
+    state: list[int],
+    i: int,
+    j: int,
+    occ: int,
+    rng: random.Random,
+    acc: list[dict[int, Counter[int]]] | None,
+) -> int:
+    """Ships i and j re-placed together, uniformly among every pair of their places that fits
+    with ``occ`` (the other ships) and everything told; the two must cover at least one told
+    square between them. Counted out in full: the told square of lowest index that the two
+    must cover is covered by one of them, so the pairs are i's places through it, each with
+    j's places that then fit, and then j's places through it, each with i's that then fit.
+    With ``acc``, every pair is counted (the Rao-Blackwell estimate of both ships)."""
+    must = prob.required & ~occ
+    low = must & -must
+    options: list[tuple[int, int, int, list[int]]] = []
+    work = 1
+    total = 0
+    for first, second in ((i, j), (j, i)):
+        for a in _through(prob, first, low):
+            if a & occ:
+                continue
+            fits = _fitting(prob, second, occ | a)
+            work += 1 + len(fits)
+            if fits:
+                options.append((first, a, second, fits))
+                total += len(fits)
+    pick = int(rng.random() * total)
+    for first, a, second, fits in options:
+        if pick < len(fits):
+            state[first] = a
+            state[second] = fits[pick]
+            break
+        pick -= len(fits)
+    if acc is not None:
+        for first, a, second, fits in options:
+            bag = acc[first].get(total)
+            if bag is None:
+                bag = acc[first][total] = Counter()
+            bag[a] += len(fits)
+            bag = acc[second].get(total)
+            if bag is None:
+                bag = acc[second][total] = Counter()
+            bag.update(fits)
+    return work
+
+
+def _swap_move(prob: Problem, state: list[int], rng: random.Random) -> int:
+    """Metropolis-Hastings: two ships trade the told squares (hits, contacts) they cover.
+
+    Ships i and j are drawn as for a pair move; ``told`` is what i covers of the squares the
+    two must cover between them (none: nothing is done). j goes uniformly to one of its
+    places clear of the other ships that covers exactly ``told`` of those squares, then i
+    uniformly among the places that then fit (it takes over what j covered). The way back is
+    the same move with i and j the other way round, so the move is accepted with probability
+    min(1, A_j F_i(new) / (A_i F_j(old))): A_k the places of ship k covering exactly
+    ``told``, F_k the places of k that fit around the other one. So a ship running on from a
+    line of hits hands the line to a ship of another length in one move, and every fitting
+    layout stays equally likely."""
+    n = len(state)
+    i = int(rng.random() * n)
+    j = int(rng.random() * (n - 1))
+    if j >= i:
+        j += 1
+    occ = 0
+    for k in range(n):
+        if k != i and k != j:
+            occ |= state[k]
+    must = prob.required & ~occ
+    told = state[i] & must
+    if not told:
+        return 1
+    low = told & -told
+    ahead = [m for m in _through(prob, j, low) if not m & occ and m & must == told]
+    if not ahead:
+        return 1
+    a = ahead[int(rng.random() * len(ahead))]
+    new = _fitting(prob, i, occ | a)
+    if not new:
+        return 1 + len(ahead)
+    back = [m for m in _through(prob, i, low) if not m & occ and m & must == told]
+    old = _fitting(prob, j, occ | state[i])
+    if rng.random() * len(back) * len(old) < len(ahead) * len(new):
+        state[j] = a
+        state[i] = new[int(rng.random() * len(new))]
+    return 1 + len(ahead) + len(back) + len(new) + len(old)
 
 
 def heat(told: Told, res: Resolution | None, board: Board = GAME) -> Heat:
