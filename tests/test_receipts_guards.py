@@ -371,3 +371,38 @@ def test_a_roll_going_back_to_an_earlier_nonce_breaks_the_nonces(client: FlaskCl
     assert [e["dice_valid"] for e in report["entries"]] == [True] * 5
     standalone = tool.check(json.loads(json.dumps(log)))
     assert standalone["valid"] is False and standalone["log"]["codes"] == ["nonce-back"]
+
+
+def test_missing_nonces_are_counted_in_words(client: FlaskClient) -> None:
+    """One nonce missing is named; several are given as a range, first to last."""
+    one = play(client)[:3]
+    _then(client, one, "fire", TURN[3][1], 5)
+    several = play(client)[:3]
+    _then(client, several, "fire", TURN[3][1], 7)
+    for log, words in [
+        (one, "entry 3: nonce 4 is missing before it"),
+        (several, "entry 3: nonces 4 to 6 are missing before it"),
+    ]:
+        report = verify(client, log)["log"]
+        assert (report["codes"], report["problems"]) == (["nonce-gap"], [words])
+        assert report["nonces_consecutive"] is False
+        assert tool.check(json.loads(json.dumps(log)))["log"]["problems"] == [words]
+
+
+def test_a_log_whose_first_entry_points_back_does_not_start_the_game(client: FlaskClient) -> None:
+    """The game began with a step that rolled nothing; the log handed over leaves it out, so
+    its first entry carries a prev though its roll is nonce 1: the head was cut, and nothing
+    else gives it away. starts_at_beginning is false (not merely falsy), the log invalid."""
+    opening = client.post(f"{SOLO}/maneuver", json=MANEUVER).get_json()
+    log = [opening]
+    for nonce, (step, inputs) in enumerate(TURN[:3], start=1):
+        _then(client, log, step, inputs, nonce)
+    report = verify(client, log[1:])
+    assert report["valid"] is False
+    assert report["log"]["codes"] == ["cut-head"]
+    assert report["log"]["problems"] == [
+        "entry 0 carries a prev: the log does not start at the beginning of the game "
+        "(its first entries are missing)"
+    ]
+    assert report["log"]["starts_at_beginning"] is False
+    assert verify(client, log)["valid"] is True  # the whole log
