@@ -48,6 +48,7 @@ EXACT_NODES = 30_000
 NODE_COST = 20  # a node of the covering search costs about as much as this many places
 FIRST_FIT = 16_000  # the covering search's budget (places and nodes) for each chain
 LEAF_COST = 10  # a leaf of the search costs about as much as this many places tried
+MOVE_COST = 12  # a move of the sampler (or a first place of a block) costs this many places
 CHAINS = 2
 BURN_IN = 5
 SWEEPS = 50
@@ -615,8 +616,8 @@ def sample(
 ) -> Heat:
     """The Rao-Blackwellised Gibbs estimate (see the module's docstring): ``chains`` chains
     of ``burn_in`` sweeps and then up to ``sweeps`` counted ones, each chain stopping early
-    once its share of ``work`` is spent (the places its moves looked at, so the same inputs
-    always stop at the same sweep)."""
+    before a sweep that, costing what the last one did, would pass its share of ``work``
+    (the places its moves looked at, so the same inputs always stop at the same sweep)."""
     board = prob.board
     rng = random.Random(seed)
     n = len(prob.ships)
@@ -641,10 +642,13 @@ def sample(
         searched = True
         if state is None:
             raise _impossible(_why_none(prob), "view")
-        spent = 0
+        spent = last = 0
         for sweep in range(burn_in + sweeps):
-            if work is not None and sweep > burn_in and spent > work // chains:
+            # Stop before a counted sweep that, costing what the last one did, would pass
+            # the chain's share of the work (the first counted sweep always runs).
+            if work is not None and sweep > burn_in and spent + last > work // chains:
                 break
+            before = spent
             record = sweep >= burn_in
             counted += record
             # The ships in a random order, taken two by two (the last alone when odd).
@@ -669,7 +673,7 @@ def sample(
                         if j != i:
                             occ |= state[j]
                     options = _fitting(prob, i, occ)
-                    spent += 1 + len(options)
+                    spent += MOVE_COST + len(options)
                     state[i] = options[int(rng.random() * len(options))]
                     if record:
                         k = len(options)
@@ -681,6 +685,7 @@ def sample(
                 spent += _pair_move(prob, state, rng)
             for _ in range(swap_moves):
                 spent += _swap_move(prob, state, rng)
+            last = spent - before
         kept += 1
     if not searched:
         raise SearchLimit(
@@ -730,7 +735,7 @@ def _pair_move(prob: Problem, state: list[int], rng: random.Random) -> int:
             occ |= state[k]
     must = prob.required & ~occ
     if not must and not prob.areas:
-        return 1  # nothing for the two to trade: moves of one ship at a time do as well
+        return MOVE_COST  # nothing for the two to trade: moves of one ship at a time do as well
     anywhere = [m for m in prob.candidates[i] if not m & occ]
     # The places covering told squares, grouped by which of them they cover.
     groups: dict[int, list[int]] = {}
@@ -752,7 +757,7 @@ def _pair_move(prob: Problem, state: list[int], rng: random.Random) -> int:
         a = anywhere[int(rng.random() * len(anywhere))]
     new = _fitting(prob, j, occ | a)
     if not new:
-        return 1 + len(anywhere)
+        return MOVE_COST + len(anywhere)
     old = _fitting(prob, j, occ | state[i])
 
     def q(m: int) -> float:
@@ -764,7 +769,7 @@ def _pair_move(prob: Problem, state: list[int], rng: random.Random) -> int:
     if rng.random() * q(a) * len(old) < q(state[i]) * len(new):
         state[i] = a
         state[j] = new[int(rng.random() * len(new))]
-    return 1 + len(anywhere) + len(new) + len(old)
+    return MOVE_COST + len(anywhere) + len(new) + len(old)
 
 
 def _block(
@@ -785,14 +790,14 @@ def _block(
     must = prob.required & ~occ
     low = must & -must
     options: list[tuple[int, int, int, list[int]]] = []
-    work = 1
+    work = MOVE_COST
     total = 0
     for first, second in ((i, j), (j, i)):
         for a in _through(prob, first, low):
             if a & occ:
                 continue
             fits = _fitting(prob, second, occ | a)
-            work += 1 + len(fits)
+            work += MOVE_COST + len(fits)
             if fits:
                 options.append((first, a, second, fits))
                 total += len(fits)
@@ -840,21 +845,21 @@ def _swap_move(prob: Problem, state: list[int], rng: random.Random) -> int:
     must = prob.required & ~occ
     told = state[i] & must
     if not told:
-        return 1
+        return MOVE_COST
     low = told & -told
     ahead = [m for m in _through(prob, j, low) if not m & occ and m & must == told]
     if not ahead:
-        return 1
+        return MOVE_COST
     a = ahead[int(rng.random() * len(ahead))]
     new = _fitting(prob, i, occ | a)
     if not new:
-        return 1 + len(ahead)
+        return MOVE_COST + len(ahead)
     back = [m for m in _through(prob, i, low) if not m & occ and m & must == told]
     old = _fitting(prob, j, occ | state[i])
     if rng.random() * len(back) * len(old) < len(ahead) * len(new):
         state[j] = a
         state[i] = new[int(rng.random() * len(new))]
-    return 1 + len(ahead) + len(back) + len(new) + len(old)
+    return MOVE_COST + len(ahead) + len(back) + len(new) + len(old)
 
 
 def heat(told: Told, res: Resolution | None, board: Board = GAME) -> Heat:
