@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import gc
 import json
 import os
 import shutil
@@ -169,6 +170,12 @@ def _prepare_metrics_folder() -> None:
 
 
 _prepare_metrics_folder()
+
+
+def pre_fork(server: Any, worker: Any) -> None:
+    # Freeze the preloaded app's objects (about 95,000) before the fork: a full pass of the
+    # cyclic garbage collector over them cost the request it landed on about 50 ms of CPU.
+    gc.freeze()
 
 
 def post_worker_init(worker: Any) -> None:
