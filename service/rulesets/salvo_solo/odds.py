@@ -4,7 +4,8 @@ Every Salvo! table is read by a roll's total (plus modifiers), never by which di
 what, so each roll is walked once per total (``by_total``: 16 runs for 3d6, not 216), the
 follow-up rolls (plunging fire, torpedo damage) the same way, each total weighted by its
 chance. The resolvers and tables are the very ones that resolve a roll; the tests compare
-every step with the walk of every face.
+every step with the walk of every face. Inputs that differ only in the modifiers of a roll
+share one walk (``Family``), so a worker's first game walks a few dozen times, not hundreds.
 """
 
 from __future__ import annotations
@@ -127,9 +128,11 @@ def counts(resolve: Resolve, inputs: Any, family: Family | None = None) -> Count
 # in the order the walk lists them. A final not yet seen is learnt by a walk: of the inputs
 # themselves, or of the member of the family whose window holds every final they miss and
 # the most finals of the whole family not yet seen (a 20-turret firer's 20 Straddle tables
-# from 3 walks). A walk or a run that disagrees with what the family learnt (a step that
-# reads those inputs some other way too) switches the family off: its inputs are walked
-# each, as without a family. The tests compare every family's tables with plain walks.
+# from 3 walks). Which inputs are only modifiers is the caller's claim (``Family.name``
+# holds all the rest); a walk or a run that disagrees with what the family learnt (a step
+# that reads those inputs some other way too) switches the family off, and its inputs are
+# walked each, as without a family. Those checks catch a wrong claim only where it shows
+# in a final already learnt, so the tests compare every family used with plain walks.
 
 MAX_FAMILIES = 1024  # families kept per worker, each at most a few dozen finals
 
