@@ -406,3 +406,19 @@ def test_a_log_whose_first_entry_points_back_does_not_start_the_game(client: Fla
     ]
     assert report["log"]["starts_at_beginning"] is False
     assert verify(client, log)["valid"] is True  # the whole log
+
+
+def test_an_entry_without_a_prev_restarts_the_chain(client: FlaskClient) -> None:
+    """A roll asked without prev in the middle of a game (a game spliced from two, or an
+    entry made apart and slipped in): the chain is not unbroken, whatever else holds."""
+    log = play(client)[:3]
+    fire = {**TURN[3][1], "dice": {"seed": GAME_SEED, "nonce": 4}}
+    log.append(client.post(f"{SOLO}/fire", json=fire).get_json())
+    report = verify(client, log)
+    assert report["valid"] is False
+    assert report["log"]["codes"] == ["chain-restart"]
+    assert report["log"]["problems"] == ["entry 3 carries no prev: the chain starts again"]
+    assert report["log"]["chain_unbroken"] is False
+    assert (report["log"]["nonces_consecutive"], report["log"]["one_seed"]) == (True, True)
+    standalone = tool.check(json.loads(json.dumps(log)))["log"]
+    assert (standalone["codes"], standalone["chain_unbroken"]) == (["chain-restart"], False)
