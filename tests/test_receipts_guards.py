@@ -25,7 +25,8 @@ from flask.testing import FlaskClient
 
 from service.receipts import sealing
 from service.receipts.checking import finishes_pending_turn, left_pending
-from service.receipts.keys import SealKeys
+from service.receipts.keys import SealKeys, new_signing_key, signing_keys
+from service.receipts.signing import Signer, check_signature
 from tests.receipts_helpers import GAME_SEED, SOLO, TURN, play, receipt_hash, verify
 
 Doc = dict[str, Any]
@@ -422,3 +423,147 @@ def test_an_entry_without_a_prev_restarts_the_chain(client: FlaskClient) -> None
     assert (report["log"]["nonces_consecutive"], report["log"]["one_seed"]) == (True, True)
     standalone = tool.check(json.loads(json.dumps(log)))["log"]
     assert (standalone["codes"], standalone["chain_unbroken"]) == (["chain-restart"], False)
+
+
+# --- a receipt's signature: each way it fails, its code and words ---------------------------
+# check_signature is reached by every verify test, but most of its refusals by none: each
+# test below makes one of them happen on a document signed here, with a key made here.
+
+SIGNING_KEYS = signing_keys({"keys": [new_signing_key()]})
+SIGNER = Signer(SIGNING_KEYS, "fire-control")
+
+
+def _b64json(value: Any) -> str:
+    return base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
+
+
+def _signed(**members: Any) -> Doc:
+    provenance = SIGNER.provenance("/v1/dice/roll", {"notation": "1d6"}, now=1767225600)
+    return SIGNER.sign({"ruleset": None, "step": "roll", "provenance": provenance, **members})
+
+
+def _checked(document: Doc) -> tuple[bool, str | None, str | None, str | None]:
+    found = check_signature(SIGNING_KEYS, document)
+    return found.valid, found.kid, found.code, found.problem
+
+
+def test_a_receipt_signed_by_the_key_it_names_over_the_document_holds() -> None:
+    document = _signed(result={"total": 4})
+    assert _checked(document) == (True, SIGNING_KEYS.kid, None, None)
+    head = document["receipt"].split(".")[0]
+    assert json.loads(base64.urlsafe_b64decode(head + "==")) == {
+        "alg": "Ed25519",
+        "kid": SIGNING_KEYS.kid,
+    }
+    assert document["provenance"] == {
+        "service": "fire-control",
+        "kid": SIGNING_KEYS.kid,
+        "issued_at": "2026-01-01T00:00:00Z",
+        "request": {"path": "/v1/dice/roll", "body": {"notation": "1d6"}},
+    }
+
+
+NO_RECEIPT = "no receipt: `receipt` must be a detached JWS (header..sig)"
+
+
+@pytest.mark.parametrize(
+    "receipt",
+    [None, 7, "", "abc", "a.b.c", "a..", "..b", "a..b..c", "a..b\n", "a..b=", ["a..b"]],
+)
+def test_a_receipt_that_is_not_a_detached_jws_is_no_receipt(receipt: Any) -> None:
+    document = {**_signed(), "receipt": receipt}
+    assert _checked(document) == (False, None, "no-receipt", NO_RECEIPT)
+    del document["receipt"]
+    assert _checked(document) == (False, None, "no-receipt", NO_RECEIPT)
+
+
+BAD_HEADER = "the receipt's header is not an Ed25519 JWS header"
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "bm90LWpzb24",  # "not-json"
+        _b64json(["alg", "Ed25519"]),
+        _b64json({"kid": "x"}),
+        _b64json({"alg": "EdDSA", "kid": "x"}),
+        _b64json({"alg": "none", "kid": "x"}),
+        _b64json({"alg": "ed25519", "kid": "x"}),
+        "_-_-",
+    ],
+)
+def test_a_header_that_is_not_ed25519_is_a_bad_header(head: str) -> None:
+    document = _signed()
+    signature = document["receipt"].split("..")[1]
+    document["receipt"] = f"{head}..{signature}"
+    assert _checked(document) == (False, None, "bad-header", BAD_HEADER)
+
+
+@pytest.mark.parametrize(
+    ("kid", "shown"),
+    [
+        ("retired-long-ago", '"retired-long-ago"'),
+        (None, "null"),
+        (5, "5"),
+        (["k"], '["k"]'),
+        ("k" * 80, '"' + "k" * 59),
+    ],
+)
+def test_a_receipt_naming_a_key_not_in_the_set_is_an_unknown_key(kid: Any, shown: str) -> None:
+    document = _signed()
+    signature = document["receipt"].split("..")[1]
+    document["receipt"] = f"{_b64json({'alg': 'Ed25519', 'kid': kid})}..{signature}"
+    assert _checked(document) == (
+        False,
+        None,
+        "unknown-key",
+        f"the receipt names a key this service does not know: {shown}",
+    )
+
+
+def test_a_document_with_no_canonical_form_is_refused_before_the_signature() -> None:
+    document = {**_signed(), "result": {"total": float("nan")}}
+    valid, kid, code, problem = _checked(document)
+    assert (valid, kid, code) == (False, SIGNING_KEYS.kid, "no-canonical-form")
+    assert problem is not None and problem.startswith("the document has no RFC 8785 form (")
+    big = {**_signed(), "result": {"total": 2**60}}
+    assert _checked(big)[2] == "no-canonical-form"
+
+
+ALTERED = "the signature does not match the document: it was altered"
+
+
+def test_any_change_to_the_signed_document_is_altered() -> None:
+    document = _signed(result={"total": 4})
+    changes: list[Callable[[Doc], None]] = [
+        _set("result.total", 5),
+        _set("provenance.issued_at", "2026-01-01T00:00:01Z"),
+        _set("provenance.request.path", "/v1/rulesets/salvo-solo/fire"),
+        _set("step", "fire"),
+        _set("extra", None),
+        _drop("ruleset"),
+    ]
+    for change in changes:
+        edited = copy.deepcopy(document)
+        change(edited)
+        assert _checked(edited) == (False, SIGNING_KEYS.kid, "altered", ALTERED)
+    other = Signer(signing_keys({"keys": [new_signing_key()]}), "fire-control")
+    head = document["receipt"].split("..")[0]
+    own = other.sign({k: v for k, v in document.items() if k != "receipt"})["receipt"]
+    for signature in (own.split("..")[1], "Zm9yZ2Vk"):  # another key's, and none at all
+        forged = {**document, "receipt": f"{head}..{signature}"}
+        assert _checked(forged) == (False, SIGNING_KEYS.kid, "altered", ALTERED)
+
+
+PROVENANCE_KID = "the provenance names another key than the receipt"
+
+
+@pytest.mark.parametrize(
+    "provenance",
+    [{"kid": "another"}, {}, None, "signed", ["kid"]],
+)
+def test_a_provenance_naming_another_key_than_the_receipt_is_refused(provenance: Any) -> None:
+    """Signed by this key over a document whose provenance names another key (or none):
+    the signature holds, but the answer does not say which key made it."""
+    document = SIGNER.sign({"step": "roll", "provenance": provenance})
+    assert _checked(document) == (False, SIGNING_KEYS.kid, "provenance-kid", PROVENANCE_KID)
