@@ -682,6 +682,7 @@ def clear_caches() -> None:
         odds._counts,
         odds._learnt,
         odds._straddle_hits,
+        odds._after_straddle,
         odds._shot_outcomes,
         odds._shot_weights,
     ):

@@ -404,12 +404,25 @@ def _straddle_hits(
     chain_denominator, chains = counts(
         steps.straddle, straddle_inputs, _straddle_family(straddle_inputs)
     )
+    # What the rest of the shot reads of a straddle: its hits, or the follow-up it calls
+    # for. Many firers share it (the same modified roll), so what follows is kept by it.
+    read = tuple((chain["roll_next"], chain["hits"], q) for chain, q in chains)
+    return _after_straddle(chain_denominator, read, target, range_, _rules)
+
+
+@lru_cache(maxsize=STEP_ODDS_CACHE)
+def _after_straddle(
+    chain_denominator: int,
+    chains: tuple[tuple[str | None, str, int], ...],
+    target: Ship,
+    range_: str,
+    _rules: tuple[tuple[str, str], ...],
+) -> Counts:
     plain: dict[tuple[int, int, int, bool], int] = {}
     follow_ups: dict[str, int] = {}
-    for chain, q in chains:
-        follow = chain["roll_next"]
+    for follow, hits, q in chains:
         if follow is None:
-            key = (*_count(chain["hits"]), False)
+            key = (*_count(hits), False)
             plain[key] = plain.get(key, 0) + q
         else:
             follow_ups[follow] = follow_ups.get(follow, 0) + q
