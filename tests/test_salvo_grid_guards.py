@@ -679,3 +679,19 @@ def test_an_illegal_ocean_names_every_fault_and_the_first_field(client: FlaskCli
         "the ocean is columns A to J, rows 1 to 10"
     )
     assert [error["field"] for error in problem["errors"]] == ["a.ocean.fleet[2].squares"]
+
+
+def test_sunk_is_reported_on_the_ships_own_last_square_not_a_later_hit(
+    client: FlaskClient,
+) -> None:
+    """ruling sunk-report: the carrier's last square in the salvo says sunk even when a hit
+    on another ship (the submarine at H2) comes after it in the same salvo."""
+    body = salvo_body(["J2", "J3", "J4", "J5", "H2"], b=ocean_b(shots_received=["J1"]))
+    told = resolve(client, "salvo", body)["result"]["a"]["told"]
+    assert [(e["square"], e["result"], e["ship"]) for e in told["fire"]] == [
+        ("J2", "hit", None),
+        ("J3", "hit", None),
+        ("J4", "hit", None),
+        ("J5", "sunk", "carrier"),
+        ("H2", "hit", None),
+    ]
