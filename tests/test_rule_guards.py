@@ -616,3 +616,23 @@ def test_fleet_torpedo_to_hit_trail_under_each_visibility_reading(
     response = client.post("/v1/rulesets/fleet-action/torpedo", json=body)
     assert response.status_code == 200, response.get_json()
     assert check_of(response.get_json(), "To Hit number") == expected
+
+
+# --- salvo-solo: one Action after the other needs to know who has the initiative -------------
+
+
+def test_maneuver_in_initiative_order_without_first_is_refused_saying_what_to_add(
+    client: FlaskClient,
+) -> None:
+    body = {
+        "range": "Short",
+        "player_action": "C",
+        "enemy_action": "W",
+        "rules": {"simultaneous-actions": "in-initiative-order"},
+    }
+    problem = refused(client, "maneuver", body)
+    assert problem["detail"] == (
+        "under the reading in-initiative-order of ruling simultaneous-actions the Actions "
+        "apply one after the other: say who has the initiative in first (player or enemy)"
+    )
+    assert [error["field"] for error in problem["errors"]] == ["first"]
