@@ -567,3 +567,40 @@ def test_a_provenance_naming_another_key_than_the_receipt_is_refused(provenance:
     the signature holds, but the answer does not say which key made it."""
     document = SIGNER.sign({"step": "roll", "provenance": provenance})
     assert _checked(document) == (False, SIGNING_KEYS.kid, "provenance-kid", PROVENANCE_KID)
+
+
+# --- dice that do not re-derive: what the entry says ----------------------------------------
+
+
+def test_dice_that_are_not_the_seeds_are_a_mismatch_naming_the_roll_and_both_dice(
+    client: FlaskClient,
+) -> None:
+    """The fire's 2D6 shown as other faces: the entry names the roll by index and label,
+    quotes the dice shown and the dice the seed and nonce give (the signature fails too:
+    the dice are signed)."""
+    log = play(client)[:4]
+    fire = log[3]
+    honest = fire["rolls"][0]["values"]
+    fire["rolls"][0]["values"] = [6, 6]
+    report = verify(client, log)
+    entry = report["entries"][3]
+    assert (entry["signature_valid"], entry["dice_valid"]) == (False, False)
+    assert entry["codes"] == ["altered", "dice-mismatch"]
+    assert entry["problems"][1] == (
+        f'rolls[0] ("fire"): the response says [6, 6], the seed and nonce give {honest}'
+    )
+    assert report["valid"] is False
+    assert (
+        tool.check(json.loads(json.dumps(log)))["entries"][3]["problems"] == entry["problems"][1:]
+    )
+
+
+def test_a_total_that_is_not_the_sum_of_honest_dice_is_a_total_mismatch(
+    client: FlaskClient,
+) -> None:
+    log = play(client)[:4]
+    log[3]["rolls"][0]["total"] += 1
+    entry = verify(client, log)["entries"][3]
+    assert (entry["signature_valid"], entry["dice_valid"]) == (False, False)
+    assert entry["codes"] == ["altered", "total-mismatch"]
+    assert entry["problems"][1] == 'rolls[0] ("fire"): the total is not the sum'
