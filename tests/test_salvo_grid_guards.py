@@ -695,3 +695,12 @@ def test_sunk_is_reported_on_the_ships_own_last_square_not_a_later_hit(
         ("J5", "sunk", "carrier"),
         ("H2", "hit", None),
     ]
+
+
+def test_the_radar_buoy_roll_names_the_square_it_picked(client: FlaskClient) -> None:
+    """ruling radar-buoy: the trail of the buoy's die names the contact as a player reads
+    the board ("G2"), among captain b's 16 ship squares still unknown."""
+    data = resolve(client, "salvo", {**salvo_body(["G7", "J1"]), "dice": {"values": [1]}})
+    entry = check_of(data, "radar buoy G7 (captain a)")
+    assert entry["compared_with"] == "16 candidates in order"
+    assert entry["outcome"] == "G2"
