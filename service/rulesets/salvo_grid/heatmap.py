@@ -49,6 +49,7 @@ NODE_COST = 20  # a node of the covering search costs about as much as this many
 FIRST_FIT = 16_000  # the covering search's budget (places and nodes) for each chain
 LEAF_COST = 10  # a leaf of the search costs about as much as this many places tried
 MOVE_COST = 12  # a move of the sampler (or a first place of a block) costs this many places
+AREA_COST = 6  # and this many more for each count to check
 CHAINS = 2
 BURN_IN = 5
 SWEEPS = 50
@@ -170,6 +171,11 @@ class Problem:
                 key = tuple((m & a).bit_count() for a, _ in self.areas)
                 buckets.setdefault(key, []).append(m)
             self.by_counts.append(buckets)
+
+    @property
+    def step(self) -> int:
+        """What a step of the sampler costs besides the places it looks at."""
+        return MOVE_COST + AREA_COST * len(self.areas)
 
     def ships_needed(self, uncovered: int) -> tuple[int, int]:
         """A lower bound on the ships it takes to cover ``uncovered`` (required squares no
@@ -673,7 +679,7 @@ def sample(
                         if j != i:
                             occ |= state[j]
                     options = _fitting(prob, i, occ)
-                    spent += MOVE_COST + len(options)
+                    spent += prob.step + len(options)
                     state[i] = options[int(rng.random() * len(options))]
                     if record:
                         k = len(options)
@@ -735,7 +741,7 @@ def _pair_move(prob: Problem, state: list[int], rng: random.Random) -> int:
             occ |= state[k]
     must = prob.required & ~occ
     if not must and not prob.areas:
-        return MOVE_COST  # nothing for the two to trade: moves of one ship at a time do as well
+        return prob.step  # nothing for the two to trade: moves of one ship at a time do as well
     anywhere = [m for m in prob.candidates[i] if not m & occ]
     # The places covering told squares, grouped by which of them they cover.
     groups: dict[int, list[int]] = {}
@@ -757,7 +763,7 @@ def _pair_move(prob: Problem, state: list[int], rng: random.Random) -> int:
         a = anywhere[int(rng.random() * len(anywhere))]
     new = _fitting(prob, j, occ | a)
     if not new:
-        return MOVE_COST + len(anywhere)
+        return prob.step + len(anywhere)
     old = _fitting(prob, j, occ | state[i])
 
     def q(m: int) -> float:
@@ -769,7 +775,7 @@ def _pair_move(prob: Problem, state: list[int], rng: random.Random) -> int:
     if rng.random() * q(a) * len(old) < q(state[i]) * len(new):
         state[i] = a
         state[j] = new[int(rng.random() * len(new))]
-    return MOVE_COST + len(anywhere) + len(new) + len(old)
+    return prob.step + len(anywhere) + len(new) + len(old)
 
 
 def _block(
@@ -790,14 +796,14 @@ def _block(
     must = prob.required & ~occ
     low = must & -must
     options: list[tuple[int, int, int, list[int]]] = []
-    work = MOVE_COST
+    work = prob.step
     total = 0
     for first, second in ((i, j), (j, i)):
         for a in _through(prob, first, low):
             if a & occ:
                 continue
             fits = _fitting(prob, second, occ | a)
-            work += MOVE_COST + len(fits)
+            work += prob.step + len(fits)
             if fits:
                 options.append((first, a, second, fits))
                 total += len(fits)
@@ -845,21 +851,21 @@ def _swap_move(prob: Problem, state: list[int], rng: random.Random) -> int:
     must = prob.required & ~occ
     told = state[i] & must
     if not told:
-        return MOVE_COST
+        return prob.step
     low = told & -told
     ahead = [m for m in _through(prob, j, low) if not m & occ and m & must == told]
     if not ahead:
-        return MOVE_COST
+        return prob.step
     a = ahead[int(rng.random() * len(ahead))]
     new = _fitting(prob, i, occ | a)
     if not new:
-        return MOVE_COST + len(ahead)
+        return prob.step + len(ahead)
     back = [m for m in _through(prob, i, low) if not m & occ and m & must == told]
     old = _fitting(prob, j, occ | state[i])
     if rng.random() * len(back) * len(old) < len(ahead) * len(new):
         state[j] = a
         state[i] = new[int(rng.random() * len(new))]
-    return MOVE_COST + len(ahead) + len(back) + len(new) + len(old)
+    return prob.step + len(ahead) + len(back) + len(new) + len(old)
 
 
 def heat(told: Told, res: Resolution | None, board: Board = GAME) -> Heat:
