@@ -636,3 +636,50 @@ def test_maneuver_in_initiative_order_without_first_is_refused_saying_what_to_ad
         "apply one after the other: say who has the initiative in first (player or enemy)"
     )
     assert [error["field"] for error in problem["errors"]] == ["first"]
+
+
+# --- salvo-solo: a step reads the readings its Resolution carries ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("reading", "launches"), [("guns-only", True), ("silenced-cannot-launch", False)]
+)
+def test_torpedo_step_reads_torpedoes_are_not_guns_from_its_resolution(
+    reading: str, launches: bool
+) -> None:
+    # Ajax silenced (5 T hits against Turret 5) at Short in Fair weather; the reading is
+    # carried by the Resolution only, none is in force around the call.
+    inp = solo_steps.TorpedoInput(
+        firer=Ship(CATALOG["Ajax"], ShipState(turret_hits=5)),
+        target=Ship(CATALOG["Graf Spee"]),
+        range="Short",
+        weather="Fair",
+    )
+    res = Resolution(dice.SuppliedDice([6, 6, 3]), {"torpedoes-are-not-guns": reading})
+    if launches:
+        assert solo_steps.torpedo(inp, res)["hits"] == "FFFSSS"
+        return
+    with pytest.raises(RuleError) as refusal:
+        solo_steps.torpedo(inp, res)
+    assert refusal.value.field == "firer"
+    assert refusal.value.detail == (
+        "Ajax has 5 T hits, as many as its Turret rating of 5: it can't fire anymore, "
+        "nor launch torpedoes (reading silenced-cannot-launch)"
+    )
+
+
+# --- salvo-solo: a pending turn answers every field of a turn, nothing decided yet -----------
+
+
+def test_pending_turn_answers_no_reason_yet(client: FlaskClient) -> None:
+    # Ajax against Graf Spee at Long: initiative 3 (+1, Graf Spee slower) gives Graf Spee
+    # the initiative, action die 1 (Close); the turn waits for the player's Action.
+    state = {"turn": 1, "weather": "Fair", "range": "Long", "player": AJAX, "enemy": SPEE}
+    result = resolve(client, "turn", {"state": state}, [3, 1])["result"]
+    assert set(result) == {"game_over", "winner", "draw", "reason", "state", "events", "pending"}
+    assert (result["game_over"], result["winner"], result["draw"], result["reason"]) == (
+        False,
+        None,
+        False,
+        None,
+    )
