@@ -30,7 +30,7 @@ from bench.worst_case import RawClient  # noqa: E402
 from service import create_app  # noqa: E402
 from service.rulesets.salvo_solo import advice  # noqa: E402
 from service.rulesets.salvo_solo.ships import CATALOG  # noqa: E402
-from tests.worst_cases import SEED, SOLO_ADVICE_STATE  # noqa: E402
+from tests.worst_cases import SEED, SOLO_ADVICE_STATE, solo_card  # noqa: E402
 
 PATH = "/v1/rulesets/salvo-solo/advice"
 BRITISH = [name for name, card in CATALOG.items() if card.nation == "Britain"]
@@ -50,8 +50,28 @@ def catalog_state(player: str, enemy: str, range_: str) -> dict[str, Any]:
     }
 
 
+# Two more states at the figures' limits, each heavier than the worst case of
+# tests/worst_cases.py when measured warm: cards that differ (nothing shared between the
+# two sides' tables), and armoured cards at Medium range.
+DIFFERING = {
+    **SOLO_ADVICE_STATE,
+    "player": solo_card(type="CL", guns=6, armor=0),
+    "enemy": solo_card(type="CL", guns=20, armor=3, bow=0, stern=5, broadside=8),
+}
+ARMOURED = {
+    **SOLO_ADVICE_STATE,
+    "range": "Medium",
+    "player": solo_card(type="CL", guns=6, armor=10),
+    "enemy": solo_card(type="CL", guns=8, armor=10),
+}
+
+
 def cases() -> list[tuple[str, dict[str, Any]]]:
-    out = [("worst case (cards at the limits)", {"state": SOLO_ADVICE_STATE, "dice": SEED})]
+    out = [
+        ("worst case (cards at the limits)", {"state": SOLO_ADVICE_STATE, "dice": SEED}),
+        ("cards at the limits, differing", {"state": DIFFERING, "dice": SEED}),
+        ("cards at the limits, armoured, at Medium", {"state": ARMOURED, "dice": SEED}),
+    ]
     for range_ in ("Short", "Medium"):
         for b in BRITISH:
             for g in GERMAN:
@@ -79,7 +99,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as data_dir:
         client = RawClient(create_app({"FIRECONTROL_DATA_DIR": data_dir}))
         # the app itself warm (schemas, signing), the advisor's caches cleared per case
-        env, data = client.environ("POST", PATH, cases()[1][1])
+        env, data = client.environ("POST", PATH, cases()[-1][1])
         client.call(env, data)
         # As a worker runs: the preloaded app's objects frozen before the fork
         # (deploy/gunicorn.conf.py, pre_fork), so a full garbage collection does not walk them.
