@@ -23,7 +23,7 @@ import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from flask.testing import FlaskClient
 
-from service.receipts import sealing
+from service.receipts import checking, sealing
 from service.receipts.checking import finishes_pending_turn, left_pending
 from service.receipts.keys import SealKeys, new_signing_key, signing_keys
 from service.receipts.signing import Signer, check_signature
@@ -604,3 +604,22 @@ def test_a_total_that_is_not_the_sum_of_honest_dice_is_a_total_mismatch(
     assert (entry["signature_valid"], entry["dice_valid"]) == (False, False)
     assert entry["codes"] == ["altered", "total-mismatch"]
     assert entry["problems"][1] == 'rolls[0] ("fire"): the total is not the sum'
+
+
+def test_the_checker_accepts_supplied_dice_only_when_told(client: FlaskClient) -> None:
+    """checking.check's own default, not only the endpoint's query default: a caller that
+    says nothing gets the strict verdict (dice rolled at the table count against a log)."""
+    from service.http.receipts import current_keys
+
+    log = play(client)[:3]
+    _then(client, log, "fire", TURN[3][1], 4)
+    table = {**TURN[3][1], "dice": {"values": [6, 6]}, "prev": receipt_hash(log[-1])}
+    log.append(client.post(f"{SOLO}/fire", json=table).get_json())
+    with client.application.app_context():
+        found = current_keys()
+    now = 1767225600
+    strict = checking.check(log, found.signer.keys, found.seals, now, log=True)
+    assert strict["valid"] is False and strict["log"]["accept_supplied"] is False
+    assert strict["log"]["codes"] == ["supplied-dice"]
+    told = checking.check(log, found.signer.keys, found.seals, now, log=True, accept_supplied=True)
+    assert told["valid"] is True and told["log"]["supplied_entries"] == 1
