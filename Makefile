@@ -24,11 +24,16 @@ test-packages:
 serve: $(STAMP)
 	$(BIN)/gunicorn -c deploy/gunicorn.conf.py
 
+# pytest on two workers (pytest-xdist): tests/conftest.py keeps the tests that share a server,
+# a browser or clients/node_modules together on one worker (docs/testing.md).
+# PYTEST_WORKERS=0 runs them in one process.
+PYTEST_WORKERS ?= 2
+
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 # Regenerate the committed OpenAPI document from the code.
 openapi: $(STAMP)

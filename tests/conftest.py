@@ -4,10 +4,12 @@ import itertools
 import os
 import shutil
 import tempfile
+from collections import Counter
 from collections.abc import Generator
 from pathlib import Path
 
 import pytest
+from _pytest.nodeid import NodeId
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -40,6 +42,73 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, o
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     shutil.rmtree(_DATA_ROOT, ignore_errors=True)
+
+
+# `make test` runs the suite on two workers (pytest-xdist, `-n 2 --dist loadgroup`): each test
+# goes to whichever worker is free, except the members of a group, which run one after another
+# on one worker. Two kinds of tests are grouped here:
+# - tests that share something in the working tree: `npm ci` empties and refills
+#   clients/node_modules, which the other test in the group runs tools from;
+# - the tests of a module whose fixtures are module-scoped (a gunicorn, an nginx, a browser):
+#   one worker starts it once, instead of each worker starting its own.
+SHARED_IN_THE_TREE = {
+    "clients-node-modules": (
+        "tests/test_openapi_lint.py::test_redocly_recommended_lint_is_clean",
+        "tests/test_generated_clients.py::test_the_typescript_client_plays_the_turn_loop",
+    ),
+}
+
+
+def xdist_group_of(item: pytest.Item) -> str | None:
+    """The group an item runs in under xdist (None: any worker, on its own)."""
+    marked = sorted(
+        {
+            str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+            for m in item.iter_markers("xdist_group")
+        }
+    )
+    if marked:
+        return "_".join(marked)
+    for group, nodeids in SHARED_IN_THE_TREE.items():
+        if item.nodeid.split("[", 1)[0] in nodeids:
+            return group
+    fixture_info = getattr(item, "_fixtureinfo", None)
+    if fixture_info is None:
+        return None
+    for definitions in fixture_info.name2fixturedefs.values():
+        if any(definition.scope in ("module", "class", "package") for definition in definitions):
+            return item.nodeid.split("::", 1)[0]
+    return None
+
+
+def set_node_id(item: pytest.Item, nodeid: str) -> None:
+    # pytest 9.2 keeps an item's id as a NodeId in `_id` (it ignores the `_nodeid` that
+    # pytest-xdist 3.8 and schemathesis 4.32 expect): fail loudly if that ever changes.
+    item._id = NodeId.parse(nodeid)
+    if item.nodeid != nodeid:
+        raise pytest.UsageError(f"cannot set the node id of {item.name!r} to {nodeid!r}")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        # schemathesis names each operation's test "test_every_operation[POST /v1/...]" but,
+        # on pytest 9.2, its node id is only "test_every_operation": 59 tests with one id,
+        # which pytest-xdist's scheduler would merge into one (the other 58 never run).
+        if "[" in item.name and item.parent is not None and not item.nodeid.endswith(item.name):
+            set_node_id(item, f"{item.parent.nodeid}::{item.name}")
+    counts = Counter(item.nodeid for item in items)
+    twice = sorted(nodeid for nodeid, count in counts.items() if count > 1)
+    if twice:
+        raise pytest.UsageError(f"tests with the same node id would be run as one: {twice}")
+    # xdist's loadgroup scheduler reads a test's group from the "@group" end of its node id,
+    # which xdist 3.8 cannot write on pytest 9.2: written here, on the workers only.
+    # (xdist sets `loadgroup` on a worker's options from the controller's --dist.)
+    if hasattr(config, "workerinput") and config.getoption("loadgroup", False):
+        for item in items:
+            group = xdist_group_of(item)
+            if group is not None:
+                set_node_id(item, f"{item.nodeid}@{group}")
 
 
 @pytest.fixture(autouse=True)
