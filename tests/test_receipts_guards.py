@@ -623,3 +623,9 @@ def test_the_checker_accepts_supplied_dice_only_when_told(client: FlaskClient) -
     assert strict["log"]["codes"] == ["supplied-dice"]
     told = checking.check(log, found.signer.keys, found.seals, now, log=True, accept_supplied=True)
     assert told["valid"] is True and told["log"]["supplied_entries"] == 1
+    entries = [
+        checking.check_entry(i, doc, found.signer.keys, found.seals, now)
+        for i, doc in enumerate(log)
+    ]
+    assert checking.check_log(entries)["codes"] == ["supplied-dice"]
+    assert checking.check_log(entries, accept_supplied=True)["codes"] == []
