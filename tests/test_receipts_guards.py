@@ -629,3 +629,27 @@ def test_the_checker_accepts_supplied_dice_only_when_told(client: FlaskClient) -
     ]
     assert checking.check_log(entries)["codes"] == ["supplied-dice"]
     assert checking.check_log(entries, accept_supplied=True)["codes"] == []
+
+
+def test_every_entry_with_supplied_dice_is_counted(client: FlaskClient) -> None:
+    log = play(client)[:3]
+    for _ in range(2):
+        table = {**TURN[3][1], "dice": {"values": [6, 6]}, "prev": receipt_hash(log[-1])}
+        log.append(client.post(f"{SOLO}/fire", json=table).get_json())
+    report = verify(client, log)["log"]
+    assert report["supplied_entries"] == 2
+    assert report["codes"] == ["supplied-dice", "supplied-dice"]
+
+
+def test_an_entry_whose_dice_name_no_seed_is_left_out_of_the_log_checks(
+    client: FlaskClient,
+) -> None:
+    """Dice naming neither a seed nor a sealed seed (edited in): the entry says so (and its
+    signature fails); the log checks have no seed to compare, so they leave it out rather
+    than call it another seed."""
+    log = play(client)[:3]
+    log[2]["dice"] = {"nonce": 3}
+    report = verify(client, log)
+    assert report["entries"][2]["codes"] == ["altered", "no-dice"]
+    assert report["log"]["codes"] == []
+    assert report["valid"] is False
