@@ -13,12 +13,21 @@ Every layout, loot and computer choice comes from the dice of the seed ``bench-<
 run gives the same figures every time:
 
     .venv/bin/python bench/salvo_grid_captains.py --battles 1000 --solo 1000
+
+The CPU time of each hard call is ``time.process_time`` around it. The objects alive once
+everything is imported are frozen (``gc.freeze``), as the production workers do
+(deploy/gunicorn.conf.py): a full pass of Python's cyclic garbage collector over them costs
+about 50 ms of CPU, which would land on whichever call happened to set it off. The time the
+collector took inside hard calls is reported apart (``hard_call_gc_ms``), with the calls
+during which a full pass ran. ``--slowest N`` prints the N slowest hard calls' views.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
+import os
 import random
 import statistics
 import sys
@@ -39,6 +48,7 @@ from service.rulesets.salvo_grid.fleet import (  # noqa: E402
     Ocean,
     layout,
     loot,
+    names,
 )
 from service.rulesets.salvo_grid.salvo import Salvo, SalvoInput, Side, salvo  # noqa: E402
 
@@ -61,13 +71,33 @@ def ocean(seed: str, nonce: int) -> Ocean:
 
 
 HARD_SECONDS: list[float] = []
+HARD_GC: list[float] = []  # CPU seconds the garbage collector took inside each hard call
+FULL_PASSES: list[int] = []  # the hard calls (by index) during which a full pass ran
+SLOWEST: list[tuple[float, str, View]] = []
+_GC = {"started": 0.0, "total": 0.0, "full": 0}
 
 
-def aim(level: str, own: Ocean, view: View, res: Resolution) -> Salvo:
+def _collector(phase: str, info: dict[str, int]) -> None:
+    if phase == "start":
+        _GC["started"] = time.process_time()
+    else:
+        _GC["total"] += time.process_time() - _GC["started"]
+        _GC["full"] += info["generation"] == 2
+
+
+def aim(level: str, own: Ocean, view: View, res: Resolution, label: str = "") -> Salvo:
+    collected, full = _GC["total"], _GC["full"]
     started = time.process_time()
     result = hard.captain(hard.LevelledInput(ComputerInput(own, view), level), res)
     if level == "hard":
-        HARD_SECONDS.append(time.process_time() - started)
+        spent = time.process_time() - started
+        HARD_SECONDS.append(spent)
+        HARD_GC.append(_GC["total"] - collected)
+        if _GC["full"] > full:
+            FULL_PASSES.append(len(HARD_SECONDS) - 1)
+        SLOWEST.append((spent, label, view))
+        SLOWEST.sort(key=lambda item: -item[0])
+        del SLOWEST[20:]
     loaded: Salvo = SALVO.load(result["salvo"])
     return loaded
 
@@ -86,7 +116,7 @@ def battle(number: int) -> dict[str, Any]:
     for round_number in range(1, MAX_ROUNDS + 1):
         nonce = 100 + 10 * round_number
         salvos = {
-            c: aim(levels[c], oceans[c], views[c], dice(seed, nonce + i))
+            c: aim(levels[c], oceans[c], views[c], dice(seed, nonce + i), f"{seed} {nonce + i}")
             for i, c in enumerate("ab")
         }
         inp = SalvoInput(Side(oceans["a"], salvos["a"]), Side(oceans["b"], salvos["b"]))
@@ -111,7 +141,7 @@ def solo(number: int, captain: str) -> int:
         if captain == "random":
             shots = random_salvo(own, view, rng)
         else:
-            shots = aim(captain, own, view, dice(seed, nonce))
+            shots = aim(captain, own, view, dice(seed, nonce), f"{seed} {nonce} solo")
         out = salvo(SalvoInput(Side(own, shots), Side(target, Salvo())), dice(seed, nonce + 2))
         own, target = OCEAN.load(out["a"]["ocean"]), OCEAN.load(out["b"]["ocean"])
         view = VIEW.load(out["a"]["view"])
@@ -138,8 +168,13 @@ def main() -> None:
     parser.add_argument(
         "--captains", default="random,standard,hard", help="the solo captains, by commas"
     )
+    parser.add_argument("--slowest", type=int, default=0, help="print the slowest hard calls")
     args = parser.parse_args()
-    report: dict[str, Any] = {}
+    gc.collect()
+    gc.freeze()
+    gc.callbacks.append(_collector)
+    wall, cpu = time.time(), time.process_time()
+    report: dict[str, Any] = {"load_average_at_start": os.getloadavg()}
     if args.battles:
         results = [battle(n) for n in range(args.start, args.start + args.battles)]
         wins = sum(r["winner"] == "hard" for r in results)
@@ -162,7 +197,21 @@ def main() -> None:
         report["hard_call_cpu_ms"] = summary([s * 1000 for s in HARD_SECONDS])
         report["hard_calls"] = len(HARD_SECONDS)
         report["hard_calls_over_20_ms"] = sum(1 for s in HARD_SECONDS if s > 0.020)
+        report["hard_call_gc_ms"] = summary([s * 1000 for s in HARD_GC])
+        report["hard_calls_with_a_full_collection"] = [
+            round(HARD_SECONDS[i] * 1000, 1) for i in FULL_PASSES
+        ]
+    report["load_average_at_end"] = os.getloadavg()
+    report["run_minutes"] = {
+        "wall": round((time.time() - wall) / 60, 1),
+        "cpu": round((time.process_time() - cpu) / 60, 1),
+    }
     print(json.dumps(report, indent=2))
+    for spent, label, view in SLOWEST[: args.slowest]:
+        told = {"misses": view.misses, "hits": view.hits, "contacts": view.contacts}
+        shown = {key: " ".join(names(squares)) for key, squares in told.items()}
+        sunk = " ".join(ship for ship, _ in view.sunk)
+        print(f"{spent * 1000:.1f} ms  {label}  {shown} sunk: {sunk or 'none'}")
 
 
 if __name__ == "__main__":

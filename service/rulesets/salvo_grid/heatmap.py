@@ -111,7 +111,7 @@ class Board:
 
     def lines(self, size: int) -> list[int]:
         """Every horizontal, then every vertical, line of ``size`` squares, as masks (worked
-        out once per board and size: it costs about as much as a quarter of a sampler's run)."""
+        out once per board and size: building them took 3-5 ms of every hard captain's call)."""
         key = (self, size)
         found = _LINES.get(key)
         if found is None:
