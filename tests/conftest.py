@@ -89,9 +89,24 @@ def set_node_id(item: pytest.Item, nodeid: str) -> None:
         raise pytest.UsageError(f"cannot set the node id of {item.name!r} to {nodeid!r}")
 
 
+def serves(item: pytest.Item) -> bool:
+    """The item is in a module that starts the real server (tests/serving_helpers.py)."""
+    module = getattr(item, "module", None)
+    return module is not None and any(
+        getattr(value, "__module__", None) == "tests.serving_helpers"
+        and getattr(value, "__name__", None) in ("start", "running")
+        for value in vars(module).values()
+    )
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
+        # Markers for running one part (pyproject.toml lists them all; docs/testing.md).
+        if item.nodeid.startswith("tests/test_contract.py::"):
+            item.add_marker(pytest.mark.contract)
+        if serves(item):
+            item.add_marker(pytest.mark.serving)
         # schemathesis names each operation's test "test_every_operation[POST /v1/...]" but,
         # on pytest 9.2, its node id is only "test_every_operation": 59 tests with one id,
         # which pytest-xdist's scheduler would merge into one (the other 58 never run).
