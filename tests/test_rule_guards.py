@@ -683,3 +683,19 @@ def test_pending_turn_answers_no_reason_yet(client: FlaskClient) -> None:
         False,
         None,
     )
+
+
+# --- salvo-solo: under player-commits a turn without the player's Action is refused ----------
+
+
+def test_turn_under_player_commits_without_player_action_says_to_send_it(
+    client: FlaskClient,
+) -> None:
+    state = {"turn": 1, "weather": "Fair", "range": "Long", "player": AJAX, "enemy": SPEE}
+    body = {"state": state, "rules": {"initiative-in-turn": "player-commits"}}
+    problem = refused(client, "turn", body)
+    assert problem["detail"] == (
+        "under the reading player-commits of ruling initiative-in-turn the player's Action "
+        "is committed before initiative is rolled: send player_action"
+    )
+    assert [error["field"] for error in problem["errors"]] == ["player_action"]
