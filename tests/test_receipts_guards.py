@@ -653,3 +653,23 @@ def test_an_entry_whose_dice_name_no_seed_is_left_out_of_the_log_checks(
     assert report["entries"][2]["codes"] == ["altered", "no-dice"]
     assert report["log"]["codes"] == []
     assert report["valid"] is False
+
+
+def test_a_sealed_game_whose_client_seed_changes_says_which_entry(client: FlaskClient) -> None:
+    """One sealed seed, the players' client seed changed at the third roll: the dice are
+    no longer the game's (one_seed false), and the log says where, with its code."""
+    sealed = client.post("/v1/seeds", json={"reveal_in": 3600}).get_json()
+    log = [sealed]
+    for nonce, (step, inputs) in enumerate(TURN[:3], start=1):
+        client_seed = "ajax" if nonce < 3 else "achilles"
+        dice = {"sealed": sealed["sealed"], "client_seed": client_seed, "nonce": nonce}
+        body = {**inputs, "dice": dice, "prev": receipt_hash(log[-1])}
+        response = client.post(f"{SOLO}/{step}", json=body)
+        assert response.status_code == 200, response.get_json()
+        log.append(response.get_json())
+    report = verify(client, log)["log"]
+    assert report["codes"] == ["client-seed-changed"]
+    assert report["problems"] == ["entry 3 changes the client seed"]
+    assert report["one_seed"] is False
+    standalone = tool.check(json.loads(json.dumps(log)))["log"]
+    assert (standalone["codes"], standalone["problems"]) == (report["codes"], report["problems"])
