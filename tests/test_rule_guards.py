@@ -699,3 +699,25 @@ def test_turn_under_player_commits_without_player_action_says_to_send_it(
         "is committed before initiative is rolled: send player_action"
     )
     assert [error["field"] for error in problem["errors"]] == ["player_action"]
+
+
+@pytest.mark.parametrize(
+    ("reading", "launching"),
+    [("guns-only", ["player", "enemy"]), ("silenced-cannot-launch", ["enemy"])],
+)
+def test_turn_reads_torpedoes_are_not_guns_from_its_resolution(
+    reading: str, launching: list[str]
+) -> None:
+    # A turn at Short in Fair weather, Ajax silenced: under silenced-cannot-launch only
+    # Nürnburg launches. The reading is carried by the Resolution only, none is in force.
+    state = solo_steps.GameState(
+        turn=1,
+        weather="Fair",
+        range="Short",
+        player=Ship(CATALOG["Ajax"], ShipState(turret_hits=5)),
+        enemy=Ship(CATALOG["Nürnburg"]),
+    )
+    res = Resolution(dice.SuppliedDice([1, 3] + [1] * 30), {"torpedoes-are-not-guns": reading})
+    result = solo_steps.turn(solo_steps.TurnInput(state, player_action="OB"), res)
+    torpedoes = [e["side"] for e in result["events"] if e["phase"] == "torpedo"]
+    assert torpedoes == launching
