@@ -673,3 +673,35 @@ def test_a_sealed_game_whose_client_seed_changes_says_which_entry(client: FlaskC
     assert report["one_seed"] is False
     standalone = tool.check(json.loads(json.dumps(log)))["log"]
     assert (standalone["codes"], standalone["problems"]) == (report["codes"], report["problems"])
+
+
+@pytest.mark.parametrize(("first", "cut"), [(0, False), (1, False), (2, True)])
+def test_a_game_starts_at_nonce_0_or_1_and_a_first_roll_at_2_is_a_cut_head(
+    client: FlaskClient, first: int, cut: bool
+) -> None:
+    """The boundary of starts_at_beginning: a first roll at nonce 2 means nonce 1 was cut."""
+    report = verify(client, play(client, first_nonce=first)[:2])["log"]
+    assert report["starts_at_beginning"] is not cut
+    if cut:
+        assert report["codes"] == ["cut-head"]
+        assert report["problems"] == [
+            "entry 0's first roll has nonce 2: the log does not start at the beginning of the "
+            "game (nonce 0 or 1 comes first)"
+        ]
+
+
+def test_an_entry_with_an_unreadable_nonce_does_not_end_the_log_checks(
+    client: FlaskClient,
+) -> None:
+    """Entry 1's nonce edited into text: that entry is refused and leaves a hole in the
+    count, and the entries after it are still checked (here a roll repeating nonce 3)."""
+    log = play(client)[:3]
+    _then(client, log, "fire", TURN[3][1], 3)
+    log[1]["dice"]["nonce"] = "2"
+    report = verify(client, log)
+    assert report["entries"][1]["codes"] == ["altered", "no-dice"]
+    assert report["log"]["codes"] == ["nonce-gap", "nonce-repeat"]
+    assert report["log"]["problems"] == [
+        "entry 2: nonce 2 is missing before it",
+        "entry 3 repeats nonce 3",
+    ]
