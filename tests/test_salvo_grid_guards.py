@@ -618,6 +618,33 @@ LAYOUT_FAULTS: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]] = [
         ],
     ),
     (
+        "two squares off the board",
+        fleet_with(destroyer=["K9", "L9"]),
+        [
+            fault(
+                "off-board",
+                "the Destroyer runs off the board at K9, L9: the ocean is columns A to J, rows 1 "
+                "to 10",
+                "fleet[4].squares",
+                "destroyer",
+                ["K9", "L9"],
+            )
+        ],
+    ),
+    (
+        "two squares named twice",
+        fleet_with(battleship=["A3", "A4", "A5", "A6", "A3", "A4"]),
+        [
+            fault(
+                "repeated-square",
+                "the Battleship names A3, A4 more than once",
+                "fleet[1].squares",
+                "battleship",
+                ["A3", "A4"],
+            )
+        ],
+    ),
+    (
         "missing, extra and repeated",
         [*FLEET_A[:4], {"ship": "cruiser", "squares": ["H1", "H2", "H2"]}],
         [
