@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 
 from service.engine import dice
 from service.engine.errors import DiceError, LimitError, RuleError
-from service.engine.resolution import Resolution
+from service.engine.resolution import Resolution, readings_in_force
 from service.rulesets.fleet_action import steps as fleet_steps
 from service.rulesets.fleet_action import tables as fleet_tables
 from service.rulesets.fleet_action.ships import Ship as FleetShip
@@ -721,3 +721,28 @@ def test_turn_reads_torpedoes_are_not_guns_from_its_resolution(
     result = solo_steps.turn(solo_steps.TurnInput(state, player_action="OB"), res)
     torpedoes = [e["side"] for e in result["events"] if e["phase"] == "torpedo"]
     assert torpedoes == launching
+
+
+@pytest.mark.parametrize(
+    ("chosen", "problem"),
+    [
+        ({}, None),
+        (
+            {"torpedoes-are-not-guns": "silenced-cannot-launch"},
+            "Ajax has 5 T hits, as many as its Turret rating of 5: it can't fire anymore, "
+            "nor launch torpedoes (reading silenced-cannot-launch)",
+        ),
+    ],
+)
+def test_torpedo_problem_without_a_reading_takes_the_one_in_force(
+    chosen: dict[str, str], problem: str | None
+) -> None:
+    # How the advisor asks (no Resolution at hand): the reading in force decides.
+    inp = solo_steps.TorpedoInput(
+        firer=Ship(CATALOG["Ajax"], ShipState(turret_hits=5)),
+        target=Ship(CATALOG["Graf Spee"]),
+        range="Short",
+        weather="Fair",
+    )
+    with readings_in_force(chosen):
+        assert solo_steps.torpedo_problem(inp) == problem
