@@ -705,3 +705,17 @@ def test_an_entry_with_an_unreadable_nonce_does_not_end_the_log_checks(
         "entry 2: nonce 2 is missing before it",
         "entry 3 repeats nonce 3",
     ]
+
+
+@pytest.mark.parametrize("length", range(1, 13))
+def test_a_header_of_any_length_is_read_whatever_padding_it_lacks(length: int) -> None:
+    """BASE64URL drops the padding; the reader puts back what each length needs (a kid an
+    operator chooses gives headers of every length, 12 kids cover every remainder)."""
+    document = _signed()
+    signature = document["receipt"].split("..")[1]
+    kid = "k" * length
+    document["receipt"] = f"{_b64json({'alg': 'Ed25519', 'kid': kid})}..{signature}"
+    assert _checked(document)[2:] == (
+        "unknown-key",
+        f'the receipt names a key this service does not know: "{kid}"',
+    )
