@@ -507,6 +507,8 @@ def test_a_header_that_is_not_ed25519_is_a_bad_header(head: str) -> None:
         (5, "5"),
         (["k"], '["k"]'),
         ("k" * 80, '"' + "k" * 59),
+        ("Schlüssel", '"Schl\\u00fcssel"'),  # escaped: the answer stays ASCII
+        ("\ud800", '"\\ud800"'),  # a lone surrogate has no UTF-8 form: escaped, never raw
     ],
 )
 def test_a_receipt_naming_a_key_not_in_the_set_is_an_unknown_key(kid: Any, shown: str) -> None:
