@@ -722,14 +722,9 @@ def sample(
     )
 
 
-def _pair_move(prob: Problem, state: list[int], rng: random.Random) -> int:
-    """Metropolis-Hastings on two ships at once. The first goes, half the time, to any place
-    clear of the other ships, half the time to one of those that cover squares the two must
-    cover (a hit, a contact): which of those squares, as a set, drawn first among the sets
-    its places can cover, then the place among those covering exactly that set; the second
-    goes uniformly among the places that then fit. Accepted with probability
-    min(1, q(old) fits(new) / (q(new) fits(old))), q being the chance of proposing a first
-    place: every placement stays equally likely."""
+def _two_ships(state: list[int], rng: random.Random) -> tuple[int, int, int]:
+    """Two different ships drawn uniformly (i, then j among the others), and the squares
+    the other ships take."""
     n = len(state)
     i = int(rng.random() * n)
     j = int(rng.random() * (n - 1))
@@ -739,6 +734,18 @@ def _pair_move(prob: Problem, state: list[int], rng: random.Random) -> int:
     for k in range(n):
         if k != i and k != j:
             occ |= state[k]
+    return i, j, occ
+
+
+def _pair_move(prob: Problem, state: list[int], rng: random.Random) -> int:
+    """Metropolis-Hastings on two ships at once. The first goes, half the time, to any place
+    clear of the other ships, half the time to one of those that cover squares the two must
+    cover (a hit, a contact): which of those squares, as a set, drawn first among the sets
+    its places can cover, then the place among those covering exactly that set; the second
+    goes uniformly among the places that then fit. Accepted with probability
+    min(1, q(old) fits(new) / (q(new) fits(old))), q being the chance of proposing a first
+    place: every placement stays equally likely."""
+    i, j, occ = _two_ships(state, rng)
     must = prob.required & ~occ
     if not must and not prob.areas:
         return prob.step  # nothing for the two to trade: moves of one ship at a time do as well
@@ -839,15 +846,7 @@ def _swap_move(prob: Problem, state: list[int], rng: random.Random) -> int:
     ``told``, F_k the places of k that fit around the other one. So a ship running on from a
     line of hits hands the line to a ship of another length in one move, and every fitting
     layout stays equally likely."""
-    n = len(state)
-    i = int(rng.random() * n)
-    j = int(rng.random() * (n - 1))
-    if j >= i:
-        j += 1
-    occ = 0
-    for k in range(n):
-        if k != i and k != j:
-            occ |= state[k]
+    i, j, occ = _two_ships(state, rng)
     must = prob.required & ~occ
     told = state[i] & must
     if not told:
