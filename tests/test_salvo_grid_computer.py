@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from tests.salvo_grid_helpers import (
     ALL_B,
     BASE,
+    FLEET_A,
     ocean_a,
     ocean_b,
     refused,
@@ -129,16 +130,7 @@ def test_a_sunk_ship_brings_no_special_and_no_shot(client: FlaskClient) -> None:
 def test_no_salvo_once_the_battle_is_over(client: FlaskClient) -> None:
     body = {"ocean": ocean_b(shots_received=ALL_B), "view": {}}
     assert "no ship afloat" in refused(client, "computer", body)["detail"]
-    sunk = [
-        {"ship": s, "squares": sq}
-        for s, sq in (
-            ("carrier", ["A1", "B1", "C1", "D1", "E1"]),
-            ("battleship", ["A3", "A4", "A5", "A6"]),
-            ("cruiser", ["C3", "D3", "E3"]),
-            ("submarine", ["G5", "G6", "G7"]),
-            ("destroyer", ["I9", "J9"]),
-        )
-    ]
+    sunk = FLEET_A  # every ship of captain a's fleet, shown sunk where it lies
     problem = refused(client, "computer", {"ocean": ocean_b(), "view": {"sunk": sunk}})
     assert problem["errors"][0]["field"] == "view.sunk"
 

@@ -112,13 +112,7 @@ def test_the_computer_with_no_ship_afloat_is_refused_naming_ocean(client: FlaskC
 
 
 def test_the_computer_with_every_enemy_ship_sunk_is_refused_in_words(client: FlaskClient) -> None:
-    sunk = [
-        {"ship": "carrier", "squares": ["A1", "B1", "C1", "D1", "E1"]},
-        {"ship": "battleship", "squares": ["A3", "A4", "A5", "A6"]},
-        {"ship": "cruiser", "squares": ["C3", "D3", "E3"]},
-        {"ship": "submarine", "squares": ["G5", "G6", "G7"]},
-        {"ship": "destroyer", "squares": ["I9", "J9"]},
-    ]
+    sunk = FLEET_A  # every ship of captain a's fleet, shown sunk where it lies
     problem = refused(client, "computer", {"ocean": ocean_b(), "view": {"sunk": sunk}})
     assert problem["detail"] == "every enemy ship is sunk: the battle is over"
     assert [error["field"] for error in problem["errors"]] == ["view.sunk"]

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from service.engine.errors import RuleError
 from service.rulesets.salvo_grid import heatmap as hm
 from service.rulesets.salvo_grid.fleet import names, parse
-from tests.salvo_grid_helpers import refused, resolve
+from tests.salvo_grid_helpers import FLEET_A, refused, resolve
 
 SMALL = hm.Board(5, 5, (("cruiser", 3), ("destroyer", 2)))
 Fleet = dict[str, frozenset[tuple[int, int]]]
@@ -358,13 +358,7 @@ def test_a_view_no_fleet_fits_is_a_422_naming_it(
 
 
 def test_every_ship_sunk_is_refused(client: FlaskClient) -> None:
-    sunk = [
-        {"ship": "carrier", "squares": ["A1", "B1", "C1", "D1", "E1"]},
-        {"ship": "battleship", "squares": ["A3", "A4", "A5", "A6"]},
-        {"ship": "cruiser", "squares": ["C3", "D3", "E3"]},
-        {"ship": "submarine", "squares": ["G5", "G6", "G7"]},
-        {"ship": "destroyer", "squares": ["I9", "J9"]},
-    ]
+    sunk = FLEET_A  # every ship of captain a's fleet, shown sunk where it lies
     problem = refused(client, "heatmap", {"view": {"sunk": sunk}})
     assert "battle is over" in problem["detail"]
 

@@ -21,6 +21,7 @@ from typing import Any
 from service.engine.dice import MAX_NOTATION_DICE, MAX_SIDES
 from service.http.seeds import EXAMPLE_TOKEN, MAX_REVEAL_IN
 from service.rulesets.dreadnought.api import MAX_BATTERIES
+from service.rulesets.salvo_grid.api import FLEET_A, LOOT_A
 
 Body = dict[str, Any] | list[Any] | None
 # A body that depends on the running app (signed responses to verify): built by calling
@@ -482,22 +483,6 @@ FLEET_CASES = [
 
 GRID = "/v1/rulesets/salvo-grid"
 SQUARES = [f"{c}{r}" for r in range(1, 11) for c in "ABCDEFGHIJ"]
-FLEET_A = [
-    {"ship": "carrier", "squares": ["A1", "B1", "C1", "D1", "E1"]},
-    {"ship": "battleship", "squares": ["A3", "A4", "A5", "A6"]},
-    {"ship": "cruiser", "squares": ["C3", "D3", "E3"]},
-    {"ship": "submarine", "squares": ["G5", "G6", "G7"]},
-    {"ship": "destroyer", "squares": ["I9", "J9"]},
-]
-LOOT = [
-    {"square": "F1", "kind": "crate"},
-    {"square": "B5", "kind": "crate"},
-    {"square": "H8", "kind": "crate"},
-    {"square": "D6", "kind": "mine"},
-    {"square": "J3", "kind": "mine"},
-    {"square": "E9", "kind": "radar-buoy"},
-    {"square": "C10", "kind": "radar-buoy"},
-]
 FLEET_SHIP_SQUARES = {s for ship in FLEET_A for s in ship["squares"]}
 # Ten ships of ten squares each, every one at fault (sizes, gaps, overlaps, off the board).
 BAD_FLEET = [
@@ -506,7 +491,7 @@ BAD_FLEET = [
 ]
 OCEAN = {
     "fleet": FLEET_A,
-    "loot": LOOT,
+    "loot": LOOT_A,  # captain a's documented ocean, as the API document shows it
     # every square fired on but the ships', so the captain still has a fleet afloat
     "shots_received": [s for s in SQUARES if s not in FLEET_SHIP_SQUARES],
     "contacts": sorted(FLEET_SHIP_SQUARES),
