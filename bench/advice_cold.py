@@ -30,7 +30,12 @@ from bench.worst_case import RawClient  # noqa: E402
 from service import create_app  # noqa: E402
 from service.rulesets.salvo_solo import advice  # noqa: E402
 from service.rulesets.salvo_solo.ships import CATALOG  # noqa: E402
-from tests.worst_cases import SEED, SOLO_ADVICE_STATE, solo_card  # noqa: E402
+from tests.worst_cases import (  # noqa: E402
+    SEED,
+    SOLO_ADVICE_DIFFERING,
+    SOLO_ADVICE_STATE,
+    solo_card,
+)
 
 PATH = "/v1/rulesets/salvo-solo/advice"
 BRITISH = [name for name, card in CATALOG.items() if card.nation == "Britain"]
@@ -50,14 +55,10 @@ def catalog_state(player: str, enemy: str, range_: str) -> dict[str, Any]:
     }
 
 
-# Two more states at the figures' limits, each heavier than the worst case of
-# tests/worst_cases.py when measured warm: cards that differ (nothing shared between the
-# two sides' tables), and armoured cards at Medium range.
-DIFFERING = {
-    **SOLO_ADVICE_STATE,
-    "player": solo_card(type="CL", guns=6, armor=0),
-    "enemy": solo_card(type="CL", guns=20, armor=3, bow=0, stern=5, broadside=8),
-}
+# Two more states at the figures' limits, each heavier than the first worst case of
+# tests/worst_cases.py when measured warm: cards that differ (its second advice case: nothing
+# shared between the two sides' tables), and armoured cards at Medium range.
+DIFFERING = SOLO_ADVICE_DIFFERING
 ARMOURED = {
     **SOLO_ADVICE_STATE,
     "range": "Medium",

@@ -272,6 +272,14 @@ SOLO_ADVICE_STATE = {
     "player_has_straddled": True,
     "enemy_has_straddled": True,
 }
+# The heaviest state measured cold: the same limits, but cards that differ (the enemy with
+# 20 guns, armour 3 and its own bearing ratings), so the two sides share no table and a
+# worker that has never seen them works out twice as many.
+SOLO_ADVICE_DIFFERING = {
+    **SOLO_ADVICE_STATE,
+    "player": SOLO_ADVICE_CARD,
+    "enemy": solo_card(type="CL", guns=20, armor=3, bow=0, stern=5, broadside=8),
+}
 ADVICE_BUDGET_MS = 250.0
 
 SOLO_CASES += [
@@ -295,6 +303,14 @@ SOLO_CASES += [
         "3 Actions x up to 300 seeded games, 900 turns each (the turn budget); cards at "
         "their limits, both firing every turn, torpedoes",
         {"state": SOLO_ADVICE_STATE, "dice": SEED},
+        budget_ms=ADVICE_BUDGET_MS,
+    ),
+    Case(
+        "POST",
+        f"{SOLO}/advice",
+        "as above with cards that differ (20 guns, armour 3 against 6 guns, armour 0): no "
+        "table shared between the sides, the heaviest state for a worker's first request",
+        {"state": SOLO_ADVICE_DIFFERING, "dice": SEED},
         budget_ms=ADVICE_BUDGET_MS,
     ),
 ]

@@ -250,7 +250,7 @@ class Game:
         # Ships after their hits and who may launch torpedoes, looked up rather than worked
         # out again each time (the same few damage states come back game after game).
         self._after: dict[tuple[int, ShipState, object], Ship] = {}
-        self._launches: dict[tuple[int, ShipState, ShipState, str], bool] = {}
+        self._launches: dict[tuple[int, ShipState, bool, str], bool] = {}
 
     def _choices(
         self, resolve: Callable[[Any, Resolution], Any], inputs: Any, family: Hashable
@@ -330,16 +330,19 @@ class Game:
             if isinstance(hits, str):
                 found = ship.apply(hits)
             else:
-                found = ship.apply(odds.hits_text(hits), hits[3])
+                found = ship.damaged(hits[0], hits[1], hits[2], hits[3])
             self._after[key] = found
         return found
 
     def may_launch(self, firer: int, ships: list[Ship], range_: str) -> bool:
         """Whether ``ships[firer]`` may launch torpedoes (``steps.torpedo_problem``)."""
-        key = (firer, ships[0].state, ships[1].state, range_)
+        # What steps.torpedo_problem reads of the two ships: the firer's damage (sunk,
+        # silenced, fire control) and whether the target is sunk (cards, weather fixed).
+        target = ships[1 - firer]
+        key = (firer, ships[firer].state, target.sunk, range_)
         found = self._launches.get(key)
         if found is None:
-            launch = steps.TorpedoInput(ships[firer], ships[1 - firer], range_, self.weather)
+            launch = steps.TorpedoInput(ships[firer], target, range_, self.weather)
             found = self._launches[key] = steps.torpedo_problem(launch) is None
         return found
 

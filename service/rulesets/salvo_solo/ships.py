@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from typing import Any, Final
 
 from ...engine.errors import RuleError
@@ -90,15 +90,24 @@ class Ship:
 
     def apply(self, hits: str, fire_control_lost: bool = False) -> Ship:
         """The ship after a string of F/T/S hits (and perhaps a lost fire control)."""
-        state = replace(
-            self.state,
-            flotation_hits=min(MAX_HITS, self.state.flotation_hits + hits.count("F")),
-            turret_hits=min(MAX_HITS, self.state.turret_hits + hits.count("T")),
-            speed_hits=min(MAX_HITS, self.state.speed_hits + hits.count("S")),
+        return self.damaged(hits.count("F"), hits.count("T"), hits.count("S"), fire_control_lost)
+
+    def damaged(
+        self, flotation: int, turret: int, speed: int, fire_control_lost: bool = False
+    ) -> Ship:
+        """The ship after so many F, T and S hits (and perhaps a lost fire control)."""
+        state = self.state
+        return Ship(
+            self.card,
+            # Built directly, not with dataclasses.replace: the advisor's games apply hits
+            # thousands of times a request, and replace costs several times as much.
+            ShipState(
+                min(MAX_HITS, state.flotation_hits + flotation),
+                min(MAX_HITS, state.turret_hits + turret),
+                min(MAX_HITS, state.speed_hits + speed),
+                "lost-next-turn" if fire_control_lost else state.fire_control,
+            ),
         )
-        if fire_control_lost:
-            state = replace(state, fire_control="lost-next-turn")
-        return Ship(self.card, state)
 
     def ref(self) -> dict[str, Any]:
         """How a request names this ship: by catalog name if it is a catalog card."""
