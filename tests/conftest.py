@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import shutil
+import sys
 import tempfile
 from collections import Counter
 from collections.abc import Generator
@@ -124,6 +126,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             group = xdist_group_of(item)
             if group is not None:
                 set_node_id(item, f"{item.nodeid}@{group}")
+
+
+# Mutation testing (tests/mutation.py runs mutmut): mutmut runs the tests in its own process
+# (to map which test reaches which function) and then forks one child per mutant. A
+# functools cache of the service filled before the fork (at import, or by an earlier test)
+# answers the child from the unmutated code, so a mutant under a cache survives falsely;
+# and a test that only hits a cache another test filled is not mapped to the code under it.
+# So while mutmut runs (MUTANT_UNDER_TEST set: "stats", "fail" or a mutant's name), every
+# test starts with the service's module-level caches empty. Never in a plain pytest run.
+_CACHE = type(functools.lru_cache(maxsize=1)(abs))  # what @cache and @lru_cache make
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if not os.environ.get("MUTANT_UNDER_TEST"):
+        return
+    for name, module in list(sys.modules.items()):
+        if name == "service" or name.startswith("service."):
+            for value in list(vars(module).values()):
+                if type(value) is _CACHE:  # not isinstance: it would wake flask's proxies
+                    value.cache_clear()
 
 
 @pytest.fixture(autouse=True)

@@ -55,6 +55,9 @@ end_of_turn_odds = by_total(steps.end_of_turn)
 # --- the steps' odds, kept per worker -----------------------------------------------------
 
 STEP_ODDS_CACHE = 4096  # distinct (step, inputs) kept per worker; each a few kilobytes at most
+# The caches here are applied by assignment (``_table = lru_cache(...)(_table_uncached)``),
+# not as decorators: mutmut mutates only undecorated functions, so the code under a cache
+# stays in the mutation runs (tests/conftest.py empties the caches while mutmut runs).
 
 Table = tuple[tuple[dict[str, Any], Fraction], ...]
 Resolve = Callable[[Any, Resolution], Mapping[str, Any]]
@@ -78,13 +81,15 @@ class Family:
     members: Callable[[], Iterable[Any]] | None = field(default=None, compare=False)
 
 
-@lru_cache(maxsize=STEP_ODDS_CACHE)
-def _table(
+def _table_uncached(
     resolve: Resolve, inputs: Any, rules: tuple[tuple[str, str], ...], family: Family | None
 ) -> Table:
     if family is None:
         return tuple(walk_step(resolve, inputs))
     return _table_by_final(resolve, inputs, rules, family)
+
+
+_table = lru_cache(maxsize=STEP_ODDS_CACHE)(_table_uncached)
 
 
 def table(resolve: Resolve, inputs: Any, family: Family | None = None) -> Table:
@@ -102,11 +107,13 @@ def _integers(odds: Table) -> Counts:
     return denominator, tuple((r, p.numerator * (denominator // p.denominator)) for r, p in odds)
 
 
-@lru_cache(maxsize=STEP_ODDS_CACHE)
-def _counts(
+def _counts_uncached(
     resolve: Resolve, inputs: Any, rules: tuple[tuple[str, str], ...], family: Family | None
 ) -> Counts:
     return _integers(_table(resolve, inputs, rules, family))
+
+
+_counts = lru_cache(maxsize=STEP_ODDS_CACHE)(_counts_uncached)
 
 
 def counts(resolve: Resolve, inputs: Any, family: Family | None = None) -> Counts:
@@ -150,14 +157,16 @@ class _Learnt:
     sound: bool = True
 
 
-@lru_cache(maxsize=MAX_FAMILIES)
-def _learnt(
+def _learnt_uncached(
     _resolve: Resolve, _family: Family, _rules: tuple[tuple[str, str], ...], count: int, sides: int
 ) -> _Learnt:
     chances = sums(count, sides)
     throws = sides**count
     ways = {total: p.numerator * (throws // p.denominator) for total, p in chances.items()}
     return _Learnt(count, sides, chances, ways)
+
+
+_learnt = lru_cache(maxsize=MAX_FAMILIES)(_learnt_uncached)
 
 
 class _LowestFaces(DiceSource):
@@ -367,10 +376,12 @@ def shot_outcomes(
     return _shot_outcomes(*shot_key(firer, target, range_, weather, bearing, straddled))
 
 
-@lru_cache(maxsize=STEP_ODDS_CACHE)
-def _shot_outcomes(*key: Any) -> dict[Shot, Fraction]:
+def _shot_outcomes_uncached(*key: Any) -> dict[Shot, Fraction]:
     denominator, weights = _shot_weights(*key)
     return {shot: Fraction(w, denominator) for shot, w in weights}
+
+
+_shot_outcomes = lru_cache(maxsize=STEP_ODDS_CACHE)(_shot_outcomes_uncached)
 
 
 def hits_text(shot: Shot) -> str:
@@ -394,8 +405,7 @@ def shot_weights_by_key(key: ShotKey) -> ShotWeights:
     return _shot_weights(*key)
 
 
-@lru_cache(maxsize=STEP_ODDS_CACHE)
-def _straddle_hits(
+def _straddle_hits_uncached(
     firer: Ship, target: Ship, range_: str, bearing: str, _rules: tuple[tuple[str, str], ...]
 ) -> Counts:
     """What a straddle does, by (F, T, S hits, fire control lost): the Straddle table, then
@@ -410,8 +420,10 @@ def _straddle_hits(
     return _after_straddle(chain_denominator, read, target, range_, _rules)
 
 
-@lru_cache(maxsize=STEP_ODDS_CACHE)
-def _after_straddle(
+_straddle_hits = lru_cache(maxsize=STEP_ODDS_CACHE)(_straddle_hits_uncached)
+
+
+def _after_straddle_uncached(
     chain_denominator: int,
     chains: tuple[tuple[str | None, str, int], ...],
     target: Ship,
@@ -442,8 +454,10 @@ def _after_straddle(
     return chain_denominator * scale, tuple(after_straddle.items())
 
 
-@lru_cache(maxsize=STEP_ODDS_CACHE)
-def _shot_weights(
+_after_straddle = lru_cache(maxsize=STEP_ODDS_CACHE)(_after_straddle_uncached)
+
+
+def _shot_weights_uncached(
     firer: Ship,
     target: Ship,
     range_: str,
@@ -467,6 +481,9 @@ def _shot_weights(
     denominator = fire_denominator * after_denominator
     common = gcd(denominator, *out.values())
     return denominator // common, tuple((shot, w // common) for shot, w in out.items())
+
+
+_shot_weights = lru_cache(maxsize=STEP_ODDS_CACHE)(_shot_weights_uncached)
 
 
 Damage = tuple[int, int, int, bool]  # F, T and S hits so far this attack, fire control lost
