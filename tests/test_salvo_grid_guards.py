@@ -290,19 +290,19 @@ SALVO_REFUSALS: list[tuple[str, dict[str, Any], str, str]] = [
         "a special not aimed",
         salvo_body(a_specials=[{"ship": "battleship"}]),
         "a.salvo.specials[0].square",
-        "the Battleship's heavy shell is aimed with square",
+        "aim the Battleship's heavy shell with square",
     ),
     (
         "a special half aimed",
         salvo_body(a_specials=[{"ship": "destroyer", "square": "I1"}]),
         "a.salvo.specials[0].orientation",
-        "the Destroyer's depth charges is aimed with square and orientation",
+        "aim the Destroyer's depth charges with square and orientation",
     ),
     (
         "a special aimed with what it does not take",
         salvo_body(a_specials=[{"ship": "submarine", "square": "B2"}]),
         "a.salvo.specials[0].square",
-        "the Submarine's dive is aimed with nothing but the ship",
+        "aim the Submarine's dive with nothing but the ship",
     ),
     (
         "a sweep of a row and a column",

@@ -104,7 +104,7 @@ def special_area(special: Special, where: str) -> tuple[Square, ...]:
     missing = [key for key in wanted if key not in given]
     if extra or missing:
         needs = " and ".join(wanted) if wanted else "nothing but the ship"
-        raise RuleError(f"{what} is aimed with {needs}", f"{where}.{(missing or extra)[0]}")
+        raise RuleError(f"aim {what} with {needs}", f"{where}.{(missing or extra)[0]}")
     if special.square is None:
         return ()
     offsets = spec["area"]
