@@ -721,3 +721,458 @@ def test_a_header_of_any_length_is_read_whatever_padding_it_lacks(length: int) -
         "unknown-key",
         f'the receipt names a key this service does not know: "{kid}"',
     )
+
+
+# --- one entry's dice: each way _check_dice reads them, its code, words and dice_valid --------
+# Documents signed here (so only the dice speak) and checked by check_entry directly: no app,
+# no request, so these run first and end a mutant of the dice checks in milliseconds.
+
+SEALS = SealKeys("guard", {"guard": bytes(range(32))})
+NOW = 1767225600  # 2026-01-01T00:00:00Z
+SERVER_SEED = "Server-Seed_1"
+SERVER_COMMITMENT = "99f68f1b30a23a99379ca9aaae52d90b7765ca106360d1bfb87f5376acc0bb93"
+NO_DICE = "`dice` names no seeded, sealed or supplied dice with a nonce"
+ROLLS_MISSING = "`rolls` is missing: there are no dice to re-derive"
+_ABSENT: Any = object()
+
+
+def _roll(notation: Any, values: list[int], label: str = "x") -> Doc:
+    return {"label": label, "notation": notation, "values": values, "total": sum(values)}
+
+
+def _rolled(dice: Any = _ABSENT, rolls: Any = _ABSENT, body: Any = None, **members: Any) -> Doc:
+    """A document signed by SIGNER holding these dice and rolls (a member left out when
+    _ABSENT), its request body ``body``."""
+    document: Doc = {"ruleset": None, "step": "roll", **members}
+    if dice is not _ABSENT:
+        document["dice"] = dice
+    if rolls is not _ABSENT:
+        document["rolls"] = rolls
+    document["provenance"] = SIGNER.provenance("/v1/dice/roll", body, now=NOW)
+    return SIGNER.sign(document)
+
+
+def _entry(document: Any, now: int = NOW, index: int = 0) -> Doc:
+    return checking.check_entry(index, document, SIGNING_KEYS, SEALS, now).as_dict()
+
+
+def _dice_verdict(document: Any, now: int = NOW) -> tuple[bool, bool | None, list[str], list[str]]:
+    entry = _entry(document, now)
+    return entry["signature_valid"], entry["dice_valid"], entry["codes"], entry["problems"]
+
+
+def _seeded(seed: Any = "guard-seed", nonce: Any = 3) -> Doc:
+    return {"mode": "seeded", "seed": seed, "nonce": nonce}
+
+
+HONEST = [_roll("2d6", [2, 1], "fire"), _roll("1d20", [4], "d20")]  # guard-seed, nonce 3
+
+
+def test_honest_seeded_dice_re_derive() -> None:
+    assert _dice_verdict(_rolled(_seeded(), HONEST)) == (True, True, [], [])
+
+
+def test_a_document_without_dice_or_rolls_has_no_dice_to_check() -> None:
+    """The answer that sealed a seed, a manoeuvre: dice_valid null (nothing to prove), and
+    no problem."""
+    assert _dice_verdict(_rolled()) == (True, None, [], [])
+    assert _dice_verdict(_rolled(None, None)) == (True, None, [], [])
+
+
+def test_rolls_without_dice_name_no_dice() -> None:
+    assert _dice_verdict(_rolled(rolls=HONEST)) == (True, False, ["no-dice"], [NO_DICE])
+
+
+@pytest.mark.parametrize("rolls", [_ABSENT, None, {"0": HONEST[0]}, "2d6"])
+def test_seeded_dice_without_a_list_of_rolls_are_rolls_missing(rolls: Any) -> None:
+    assert _dice_verdict(_rolled(_seeded(), rolls)) == (
+        True,
+        False,
+        ["rolls-missing"],
+        [ROLLS_MISSING],
+    )
+
+
+@pytest.mark.parametrize("nonce", [None, 1, _ABSENT])
+def test_supplied_dice_are_named_and_neither_valid_nor_invalid(nonce: Any) -> None:
+    dice: Doc = {"mode": "supplied", "values": [2, 1]}
+    if nonce is not _ABSENT:
+        dice["nonce"] = nonce
+    assert _dice_verdict(_rolled(dice, HONEST[:1])) == (
+        True,
+        None,
+        ["supplied-dice"],
+        [
+            "the player supplied these dice: they cannot be re-derived "
+            "(only seeded rolls and revealed sealed rolls can)"
+        ],
+    )
+
+
+@pytest.mark.parametrize(
+    "dice",
+    [
+        {"mode": "bogus", "seed": "guard-seed", "nonce": 3},
+        {"mode": "SEEDED", "seed": "guard-seed", "nonce": 3},
+        {"seed": "guard-seed", "nonce": 3},
+        {"mode": "seeded", "seed": "guard-seed"},
+        {"mode": "sealed", "client_seed": "ajax"},
+        _seeded(nonce=-1),
+        _seeded(nonce=True),
+        _seeded(nonce="3"),
+        _seeded(nonce=3.0),
+        "seeded",
+        ["seeded", "guard-seed", 3],
+    ],
+)
+def test_dice_naming_no_mode_or_no_whole_nonce_are_no_dice(dice: Any) -> None:
+    assert _dice_verdict(_rolled(dice, HONEST)) == (True, False, ["no-dice"], [NO_DICE])
+
+
+def test_a_nonce_past_2_53_minus_1_is_no_dice() -> None:
+    # unsigned: such a number has no RFC 8785 form, so no receipt can sign it
+    entry = _entry({"dice": _seeded(nonce=2**53), "rolls": HONEST})
+    assert (entry["dice_valid"], entry["codes"][1:], entry["problems"][1:]) == (
+        False,
+        ["no-dice"],
+        [NO_DICE],
+    )
+
+
+@pytest.mark.parametrize(
+    ("seed", "nonce", "rolls"),
+    [
+        ("g", 0, [_roll("1d2", [1]), _roll("1d1000", [609])]),  # nonce 0, 2 and 1000 sides
+        ("g" * 256, 2**53 - 1, [_roll("3d6", [1, 5, 2])]),  # the longest seed, the last nonce
+    ],
+    ids=["smallest", "largest"],
+)
+def test_the_edges_of_what_the_service_rolls_re_derive(seed: str, nonce: int, rolls: Any) -> None:
+    assert _dice_verdict(_rolled(_seeded(seed, nonce), rolls)) == (True, True, [], [])
+
+
+def _limit(dice: int) -> str:
+    return (
+        f"the rolls declare {dice} dice, some of more than 1000 sides or fewer than 2, past "
+        "what the service rolls (1000 dice a request, 2 to 1000 sides): no answer of this "
+        "service"
+    )
+
+
+def test_a_thousand_dice_re_derive_and_one_more_is_past_the_limit() -> None:
+    from service.engine.dice import byte_stream, die_from_stream
+
+    stream = byte_stream("guard-seed", 3)  # the engine's dice (not mutated with receipts)
+    values = [die_from_stream(stream, 2) for _ in range(1000)]
+    rolls = [_roll("600d2", values[:600]), _roll("400d2", values[600:])]
+    assert _dice_verdict(_rolled(_seeded(), rolls)) == (True, True, [], [])
+    rolls = [_roll("600d2", values[:600]), _roll("401d2", [*values[600:], 1])]
+    assert _dice_verdict(_rolled(_seeded(), rolls)) == (True, False, ["limit"], [_limit(1001)])
+
+
+@pytest.mark.parametrize(("notation", "dice"), [("1d1", 1), ("2d1001", 2), ("1001d6", 1001)])
+def test_rolls_past_what_the_service_rolls_are_a_limit(notation: str, dice: int) -> None:
+    rolls = [HONEST[0], _roll(notation, [1])]
+    assert _dice_verdict(_rolled(_seeded(), rolls)) == (
+        True,
+        False,
+        ["limit"],
+        [_limit(dice + 2)],
+    )
+
+
+@pytest.mark.parametrize(
+    ("roll", "shown"),
+    [
+        (_roll("2x6", [2, 1]), '"2x6"'),
+        (_roll("0d6", []), '"0d6"'),
+        (_roll(26, [2, 1]), "26"),
+        ({"values": [2, 1]}, "null"),
+        ("2d6", "null"),
+        (_roll("2d6é", [2, 1]), '"2d6\\u00e9"'),
+        (_roll("d" * 58, [1]), '"' + "d" * 58 + '"'),  # 60 characters quoted: shown whole
+        (_roll("d" * 59, [1]), '"' + "d" * 56 + "..."),  # 61: cut to 60 with an ellipsis
+    ],
+)
+def test_a_roll_whose_notation_cannot_be_read_is_named_by_index(roll: Any, shown: str) -> None:
+    rolls = [HONEST[0], roll]
+    assert _dice_verdict(_rolled(_seeded(), rolls)) == (
+        True,
+        False,
+        ["notation"],
+        [f"rolls[1]: cannot read the notation {shown}"],
+    )
+
+
+def _bad_seed(what: str) -> str:
+    return (
+        f"the {what} is not 1 to 256 characters of Unicode text (a lone surrogate escape has "
+        "no UTF-8 form): no answer of this service"
+    )
+
+
+@pytest.mark.parametrize("seed", ["", "g" * 257, 7, None, ["guard-seed"]])
+def test_a_seed_the_service_never_takes_is_a_bad_seed(seed: Any) -> None:
+    assert _dice_verdict(_rolled(_seeded(seed), HONEST)) == (
+        True,
+        False,
+        ["bad-seed"],
+        [_bad_seed("seed")],
+    )
+
+
+def test_a_lone_surrogate_seed_is_a_bad_seed() -> None:
+    # no signature: a lone surrogate has no canonical form, so the document cannot be signed
+    document = {"dice": _seeded("\ud800"), "rolls": HONEST}
+    entry = checking.check_entry(0, document, SIGNING_KEYS, SEALS, NOW)
+    assert entry.dice_valid is False
+    assert entry.found[1:] == [("bad-seed", _bad_seed("seed"))]
+
+
+# sealed dice: a token sealed here with SEALS, revealed at NOW
+
+
+def _sealed_roll(
+    *,
+    token: Any = _ABSENT,
+    client_seed: Any = "ajax",
+    commitment: str = SERVER_COMMITMENT,
+    values: list[int] | None = None,
+) -> Doc:
+    if token is _ABSENT:
+        token = sealing.seal(SEALS, SERVER_SEED, NOW - 3600, NOW)
+    dice = {"mode": "sealed", "commitment": commitment, "client_seed": client_seed, "nonce": 2}
+    body: Doc = {"notation": "2d6", "dice": {"client_seed": client_seed, "nonce": 2}}
+    if token is not None:
+        body["dice"]["sealed"] = token
+    return _rolled(dice, [_roll("2d6", values or [6, 4])], body)
+
+
+def test_sealed_dice_re_derive_from_the_moment_of_the_reveal() -> None:
+    assert _dice_verdict(_sealed_roll(), now=NOW) == (True, True, [], [])
+    assert _dice_verdict(_sealed_roll(), now=NOW + 1) == (True, True, [], [])
+
+
+def test_sealed_dice_before_the_reveal_are_not_yet_checkable() -> None:
+    assert _dice_verdict(_sealed_roll(), now=NOW - 1) == (
+        True,
+        None,
+        ["sealed-not-yet-checkable"],
+        ["sealed until 2026-01-01T00:00:00Z: the dice can be re-derived then"],
+    )
+
+
+def test_sealed_dice_that_are_not_the_seeds_are_a_mismatch() -> None:
+    assert _dice_verdict(_sealed_roll(values=[6, 5])) == (
+        True,
+        False,
+        ["dice-mismatch"],
+        ['rolls[0] ("x"): the response says [6, 5], the seed and nonce give [6, 4]'],
+    )
+    # the same dice under another client seed are not that seed's dice
+    assert _dice_verdict(_sealed_roll(client_seed="hector"))[1:3] == (False, ["dice-mismatch"])
+
+
+def test_a_sealed_roll_whose_commitment_is_not_the_tokens_seed_is_refused() -> None:
+    other = hashlib.sha256(b"another seed").hexdigest()
+    assert _dice_verdict(_sealed_roll(commitment=other)) == (
+        True,
+        False,
+        ["sealed-commitment"],
+        ["the sealed seed does not match the commitment"],
+    )
+
+
+@pytest.mark.parametrize("token", [None, 5, ["fcs1.guard.x"]])
+def test_a_sealed_roll_whose_request_carries_no_token_is_refused(token: Any) -> None:
+    assert _dice_verdict(_sealed_roll(token=token)) == (
+        True,
+        False,
+        ["sealed-token"],
+        ["a sealed roll whose request does not carry its token"],
+    )
+
+
+FOREIGN = (
+    "this sealed token was not made by this service, or was altered: ask POST /v1/seeds for a "
+    "new one"
+)
+
+
+def test_a_sealed_roll_whose_token_is_not_ours_says_why() -> None:
+    token = sealing.seal(SEALS, SERVER_SEED, NOW - 3600, NOW)
+    elsewhere = sealing.seal(SealKeys("guard", {"guard": bytes(32)}), SERVER_SEED, NOW, NOW)
+    for bad in (token[:-2] + ("AA" if token[-2:] != "AA" else "BB"), elsewhere, "fcs1.x"):
+        assert _dice_verdict(_sealed_roll(token=bad)) == (True, False, ["sealed-token"], [FOREIGN])
+    odd = sealing._seal("guard", SEALS.current, bytes(12), {"seed": "s", "iat": 0})
+    assert _dice_verdict(_sealed_roll(token=odd)) == (
+        True,
+        False,
+        ["sealed-token"],
+        [
+            "this sealed token was not made by this service: it does not hold the seed, iat "
+            "and reveal_after members alone; ask POST /v1/seeds for a new one"
+        ],
+    )
+
+
+@pytest.mark.parametrize("client_seed", ["", "a" * 257, 3, None])
+def test_a_sealed_roll_with_a_client_seed_the_service_never_takes_is_a_bad_seed(
+    client_seed: Any,
+) -> None:
+    assert _dice_verdict(_sealed_roll(client_seed=client_seed)) == (
+        True,
+        False,
+        ["bad-seed"],
+        [_bad_seed("client seed")],
+    )
+
+
+# --- one entry as the report shows it ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("document", [["dice"], None, "receipt", 7])
+def test_an_entry_that_is_not_an_object_is_not_a_response(document: Any) -> None:
+    assert _entry(document, index=4) == {
+        "index": 4,
+        "ruleset": None,
+        "step": None,
+        "signature_valid": False,
+        "dice_valid": None,
+        "receipt_hash": None,
+        "problems": ["not a response document (a JSON object)"],
+        "codes": ["not-a-response"],
+    }
+
+
+def test_an_entry_shows_its_receipts_hash_its_ruleset_and_step() -> None:
+    document = _rolled(_seeded(), HONEST, ruleset="salvo-solo", step="fire")
+    assert _entry(document, index=2) == {
+        "index": 2,
+        "ruleset": "salvo-solo",
+        "step": "fire",
+        "signature_valid": True,
+        "dice_valid": True,
+        "receipt_hash": hashlib.sha256(document["receipt"].encode()).hexdigest(),
+        "problems": [],
+        "codes": [],
+    }
+
+
+@pytest.mark.parametrize("receipt", [7, None, ["a..b"]])
+def test_an_entry_whose_receipt_is_no_text_has_no_hash(receipt: Any) -> None:
+    entry = _entry({**_rolled(_seeded(), HONEST), "receipt": receipt})
+    assert (entry["receipt_hash"], entry["codes"], entry["dice_valid"]) == (
+        None,
+        ["no-receipt"],
+        True,
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [("r" * 64, "r" * 64), ("r" * 65, "r" * 64), (5, None), (["fire"], None), ("\udc00", None)],
+)
+def test_an_entrys_ruleset_and_step_are_shown_cut_to_64_and_only_as_text(
+    name: Any, shown: str | None
+) -> None:
+    entry = _entry({"ruleset": name, "step": name})
+    assert (entry["ruleset"], entry["step"]) == (shown, shown)
+
+
+@pytest.mark.parametrize(
+    ("found", "more"), [(5, None), (6, "... and 1 more"), (8, "... and 3 more")]
+)
+def test_an_entrys_problems_are_capped_at_five(found: int, more: str | None) -> None:
+    entry = checking.Entry(0, {})
+    for number in range(found):
+        entry.add(f"code-{number}", f"problem {number}")
+    shown = entry.as_dict()
+    kept = min(found, 5)
+    assert shown["problems"] == [f"problem {n}" for n in range(kept)] + ([more] if more else [])
+    assert shown["codes"] == [f"code-{n}" for n in range(kept)] + (["more"] if more else [])
+
+
+# --- the limits of a document to verify ---------------------------------------------------------
+
+
+def test_declared_dice_counts_only_the_notations_it_can_read() -> None:
+    rolls = [{"notation": "3d6"}, {"notation": "12d20"}, {"notation": "bad"}, "2d6", {}]
+    assert checking.declared_dice({"rolls": rolls}) == 15
+    assert checking.declared_dice({"rolls": {"notation": "3d6"}}) == 0
+    assert checking.declared_dice({"rolls": [{"notation": 3}]}) == 0
+    assert checking.declared_dice([{"notation": "3d6"}]) == 0
+
+
+def test_a_log_of_100_entries_is_checked_and_101_is_refused_naming_the_limit() -> None:
+    assert checking.document_limits([{}] * 100) is None
+    refused = checking.document_limits([{}] * 101)
+    assert refused is not None and refused.field == "(body)"
+    assert refused.detail == (
+        "a log to verify holds at most 100 entries, not 101: verify a longer game in parts"
+    )
+
+
+def test_a_document_of_10000_dice_is_checked_and_10001_is_refused_naming_the_limit() -> None:
+    ten = [{"rolls": [{"notation": "1000d6"}]}] * 10
+    assert checking.document_limits(ten) is None
+    refused = checking.document_limits([*ten, {"rolls": [{"notation": "1d6"}]}])
+    assert refused is not None and refused.field == "(body)"
+    assert refused.detail == (
+        "a document to verify holds at most 10000 dice in all, not 10001 "
+        "(a request rolls at most 1000 dice of 2 to 1000 sides)"
+    )
+
+
+# --- which seed a log's entry rolls from --------------------------------------------------------
+
+
+def _log_codes(*documents: Doc) -> tuple[list[str], list[str], bool]:
+    """The log checks of these documents, chained by prev (the receipts' hashes stand in)."""
+    entries = []
+    for index, document in enumerate(documents):
+        if index:
+            document = {**document, "provenance": {"request": {"body": {"prev": f"h{index - 1}"}}}}
+        entries.append(checking.Entry(index, document, receipt_hash=f"h{index}"))
+    report = checking.check_log(entries)
+    return report["codes"], report["problems"], report["one_seed"]
+
+
+def _log_roll(dice: Doc) -> Doc:
+    return {"dice": dice, "rolls": [_roll("1d6", [1])]}
+
+
+def test_a_seeded_roll_from_another_seed_is_another_seed() -> None:
+    assert _log_codes(
+        _log_roll(_seeded("a", 1)), _log_roll(_seeded("a", 2)), _log_roll(_seeded("b", 3))
+    ) == (
+        ["another-seed"],
+        [
+            "entry 2 rolls from another seed than the game's first: a roll from another seed "
+            "stands in for one of the game's"
+        ],
+        False,
+    )
+    assert _log_codes(_log_roll(_seeded("a", 1)), _log_roll(_seeded("a", 2)))[2] is True
+
+
+def _sealed_dice(commitment: str, nonce: int) -> Doc:
+    return {"mode": "sealed", "commitment": commitment, "client_seed": "c", "nonce": nonce}
+
+
+@pytest.mark.parametrize("sealed_first", [True, False], ids=["seal-answer", "roll"])
+def test_a_sealed_roll_under_another_commitment_is_another_seed(sealed_first: bool) -> None:
+    """The game's seed is the sealing answer's commitment (or the first sealed roll's)."""
+    first = [{"commitment": "c1"}] if sealed_first else []
+    rolls = [_log_roll(_sealed_dice("c1", 1)), _log_roll(_sealed_dice("c2", 2))]
+    index = len(first) + 1
+    assert _log_codes(*first, *rolls) == (
+        ["another-seed"],
+        [
+            f"entry {index} rolls from another commitment than the game's first: a roll from "
+            "another seed stands in for one of the game's"
+        ],
+        False,
+    )
+    same = [{"commitment": "c1"}, _log_roll(_sealed_dice("c1", 1))]
+    assert _log_codes(*same) == ([], [], True)
