@@ -23,7 +23,7 @@ import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from flask.testing import FlaskClient
 
-from service.receipts import checking, sealing
+from service.receipts import canonical, checking, sealing
 from service.receipts.checking import finishes_pending_turn, left_pending
 from service.receipts.keys import SealKeys, new_signing_key, signing_keys
 from service.receipts.signing import Signer, check_signature
@@ -1176,3 +1176,262 @@ def test_a_sealed_roll_under_another_commitment_is_another_seed(sealed_first: bo
     )
     same = [{"commitment": "c1"}, _log_roll(_sealed_dice("c1", 1))]
     assert _log_codes(*same) == ([], [], True)
+
+
+# --- a sealed token opened: each thing it must hold, refused in its own words ---------------
+# The example key is public, so anyone can seal anything: each member is checked on opening.
+# Tokens are sealed here under SEALS, straight from the bytes, so each case is one fault.
+
+
+def _token_of(plain: bytes, keys: SealKeys = SEALS, nonce: bytes = bytes(range(12))) -> str:
+    sealed = AESGCM(keys.current).encrypt(nonce, plain, f"fc-sealed-seed-v1.{keys.kid}".encode())
+    return f"fcs1.{keys.kid}." + base64.urlsafe_b64encode(nonce + sealed).rstrip(b"=").decode()
+
+
+def _content_of(**members: Any) -> bytes:
+    content = {"seed": "s", "iat": NOW, "reveal_after": NOW, **members}
+    return json.dumps({k: v for k, v in content.items() if v is not _ABSENT}).encode()
+
+
+def _refusal(token: str, field: str = "dice.sealed") -> str:
+    with pytest.raises(sealing.SealError) as caught:
+        sealing.open_token(SEALS, token, field)
+    assert caught.value.field == field
+    return caught.value.detail
+
+
+YEAR = 366 * 24 * 3600
+LATEST = 253402300799  # 9999-12-31T23:59:59Z
+
+
+@pytest.mark.parametrize(
+    ("members", "seed", "iat", "reveal_after", "bound"),
+    [
+        ({}, "s", NOW, NOW, None),
+        ({"seed": "A-z_9" * 12 + "abcd"}, "A-z_9" * 12 + "abcd", NOW, NOW, None),  # 64
+        ({"iat": 0, "reveal_after": 0}, "s", 0, 0, None),
+        ({"iat": LATEST - YEAR, "reveal_after": LATEST}, "s", LATEST - YEAR, LATEST, None),
+        ({"reveal_after": NOW + YEAR}, "s", NOW, NOW + YEAR, None),
+        ({"client_seed_sha256": "0f" * 32}, "s", NOW, NOW, "0f" * 32),
+    ],
+    ids=["plain", "longest-seed", "epoch", "latest", "a-year", "bound"],
+)
+def test_a_token_holding_what_the_service_seals_opens(
+    members: Doc, seed: str, iat: int, reveal_after: int, bound: str | None
+) -> None:
+    opened = sealing.open_token(SEALS, _token_of(_content_of(**members)))
+    assert opened == sealing.Sealed(seed, iat, reveal_after, "guard", bound)
+
+
+MEMBERS_ALONE = "it does not hold the seed, iat and reveal_after members alone"
+NOT_A_SEED = "its seed is not a seed the service makes"
+
+
+def _not_a_time(name: str) -> str:
+    return f"its {name} is not a time in whole seconds from 1970 to 9999"
+
+
+@pytest.mark.parametrize(
+    ("plain", "reason"),
+    [
+        (_content_of(seed=_ABSENT), MEMBERS_ALONE),
+        (_content_of(iat=_ABSENT), MEMBERS_ALONE),
+        (_content_of(reveal_after=_ABSENT), MEMBERS_ALONE),
+        (_content_of(x=1), MEMBERS_ALONE),
+        (_content_of(client_seed_sha256="0f" * 32, x=1), MEMBERS_ALONE),
+        (b'["s", 0, 0]', MEMBERS_ALONE),
+        (b'"s"', MEMBERS_ALONE),
+        (_content_of(seed=""), NOT_A_SEED),
+        (_content_of(seed="s" * 65), NOT_A_SEED),
+        (_content_of(seed="a:b"), NOT_A_SEED),
+        (_content_of(seed="s\n"), NOT_A_SEED),
+        (_content_of(seed=5), NOT_A_SEED),
+        (_content_of(iat=-1), _not_a_time("iat")),
+        (_content_of(iat=True), _not_a_time("iat")),
+        (_content_of(iat=float(NOW)), _not_a_time("iat")),
+        (_content_of(iat="1767225600"), _not_a_time("iat")),
+        (_content_of(reveal_after=LATEST + 1), _not_a_time("reveal_after")),
+        (_content_of(reveal_after=None), _not_a_time("reveal_after")),
+        (_content_of(reveal_after=NOW - 1), "its reveal_after is not within a year after its iat"),
+        (
+            _content_of(reveal_after=NOW + YEAR + 1),
+            "its reveal_after is not within a year after its iat",
+        ),
+        (_content_of(client_seed_sha256="0F" * 32), "its client_seed_sha256 is not a hex SHA-256"),
+        (_content_of(client_seed_sha256="0f" * 31), "its client_seed_sha256 is not a hex SHA-256"),
+        (_content_of(client_seed_sha256=None), "its client_seed_sha256 is not a hex SHA-256"),
+        (_content_of(client_seed_sha256=7), "its client_seed_sha256 is not a hex SHA-256"),
+        (b'{"seed":"s","seed":"t","iat":0,"reveal_after":0}', "a member name is repeated"),
+        (
+            b'{"seed":"s","iat":0,"reveal_after":Infinity}',
+            "it holds Infinity, which is no JSON number",
+        ),
+        (b"seed=s", "it does not hold JSON text"),
+        (b"\xff\xfe{", "it does not hold JSON text"),
+    ],
+)
+def test_a_token_holding_what_the_service_never_seals_is_refused_saying_what(
+    plain: bytes, reason: str
+) -> None:
+    token = _token_of(plain)
+    for field in ("dice.sealed", "sealed"):
+        assert _refusal(token, field) == (
+            f"this sealed token was not made by this service: {reason}; "
+            "ask POST /v1/seeds for a new one"
+        )
+
+
+def test_tokens_of_every_length_open_whatever_padding_they_lack() -> None:
+    """BASE64URL drops the padding; opening puts back what each length needs."""
+    for length in range(1, 9):
+        seed = "s" * length
+        assert sealing.open_token(SEALS, _token_of(_content_of(seed=seed))).seed == seed
+
+
+FOREIGN_TOKEN = (
+    "this sealed token was not made by this service, or was altered: ask POST /v1/seeds for a "
+    "new one"
+)
+
+
+def _at_length(length: int) -> str:
+    """A token of exactly ``length`` characters: the kid's length takes up the difference."""
+    base = len(_token_of(_content_of(), SealKeys("k", {"k": bytes(32)})))
+    kid = "k" * (1 + length - base)
+    keys = SealKeys(kid, {kid: bytes(32)})
+    token = _token_of(_content_of(), keys)
+    assert len(token) == length
+    return token
+
+
+def test_a_token_of_512_characters_opens_and_one_of_513_is_refused() -> None:
+    longest = _at_length(512)
+    kid = longest.split(".")[1]
+    keys = SealKeys(kid, {kid: bytes(32)})
+    assert sealing.open_token(keys, longest).seed == "s"
+    longer = _at_length(513)
+    kid = longer.split(".")[1]
+    with pytest.raises(sealing.SealError) as caught:
+        sealing.open_token(SealKeys(kid, {kid: bytes(32)}), longer, "seal")
+    assert (caught.value.detail, caught.value.field) == (FOREIGN_TOKEN, "seal")
+
+
+def test_a_token_not_of_this_service_or_altered_is_foreign() -> None:
+    token = _token_of(_content_of())
+    data = token.split(".")[2]
+    flipped = data[:20] + ("A" if data[20] != "A" else "B") + data[21:]
+    other = SealKeys("guard", {"guard": bytes(32)})
+    for bad in [
+        "fcs2." + token[len("fcs1.") :],  # another prefix, the rest intact
+        "fcs1" + token[len("fcs1.") :],
+        token + ".x",  # three dots
+        token.replace("fcs1.guard.", "fcs1.guard.x."),
+        token.replace("fcs1.guard.", "fcs1.gone."),  # a kid this service does not know
+        token.replace("fcs1.guard.", "fcs1.docs-example."),  # the example key's kid
+        f"fcs1.guard.{flipped}",
+        _token_of(_content_of(), other),  # the same kid, another key
+        f"fcs1.guard.{data[:10]}",  # shorter than a nonce and a tag
+        "fcs1.guard.!!!!",
+        "fcs1.guard.",
+    ]:
+        for field in ("dice.sealed", "sealed"):
+            with pytest.raises(sealing.SealError) as caught:
+                sealing.open_token(SEALS, bad, field)
+            assert (caught.value.detail, caught.value.field) == (FOREIGN_TOKEN, field), bad
+
+
+def test_a_seal_opens_to_what_it_sealed_under_the_current_key() -> None:
+    keys = SealKeys("new", {"new": bytes(range(32)), "old": bytes(32)})
+    token = sealing.seal(keys, "Server-Seed_1", NOW, NOW + 60)
+    assert token.startswith("fcs1.new.")
+    assert sealing.open_token(keys, token) == sealing.Sealed("Server-Seed_1", NOW, NOW + 60, "new")
+    bound = sealing.seal(keys, "Server-Seed_1", NOW, NOW + 60, "ab" * 32)
+    assert sealing.open_token(keys, bound).client_seed_sha256 == "ab" * 32
+    # a fresh nonce each time: the same content seals to another token
+    assert sealing.seal(keys, "Server-Seed_1", NOW, NOW + 60) != token
+    nonce = base64.urlsafe_b64decode(token.split(".")[2] + "==")[:12]
+    # compact JSON, sealed under the current key with the kid in the associated data
+    assert token == _token_of(
+        b'{"seed":"Server-Seed_1","iat":1767225600,"reveal_after":1767225660}', keys, nonce
+    )
+
+
+def test_a_new_server_seed_is_43_base64url_characters_of_fresh_randomness() -> None:
+    seeds = {sealing.new_server_seed() for _ in range(20)}
+    assert len(seeds) == 20
+    assert all(len(seed) == 43 and sealing.SEED.fullmatch(seed) for seed in seeds)
+
+
+# --- the canonical form a receipt signs ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "text",
+        "",
+        True,
+        False,
+        None,
+        0,
+        2**53 - 1,
+        -(2**53 - 1),
+        [],
+        {},
+        {"b": [1, "x", None, True], "a": {"c": -3}},
+        [[{"k": "v"}], "é"],
+    ],
+)
+def test_values_orjson_writes_as_rfc8785_take_the_fast_path(value: Any) -> None:
+    assert canonical._plain(value) is True
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        2**53,
+        -(2**53),
+        1.0,
+        [1, 0.5],
+        {"a": 1.5},
+        {"é": 1},
+        {1: "one"},
+        {"a": [1, {"b": 2.0}]},
+        (1, 2),
+        b"bytes",
+    ],
+)
+def test_values_orjson_would_write_otherwise_do_not(value: Any) -> None:
+    assert canonical._plain(value) is False
+
+
+def test_the_canonical_form_sorts_members_and_writes_no_space() -> None:
+    value = {"b": 1, "a": [True, None, "é"], "c": {"z": 0, "y": 1}}
+    expected = '{"a":[true,null,"é"],"b":1,"c":{"y":1,"z":0}}'.encode()
+    assert canonical.canonical_json(value) == expected
+    assert canonical.canonical_json(value, fast=False) == expected
+    assert canonical.canonical_json({"n": 1.0, "m": 1e21}) == b'{"m":1e+21,"n":1}'
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        (float("nan"), "nan is not representable in JCS"),
+        ({"a": float("inf")}, "inf is not representable in JCS"),
+        (2**60, "1152921504606846976 exceeds safe integer domain for JSON floats"),
+        ("\ud800", "str is not valid UTF-8: surrogates not allowed"),
+    ],
+)
+def test_a_value_with_no_canonical_form_says_why(value: Any, reason: str) -> None:
+    with pytest.raises(canonical.CanonicalizationError) as caught:
+        canonical.canonical_json(value)
+    assert str(caught.value) == reason
+
+
+def test_a_value_nested_past_the_recursion_limit_has_no_canonical_form() -> None:
+    value: Any = 1
+    for _ in range(100_000):
+        value = [value]
+    with pytest.raises(canonical.CanonicalizationError) as caught:
+        canonical.canonical_json(value)
+    assert str(caught.value) == "nested too deep"
