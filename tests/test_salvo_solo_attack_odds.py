@@ -11,12 +11,13 @@ import json
 from fractions import Fraction
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.engine.dice import DiceSource
-from service.engine.distribution import walk
+from service.engine.distribution import walk, walk_step
 from service.engine.resolution import Resolution, readings_in_force
 from service.rulesets.salvo_solo import odds, steps
 from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipState
@@ -193,3 +194,63 @@ def test_the_ruleset_lists_the_attack_odds(client: FlaskClient) -> None:
     steps_ = client.get("/v1/rulesets/salvo-solo").get_json()["steps"]
     attack = next(s for s in steps_ if s["name"] == "attack")
     assert attack["odds_path"] == f"{BASE}/attack/odds"
+
+
+def test_an_attack_summary_counts_only_this_attack_s_hits() -> None:
+    # A Graf Spee already holding F, TT and S hits takes FFTSS and loses its fire control:
+    # the summary names what this attack did, not the damage it already had.
+    before = Ship(CATALOG["Graf Spee"], ShipState(flotation_hits=1, turret_hits=2, speed_hits=1))
+    after = before.apply("FFTSS", fire_control_lost=True)
+    assert odds.attack_summary(before, after, True) == {
+        "flotation_hits": 2,
+        "turret_hits": 1,
+        "speed_hits": 2,
+        "fire_control_lost": True,
+        "speed_lost": 4,  # speed 6 before (8, 2 per S hit), 2 after
+        "silenced": False,  # 3 T hits of its Turret 4
+        "sunk": False,
+        "straddled": True,
+    }
+    assert odds.attack_summary(before, before.apply("F"), False)["fire_control_lost"] is False
+
+
+ODDS_CACHES = (
+    "_table",
+    "_counts",
+    "_learnt",
+    "_straddle_hits",
+    "_after_straddle",
+    "_shot_outcomes",
+    "_shot_weights",
+)
+
+
+def test_a_firer_s_shots_at_every_t_hit_count_take_two_walks_of_the_straddle_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The Straddle tables of one firer differ only in the modifier of its T hits: they are one
+    # family, learnt from two walks for Hood's eight counts (0, then 7, whose window holds
+    # every final still missing); fire, special damage and critical hit are walked once each.
+    for name in ODDS_CACHES:
+        getattr(odds, name).cache_clear()
+    by_family: list[tuple[str, int]] = []
+    alone: list[str] = []
+    walk_into = odds._walk_into
+
+    def family_walk(resolve: Any, inputs: Any, learnt: Any) -> Any:
+        by_family.append((resolve.__name__, inputs.firer.state.turret_hits))
+        return walk_into(resolve, inputs, learnt)
+
+    def plain_walk(resolve: Any, inputs: Any, *rest: Any) -> Any:
+        alone.append(resolve.__name__)
+        return walk_step(resolve, inputs, *rest)
+
+    monkeypatch.setattr(odds, "_walk_into", family_walk)
+    monkeypatch.setattr(odds, "walk_step", plain_walk)
+    hood, spee = CATALOG["Hood"], Ship(CATALOG["Graf Spee"])
+    with readings_in_force(None):
+        for hits in range(hood.turret):
+            firer = Ship(hood, ShipState(turret_hits=hits))
+            odds.shot_weights(firer, spee, "Short", "Fine", "broadside", False)
+    assert by_family == [("straddle", 0), ("straddle", 7)]
+    assert alone == ["fire", "special_damage", "critical"]
