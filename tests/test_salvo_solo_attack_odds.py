@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from service.engine.dice import DiceSource
 from service.engine.distribution import walk, walk_step
+from service.engine.errors import RuleError
 from service.engine.resolution import Resolution, readings_in_force
 from service.rulesets.salvo_solo import odds, steps
 from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipState
@@ -254,3 +255,35 @@ def test_a_firer_s_shots_at_every_t_hit_count_take_two_walks_of_the_straddle_tab
             odds.shot_weights(firer, spee, "Short", "Fine", "broadside", False)
     assert by_family == [("straddle", 0), ("straddle", 7)]
     assert alone == ["fire", "special_damage", "critical"]
+
+
+SILENCED_AJAX = Ship(CATALOG["Ajax"], ShipState(turret_hits=5))
+SUNK_SPEE = Ship(CATALOG["Graf Spee"], ShipState(flotation_hits=5))
+AJAX_SILENCED = "Ajax has 5 T hits, as many as its Turret rating of 5: it can't fire anymore"
+SPEE_SUNK = "Graf Spee is already sunk: nothing more happens to it"
+
+
+@pytest.mark.parametrize(
+    ("firer", "target", "field", "detail"),
+    [
+        (SILENCED_AJAX, Ship(CATALOG["Graf Spee"]), "firer", AJAX_SILENCED),
+        (Ship(CATALOG["Ajax"]), SUNK_SPEE, "target", SPEE_SUNK),
+        (SILENCED_AJAX, SUNK_SPEE, "firer", AJAX_SILENCED),  # the firer first, as the step
+        (
+            Ship(CATALOG["Ajax"], ShipState(fire_control="lost-this-turn")),
+            SUNK_SPEE,
+            "firer",
+            "Ajax lost its fire control last turn: it can't fire this turn",
+        ),
+    ],
+)
+def test_the_attack_odds_refuse_as_the_attack_step_does(
+    firer: Ship, target: Ship, field: str, detail: str
+) -> None:
+    inp = steps.AttackInput(firer, target, "Medium", "Fair", "broadside")
+    with pytest.raises(RuleError) as by_odds:
+        odds.attack_odds(inp)
+    with pytest.raises(RuleError) as by_step:
+        steps.attack(inp, Resolution(DiceSource()))
+    assert (by_odds.value.field, by_odds.value.detail) == (field, detail)
+    assert (by_step.value.field, by_step.value.detail) == (field, detail)
