@@ -287,3 +287,20 @@ def test_the_attack_odds_refuse_as_the_attack_step_does(
         steps.attack(inp, Resolution(DiceSource()))
     assert (by_odds.value.field, by_odds.value.detail) == (field, detail)
     assert (by_step.value.field, by_step.value.detail) == (field, detail)
+
+
+def test_a_target_whose_fire_control_is_already_lost_matches_the_walk_of_the_step() -> None:
+    # Losing its fire control again leaves this Graf Spee as it was: the shots that take it
+    # and those that do not end in the same target, one outcome with both chances added.
+    inp = steps.AttackInput(
+        Ship(CATALOG["Ajax"]),
+        Ship(CATALOG["Graf Spee"], ShipState(fire_control="lost-next-turn")),
+        "Long",
+        "Fair",
+        "broadside",
+        True,
+    )
+    got = exact(inp)
+    assert got == brute_force(inp)
+    assert sum(got.values()) == 1
+    assert len(odds.attack_odds(inp)) == len(got)
