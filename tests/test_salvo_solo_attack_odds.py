@@ -21,7 +21,7 @@ from service.engine.distribution import walk, walk_step
 from service.engine.errors import RuleError
 from service.engine.resolution import Resolution, readings_in_force
 from service.rulesets.salvo_solo import odds, steps
-from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipState
+from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipCard, ShipState
 from tests.salvo_solo_helpers import AJAX, BASE, SPEE
 
 ONE_SHOT_RANGES = ("Medium-Long", "Long", "Extreme")
@@ -304,3 +304,34 @@ def test_a_target_whose_fire_control_is_already_lost_matches_the_walk_of_the_ste
     assert got == brute_force(inp)
     assert sum(got.values()) == 1
     assert len(odds.attack_odds(inp)) == len(got)
+
+
+# A card at the request limits: 20 turrets, so a firer has 20 Straddle tables (T hits 0-19).
+TWENTY_TURRETS = ShipCard("Twenty turrets", "CL", 6, 10, 10, 10, 20, 20, 20, 0, "Test")
+
+
+def test_a_firer_s_straddle_tables_asked_from_the_most_t_hits_down_take_three_walks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 19 T hits first, then the member whose window holds every final still missing and the
+    # most not yet seen (3), then the last (0): the other 17 tables are put together from
+    # what those three walks taught, each equal to its own walk.
+    for name in ODDS_CACHES:
+        getattr(odds, name).cache_clear()
+    walked: list[int] = []
+    walk_into = odds._walk_into
+
+    def family_walk(resolve: Any, inputs: Any, learnt: Any) -> Any:
+        walked.append(inputs.firer.state.turret_hits)
+        return walk_into(resolve, inputs, learnt)
+
+    monkeypatch.setattr(odds, "_walk_into", family_walk)
+    target = Ship(TWENTY_TURRETS)
+    with readings_in_force(None):
+        for hits in range(19, -1, -1):
+            firer = Ship(TWENTY_TURRETS, ShipState(turret_hits=hits))
+            inp = steps.StraddleInput(firer, target, "Short", "bow")
+            assert list(odds.table(steps.straddle, inp, odds._straddle_family(inp))) == (
+                walk_step(steps.straddle, inp)
+            )
+    assert walked == [19, 3, 0]
