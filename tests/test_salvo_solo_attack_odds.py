@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from service.engine.dice import DiceSource
 from service.engine.distribution import walk, walk_step
 from service.engine.errors import RuleError
-from service.engine.resolution import Resolution, readings_in_force
+from service.engine.resolution import Modifier, Resolution, readings_in_force
 from service.rulesets.salvo_solo import odds, steps
 from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipCard, ShipState
 from tests.salvo_solo_helpers import AJAX, BASE, SPEE
@@ -335,3 +335,34 @@ def test_a_firer_s_straddle_tables_asked_from_the_most_t_hits_down_take_three_wa
                 walk_step(steps.straddle, inp)
             )
     assert walked == [19, 3, 0]
+
+
+def _checks_its_second_roll_first(modifier: int, res: Resolution) -> dict[str, Any]:
+    first = res.roll("first", 1, 6)
+    second = res.roll("second", 1, 6)
+    final = res.check("second", second.total, [Modifier("m", modifier)], "4+", "?")
+    return {"first": first.total, "hit": final >= 4}
+
+
+def _checks_nothing(modifier: int, res: Resolution) -> dict[str, Any]:
+    return {"face": res.roll("unchecked", 1, 6).total + modifier}
+
+
+def _rolls_nothing(modifier: int, res: Resolution) -> dict[str, Any]:
+    return {"modifier": modifier}
+
+
+@pytest.mark.parametrize(
+    "step", [_checks_its_second_roll_first, _checks_nothing, _rolls_nothing], ids=repr
+)
+def test_a_family_whose_first_roll_cannot_be_read_is_walked_input_by_input(step: Any) -> None:
+    # A family reads its first roll through the first check, of that roll: a step whose first
+    # check is of another roll, or that checks nothing, is walked; one that rolls nothing has
+    # its one outcome for sure.
+    for name in ODDS_CACHES:
+        getattr(odds, name).cache_clear()
+    family = odds.Family(step.__name__)
+    for modifier in (0, 1, 2):
+        assert list(odds.table(step, modifier, family)) == walk_step(step, modifier)
+    if step is _rolls_nothing:
+        assert odds.table(step, 3, family) == (({"modifier": 3}, Fraction(1)),)
