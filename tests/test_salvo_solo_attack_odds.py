@@ -366,3 +366,39 @@ def test_a_family_whose_first_roll_cannot_be_read_is_walked_input_by_input(step:
         assert list(odds.table(step, modifier, family)) == walk_step(step, modifier)
     if step is _rolls_nothing:
         assert odds.table(step, 3, family) == (({"modifier": 3}, Fraction(1)),)
+
+
+def _six_adds_one(modifier: int, res: Resolution) -> dict[str, Any]:
+    die = res.roll("die", 1, 6).total
+    mods = [Modifier("m", modifier), Modifier("a six", 1 if die == 6 else 0)]
+    return {"final": res.check("die", die, mods, "-", "?")}
+
+
+def _checked_only_when_low(modifier: int, res: Resolution) -> dict[str, Any]:
+    die = res.roll("die", 1, 6).total
+    final = res.check("die" if die <= 3 else "a note", die, [Modifier("m", modifier)], "-", "?")
+    return {"final": final}
+
+
+def _rolls_again_on_a_hit(modifier: int, res: Resolution) -> dict[str, Any]:
+    die = res.roll("die", 1, 6).total
+    final = res.check("die", die, [Modifier("m", modifier)], "4+", "?")
+    if final < 4:
+        return {"hit": False, "big": False}
+    return {"hit": True, "big": res.roll("size", 1, 6).total >= 5}
+
+
+@pytest.mark.parametrize(
+    "step", [_six_adds_one, _checked_only_when_low, _rolls_again_on_a_hit], ids=repr
+)
+def test_a_family_step_is_the_walk_of_each_input_in_any_order(step: Any) -> None:
+    # Modifiers 0, then 2 (finals 7 and 8 new: walked), then 1 (every final known): a step
+    # whose modifier changes with the face, or whose first check is not always of its first
+    # roll, switches the family off on its first walk; a follow-up roll is learnt per final.
+    for name in ODDS_CACHES:
+        getattr(odds, name).cache_clear()
+    family = odds.Family(step.__name__)
+    for modifier in (0, 2, 1):
+        assert list(odds.table(step, modifier, family)) == walk_step(step, modifier)
+    learnt = odds._learnt(step, family, odds.rules_key(), 1, 6)
+    assert learnt.sound is (step is _rolls_again_on_a_hit)
