@@ -205,6 +205,19 @@ def test_the_example_token_is_the_published_key_over_the_seed_and_times() -> Non
     assert opened.is_example and opened.client_seed_sha256 is None
 
 
+def test_a_token_whose_base64_ends_in_x_keeps_its_last_characters() -> None:
+    """Only the padding is taken off the end of a token's BASE64URL, whatever letters come
+    before it (this seed's example token ends in "XX")."""
+    token = sealing.seal_example("example-seed-1415", 1767225600, 1767229200)
+    assert token.endswith("XX")
+    assert token == example_token_by_hand(
+        {"seed": "example-seed-1415", "iat": 1767225600, "reveal_after": 1767229200}
+    )
+    assert sealing.open_token(SealKeys("other", {"other": bytes(32)}), token).seed == (
+        "example-seed-1415"
+    )
+
+
 def test_the_example_token_can_bind_a_client_seed() -> None:
     bound = sealing.client_seed_hash("ajax")
     token = sealing.seal_example("example-seed", 1767225600, 1767225600, bound)
