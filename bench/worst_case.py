@@ -10,12 +10,15 @@ Each is a raw WSGI call of ``create_app()`` (no server, no test client), repeate
 has used ``--seconds`` of CPU; the figure is the median of ``time.process_time()`` per call,
 which counts this process's CPU only (the 2 shared cores' other work does not add to it,
 though it still slows caches). The ratio is against a plain step, salvo-solo ``straddle``
-with supplied dice, measured the same way. Not part of ``make test``.
+with supplied dice, measured the same way. The app's objects are frozen for the garbage
+collector after a first request, as the server freezes them before forking its workers.
+Not part of ``make test``.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import json
 import statistics
@@ -192,6 +195,11 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory() as data_dir:
         client = RawClient(create_app({"FIRECONTROL_DATA_DIR": data_dir}))
+        measure(client, PLAIN, 0.1)  # the app itself warm (schemas, signing)
+        # As a worker runs: the preloaded app's objects frozen for the garbage collector
+        # (deploy/gunicorn.conf.py, pre_fork), so a full collection does not walk them.
+        gc.collect()
+        gc.freeze()
         plain = measure(client, PLAIN, max(args.seconds, 1.0))
         cases = odds_examples(client) if args.odds_examples else WORST_CASES
         cases = [c for c in cases if not args.only or args.only in c.path]
@@ -229,7 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     for row in wrong:
         print(f"{row.case.path}: answered {row.status}, not {row.case.status}", file=sys.stderr)
     for row in over:
-        print(f"{row.case.path}: {row.ms:.1f} ms of CPU, over {budget:g} ms", file=sys.stderr)
+        limit = row.case.budget_ms or budget
+        print(f"{row.case.path}: {row.ms:.1f} ms of CPU, over {limit:g} ms", file=sys.stderr)
     return 1 if over or wrong else 0
 
 
