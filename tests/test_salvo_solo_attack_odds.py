@@ -221,7 +221,6 @@ ODDS_CACHES = (
     "_learnt",
     "_straddle_hits",
     "_after_straddle",
-    "_shot_outcomes",
     "_shot_weights",
 )
 

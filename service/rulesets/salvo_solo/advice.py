@@ -686,7 +686,6 @@ def clear_caches() -> None:
         odds._learnt,
         odds._straddle_hits,
         odds._after_straddle,
-        odds._shot_outcomes,
         odds._shot_weights,
     ):
         cached.cache_clear()

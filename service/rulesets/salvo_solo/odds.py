@@ -369,33 +369,14 @@ def _straddle_family(inp: steps.StraddleInput) -> Family:
     return Family((), members)
 
 
-def shot_outcomes(
-    firer: Ship, target: Ship, range_: str, weather: str, bearing: str, straddled: bool
-) -> dict[Shot, Fraction]:
-    """The exact outcomes of one shot of ``firer`` at an afloat ``target``."""
-    return _shot_outcomes(*shot_key(firer, target, range_, weather, bearing, straddled))
-
-
-def _shot_outcomes_uncached(*key: Any) -> dict[Shot, Fraction]:
-    denominator, weights = _shot_weights(*key)
-    return {shot: Fraction(w, denominator) for shot, w in weights}
-
-
-_shot_outcomes = lru_cache(maxsize=STEP_ODDS_CACHE)(_shot_outcomes_uncached)
-
-
-def hits_text(shot: Shot) -> str:
-    flotation, turret, speed, _, _ = shot
-    return "F" * flotation + "T" * turret + "S" * speed
-
-
 ShotWeights = tuple[int, tuple[tuple[Shot, int], ...]]
 
 
 def shot_weights(
     firer: Ship, target: Ship, range_: str, weather: str, bearing: str, straddled: bool
 ) -> ShotWeights:
-    """``shot_outcomes`` as integer weights over one denominator (cheap to fold)."""
+    """The exact outcomes of one shot of ``firer`` at an afloat ``target``, as integer
+    weights over one denominator (cheap to fold)."""
     return _shot_weights(*shot_key(firer, target, range_, weather, bearing, straddled))
 
 
