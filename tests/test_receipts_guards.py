@@ -1429,6 +1429,20 @@ def test_the_canonical_form_sorts_members_and_writes_no_space() -> None:
     assert canonical.canonical_json({"n": 1.0, "m": 1e21}) == b'{"m":1e+21,"n":1}'
 
 
+def test_a_plain_value_is_written_by_orjson_without_asking_rfc8785(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fast path is the default: every receipt is signed over such a value."""
+
+    def refuse(value: Any) -> bytes:
+        raise AssertionError("rfc8785 asked for a plain value")
+
+    monkeypatch.setattr(canonical.rfc8785, "dumps", refuse)
+    assert canonical.canonical_json({"b": [1, "é"], "a": None}) == '{"a":null,"b":[1,"é"]}'.encode()
+    with pytest.raises(AssertionError):
+        canonical.canonical_json({"a": 1}, fast=False)
+
+
 @pytest.mark.parametrize(
     ("value", "reason"),
     [
