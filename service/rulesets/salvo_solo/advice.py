@@ -247,6 +247,7 @@ class Game:
         self._shots: dict[tuple[str, int, str, str, bool], Choices[odds.Shot]] = {}
         self._torpedo: dict[tuple[str, int, str], Choices[dict[str, Any]]] = {}
         self._end: dict[tuple[str, str], Choices[dict[str, Any]]] = {}
+        self._moves: dict[tuple[str, str, str, str], dict[str, Any]] = {}
         # Ships after their hits and who may launch torpedoes, looked up rather than worked
         # out again each time (the same few damage states come back game after game).
         self._after: dict[tuple[int, ShipState, object], Ship] = {}
@@ -258,7 +259,7 @@ class Game:
         return _cached_choices(resolve, inputs, odds.Family(family), self.rules)
 
     def initiative(self, player: Ship, enemy: Ship, picker: Picker) -> str:
-        key = (player.speed, enemy.speed)
+        key = (player.state.speed_hits, enemy.state.speed_hits)  # the cards are the game's
         found = self._initiative.get(key)
         if found is None:
             # Initiative reads the two ships' current speeds, as modifiers of its roll.
@@ -359,12 +360,16 @@ class Game:
         """One ship's whole fire, shot by shot, as ``steps.attack`` plays it."""
         turret_hits = shooter.state.turret_hits
         side = 1 if firer == "player" else 0  # the target's
+        options = None  # the shot's odds: the same until the first straddle
         for _ in range(t.SHOTS_PER_TURN[range_]):
             if target.sunk:
                 break  # ruling sunk-is-final
-            shot = picker.pick(self.shot(firer, turret_hits, range_, bearing, straddled))
+            if options is None:
+                options = self.shot(firer, turret_hits, range_, bearing, straddled)
+            shot = picker.pick(options)
             if shot[4]:
-                straddled = True
+                if not straddled:
+                    straddled, options = True, None
                 if shot[0] or shot[1] or shot[2] or shot[3]:
                     target = self.hit(side, target, shot)
         return target, straddled
@@ -401,7 +406,10 @@ class Game:
         first = self.initiative(ships[0], ships[1], picker)
         if enemy_act is None:
             enemy_act = self.enemy_action(ships[1], last, picker)
-        moved = _maneuver(range_, action, enemy_act, first, self.rules)
+        move = (range_, action, enemy_act, first)
+        moved = self._moves.get(move)
+        if moved is None:
+            moved = self._moves[move] = _maneuver(*move, self.rules)
         if moved["out_of_range"]:
             return DRAWN
         range_now: str = moved["range"]
