@@ -1575,6 +1575,9 @@ def test_a_seal_set_seals_with_its_first_key_and_opens_with_every_one() -> None:
         _oct(bytes(31)),
         _oct(bytes(33)),
         {"kty": "oct", "k": "!!!!"},
+        {"kty": "oct", "k": "A"},  # no base64: one character past a whole group
+        {"kty": "oct", "k": "é" * 43},  # no base64: beyond ASCII
+        {"kty": "oct", "k": "!" + _oct(bytes(32))["k"]},  # 43 digits read as 44 want none
     ],
 )
 def test_a_seal_key_that_is_not_256_bits_is_named_by_its_place(second: Doc) -> None:
