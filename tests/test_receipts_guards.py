@@ -1332,6 +1332,23 @@ def test_a_token_of_512_characters_opens_and_one_of_513_is_refused() -> None:
     assert (caught.value.detail, caught.value.field) == (FOREIGN_TOKEN, "seal")
 
 
+def test_a_token_one_character_longer_than_its_base64_is_foreign() -> None:
+    """Opening puts back exactly the padding the token's length needs: a stray character
+    (which the base64 decoder skips) makes a genuine token's length want one "=" where its
+    digits want two, and it does not open."""
+    token = next(
+        token
+        for length in range(1, 9)
+        for token in [_token_of(_content_of(seed="s" * length))]
+        if len(token.split(".")[2]) % 4 == 2
+    )
+    head, data = token.rsplit(".", 1)
+    assert sealing.open_token(SEALS, token).seed.startswith("s")
+    with pytest.raises(sealing.SealError) as caught:
+        sealing.open_token(SEALS, f"{head}.{data[:5]}!{data[5:]}")
+    assert caught.value.detail == FOREIGN_TOKEN
+
+
 def test_a_token_not_of_this_service_or_altered_is_foreign() -> None:
     token = _token_of(_content_of())
     data = token.split(".")[2]
