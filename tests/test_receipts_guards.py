@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import rfc8785
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from flask.testing import FlaskClient
 
@@ -1454,7 +1455,7 @@ def test_a_plain_value_is_written_by_orjson_without_asking_rfc8785(
     def refuse(value: Any) -> bytes:
         raise AssertionError("rfc8785 asked for a plain value")
 
-    monkeypatch.setattr(canonical.rfc8785, "dumps", refuse)
+    monkeypatch.setattr(rfc8785, "dumps", refuse)  # the module canonical.py calls
     assert canonical.canonical_json({"b": [1, "é"], "a": None}) == '{"a":null,"b":[1,"é"]}'.encode()
     with pytest.raises(AssertionError):
         canonical.canonical_json({"a": 1}, fast=False)
