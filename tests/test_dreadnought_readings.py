@@ -94,6 +94,22 @@ def test_two_turrets_both_ways(client: FlaskClient) -> None:
         assert len(data["rolls"]) == 1, rules
 
 
+def test_the_two_turrets_roll_names_the_turrets_it_counts(client: FlaskClient) -> None:
+    # The trail says which count the roll was taken on: the turrets left by default, the
+    # turrets built under as-built (a mutation run found the as-built words unguarded).
+    pommern = {"target": {"ship": "Pommern"}, "throw": "double 8"}
+    words = {}
+    for rules in ({}, {"two-turrets": "as-built"}):
+        data = call(client, f"{BASE}/critical", {**pommern, "rules": rules}, values=[2])
+        words[rules.get("two-turrets", "left")] = check_of(data, "critical: two turrets")[
+            "compared_with"
+        ]
+    assert words == {
+        "left": "2 main turret(s): 1-3 no effect, 4-6 the turret explodes",
+        "as-built": "built with 2 main turret(s): 1-3 no effect, 4-6 the turret explodes",
+    }
+
+
 # --- torpedo-throws -----------------------------------------------------------------------
 
 
@@ -136,8 +152,12 @@ def test_a_gunnery_flag_under_the_default_reading_is_refused(
 ) -> None:
     data = call(client, f"{BASE}/torpedo", _torpedo([3, 4, 5], {}, **{flag: True}), status=422)
     assert data["errors"][0]["field"] == flag
-    assert "torpedo-throws" in data["detail"]
-    assert "gunnery-modifiers" in data["detail"]
+    # word for word (a mutation run found the words after the flag's name unguarded)
+    assert data["detail"] == (
+        f"{flag}: the gunnery to-hit modifiers do not apply to torpedoes under the default "
+        'reading of ruling torpedo-throws; send rules.torpedo-throws "gunnery-modifiers" to '
+        "play them, or leave the flag out"
+    )
 
 
 # --- torpedo-count -------------------------------------------------------------------------
