@@ -433,25 +433,6 @@ def odds_rules(rules: dict[str, str] | None) -> tuple[tuple[str, str], ...]:
         return odds.rules_key()
 
 
-def test_the_straddle_tables_of_a_firer_take_three_walks(monkeypatch: pytest.MonkeyPatch) -> None:
-    advice.clear_caches()
-    walked: list[int] = []
-    real = odds._walk_into
-
-    def counting(resolve: Any, inputs: Any, learnt: Any) -> Any:
-        walked.append(inputs.firer.state.turret_hits)
-        return real(resolve, inputs, learnt)
-
-    monkeypatch.setattr(odds, "_walk_into", counting)
-    for hits in range(LIMITS.turret):
-        firer = Ship(LIMITS, ShipState(turret_hits=hits))
-        inp = steps.StraddleInput(firer, Ship(LIMITS), "Short", "bow")
-        odds.table(steps.straddle, inp, odds._straddle_family(inp))
-    # 0 T hits first, then the firer whose window holds every final missing and the most
-    # not yet seen (16: the window of 3d6 is 16 wide), then the last (19)
-    assert walked == [0, 16, 19]
-
-
 SPEED_PAIRS = [(a, b) for a in range(0, 12) for b in range(0, 12, 3)]
 
 

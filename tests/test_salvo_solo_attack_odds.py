@@ -215,14 +215,17 @@ def test_an_attack_summary_counts_only_this_attack_s_hits() -> None:
     assert odds.attack_summary(before, before.apply("F"), False)["fire_control_lost"] is False
 
 
-ODDS_CACHES = (
-    "_table",
-    "_counts",
-    "_learnt",
-    "_straddle_hits",
-    "_after_straddle",
-    "_shot_weights",
-)
+def clear_odds_caches() -> None:
+    """A cold worker's odds: every table the odds keep, forgotten."""
+    for cached in (
+        odds._table,
+        odds._counts,
+        odds._learnt,
+        odds._straddle_hits,
+        odds._after_straddle,
+        odds._shot_weights,
+    ):
+        cached.cache_clear()
 
 
 def test_a_firer_s_shots_at_every_t_hit_count_take_two_walks_of_the_straddle_table(
@@ -231,8 +234,7 @@ def test_a_firer_s_shots_at_every_t_hit_count_take_two_walks_of_the_straddle_tab
     # The Straddle tables of one firer differ only in the modifier of its T hits: they are one
     # family, learnt from two walks for Hood's eight counts (0, then 7, whose window holds
     # every final still missing); fire, special damage and critical hit are walked once each.
-    for name in ODDS_CACHES:
-        getattr(odds, name).cache_clear()
+    clear_odds_caches()
     by_family: list[tuple[str, int]] = []
     alone: list[str] = []
     walk_into = odds._walk_into
@@ -309,14 +311,24 @@ def test_a_target_whose_fire_control_is_already_lost_matches_the_walk_of_the_ste
 TWENTY_TURRETS = ShipCard("Twenty turrets", "CL", 6, 10, 10, 10, 20, 20, 20, 0, "Test")
 
 
-def test_a_firer_s_straddle_tables_asked_from_the_most_t_hits_down_take_three_walks(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(
+    ("order", "walks"),
+    [
+        # 0 T hits first, then the member whose window holds every final still missing and
+        # the most not yet seen (16: the window of 3d6 is 16 wide), then the last (19)
+        (range(20), [0, 16, 19]),
+        # 19 first, then the member whose window holds every final still missing and the
+        # most not yet seen (3), then the last (0)
+        (range(19, -1, -1), [19, 3, 0]),
+    ],
+    ids=["fewest T hits first", "most T hits first"],
+)
+def test_a_firer_s_twenty_straddle_tables_take_three_walks(
+    monkeypatch: pytest.MonkeyPatch, order: range, walks: list[int]
 ) -> None:
-    # 19 T hits first, then the member whose window holds every final still missing and the
-    # most not yet seen (3), then the last (0): the other 17 tables are put together from
-    # what those three walks taught, each equal to its own walk.
-    for name in ODDS_CACHES:
-        getattr(odds, name).cache_clear()
+    # The other 17 tables are put together from what those three walks taught, each equal
+    # to its own walk.
+    clear_odds_caches()
     walked: list[int] = []
     walk_into = odds._walk_into
 
@@ -327,13 +339,13 @@ def test_a_firer_s_straddle_tables_asked_from_the_most_t_hits_down_take_three_wa
     monkeypatch.setattr(odds, "_walk_into", family_walk)
     target = Ship(TWENTY_TURRETS)
     with readings_in_force(None):
-        for hits in range(19, -1, -1):
+        for hits in order:
             firer = Ship(TWENTY_TURRETS, ShipState(turret_hits=hits))
             inp = steps.StraddleInput(firer, target, "Short", "bow")
             assert list(odds.table(steps.straddle, inp, odds._straddle_family(inp))) == (
                 walk_step(steps.straddle, inp)
             )
-    assert walked == [19, 3, 0]
+    assert walked == walks
 
 
 def _checks_its_second_roll_first(modifier: int, res: Resolution) -> dict[str, Any]:
@@ -358,8 +370,7 @@ def test_a_family_whose_first_roll_cannot_be_read_is_walked_input_by_input(step:
     # A family reads its first roll through the first check, of that roll: a step whose first
     # check is of another roll, or that checks nothing, is walked; one that rolls nothing has
     # its one outcome for sure.
-    for name in ODDS_CACHES:
-        getattr(odds, name).cache_clear()
+    clear_odds_caches()
     family = odds.Family(step.__name__)
     for modifier in (0, 1, 2):
         assert list(odds.table(step, modifier, family)) == walk_step(step, modifier)
@@ -394,8 +405,7 @@ def test_a_family_step_is_the_walk_of_each_input_in_any_order(step: Any) -> None
     # Modifiers 0, then 2 (finals 7 and 8 new: walked), then 1 (every final known): a step
     # whose modifier changes with the face, or whose first check is not always of its first
     # roll, switches the family off on its first walk; a follow-up roll is learnt per final.
-    for name in ODDS_CACHES:
-        getattr(odds, name).cache_clear()
+    clear_odds_caches()
     family = odds.Family(step.__name__)
     for modifier in (0, 2, 1):
         assert list(odds.table(step, modifier, family)) == walk_step(step, modifier)
