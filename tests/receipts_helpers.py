@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import os
+from pathlib import Path
 from typing import Any
 
+import pytest
 import rfc8785
 from flask.testing import FlaskClient
 from joserfc import jws
@@ -60,3 +63,17 @@ def verify(client: FlaskClient, body: Any) -> dict[str, Any]:
     assert response.status_code == 200, response.get_json()
     report: dict[str, Any] = response.get_json()
     return report
+
+
+def record_moves(monkeypatch: pytest.MonkeyPatch, name: str) -> list[tuple[Path, Path]]:
+    """Every ``os.<name>`` (``link`` or ``replace``) from now on, made as usual and listed
+    as (source, target): where a key file's temporary was written."""
+    moves: list[tuple[Path, Path]] = []
+    real = getattr(os, name)
+
+    def recording(source: Any, target: Any) -> None:
+        moves.append((Path(source), Path(target)))
+        real(source, target)
+
+    monkeypatch.setattr(os, name, recording)
+    return moves

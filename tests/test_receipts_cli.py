@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ import pytest
 
 from service.receipts import keys
 from service.receipts.__main__ import main
+from tests.receipts_helpers import record_moves
 
 USAGE_LINE = "new signing|seal            print a new key set (JSON) for a Secret or a file"
 
@@ -160,14 +160,7 @@ def test_replace_writes_its_temporary_beside_the_file_so_the_rename_is_atomic(
 ) -> None:
     """os.replace is atomic only within one file system: a temporary in the system's temp
     folder would fail (or stop being atomic) when the key file lives on another volume."""
-    renames: list[tuple[Path, Path]] = []
-    real_replace = os.replace
-
-    def recording_replace(source: Any, target: Any) -> None:
-        renames.append((Path(source), Path(target)))
-        real_replace(source, target)
-
-    monkeypatch.setattr(os, "replace", recording_replace)
+    renames = record_moves(monkeypatch, "replace")
     folder = tmp_path / "keys"
     folder.mkdir()
     path = folder / "seal.json"

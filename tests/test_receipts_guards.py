@@ -15,7 +15,6 @@ import copy
 import hashlib
 import importlib.util
 import json
-import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -31,7 +30,15 @@ from service.receipts import keys as keys_module
 from service.receipts.checking import finishes_pending_turn, left_pending
 from service.receipts.keys import SealKeys, new_signing_key, signing_keys
 from service.receipts.signing import Signer, check_signature
-from tests.receipts_helpers import GAME_SEED, SOLO, TURN, play, receipt_hash, verify
+from tests.receipts_helpers import (
+    GAME_SEED,
+    SOLO,
+    TURN,
+    play,
+    receipt_hash,
+    record_moves,
+    verify,
+)
 
 Doc = dict[str, Any]
 VERIFIER = Path(__file__).resolve().parent.parent / "tools" / "verify_dice.py"
@@ -1652,14 +1659,7 @@ def test_a_new_key_set_is_written_beside_its_place_then_linked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """os.link is atomic and refuses to replace only within one file system."""
-    links: list[tuple[Path, Path]] = []
-    real_link = os.link
-
-    def recording_link(source: Any, target: Any) -> None:
-        links.append((Path(source), Path(target)))
-        real_link(source, target)
-
-    monkeypatch.setattr(os, "link", recording_link)
+    links = record_moves(monkeypatch, "link")
     path = tmp_path / "keys" / "signing-keys.json"
     keys_module._write_new(path, {"keys": []})
     [(source, target)] = links
