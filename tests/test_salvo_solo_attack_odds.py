@@ -215,26 +215,13 @@ def test_an_attack_summary_counts_only_this_attack_s_hits() -> None:
     assert odds.attack_summary(before, before.apply("F"), False)["fire_control_lost"] is False
 
 
-def clear_odds_caches() -> None:
-    """A cold worker's odds: every table the odds keep, forgotten."""
-    for cached in (
-        odds._table,
-        odds._counts,
-        odds._learnt,
-        odds._straddle_hits,
-        odds._after_straddle,
-        odds._shot_weights,
-    ):
-        cached.cache_clear()
-
-
 def test_a_firer_s_shots_at_every_t_hit_count_take_two_walks_of_the_straddle_table(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The Straddle tables of one firer differ only in the modifier of its T hits: they are one
     # family, learnt from two walks for Hood's eight counts (0, then 7, whose window holds
     # every final still missing); fire, special damage and critical hit are walked once each.
-    clear_odds_caches()
+    odds.clear_caches()
     by_family: list[tuple[str, int]] = []
     alone: list[str] = []
     walk_into = odds._walk_into
@@ -328,7 +315,7 @@ def test_a_firer_s_twenty_straddle_tables_take_three_walks(
 ) -> None:
     # The other 17 tables are put together from what those three walks taught, each equal
     # to its own walk.
-    clear_odds_caches()
+    odds.clear_caches()
     walked: list[int] = []
     walk_into = odds._walk_into
 
@@ -355,6 +342,16 @@ def _checks_its_second_roll_first(modifier: int, res: Resolution) -> dict[str, A
     return {"first": first.total, "hit": final >= 4}
 
 
+def _each_the_walk_of_its_input(step: Any, modifiers: tuple[int, ...]) -> odds.Family:
+    """A cold worker asks the family of ``step`` for each modifier in turn: each table is
+    the walk of that input."""
+    odds.clear_caches()
+    family = odds.Family(step.__name__)
+    for modifier in modifiers:
+        assert list(odds.table(step, modifier, family)) == walk_step(step, modifier)
+    return family
+
+
 def _checks_nothing(modifier: int, res: Resolution) -> dict[str, Any]:
     return {"face": res.roll("unchecked", 1, 6).total + modifier}
 
@@ -370,10 +367,7 @@ def test_a_family_whose_first_roll_cannot_be_read_is_walked_input_by_input(step:
     # A family reads its first roll through the first check, of that roll: a step whose first
     # check is of another roll, or that checks nothing, is walked; one that rolls nothing has
     # its one outcome for sure.
-    clear_odds_caches()
-    family = odds.Family(step.__name__)
-    for modifier in (0, 1, 2):
-        assert list(odds.table(step, modifier, family)) == walk_step(step, modifier)
+    family = _each_the_walk_of_its_input(step, (0, 1, 2))
     if step is _rolls_nothing:
         assert odds.table(step, 3, family) == (({"modifier": 3}, Fraction(1)),)
 
@@ -405,9 +399,6 @@ def test_a_family_step_is_the_walk_of_each_input_in_any_order(step: Any) -> None
     # Modifiers 0, then 2 (finals 7 and 8 new: walked), then 1 (every final known): a step
     # whose modifier changes with the face, or whose first check is not always of its first
     # roll, switches the family off on its first walk; a follow-up roll is learnt per final.
-    clear_odds_caches()
-    family = odds.Family(step.__name__)
-    for modifier in (0, 2, 1):
-        assert list(odds.table(step, modifier, family)) == walk_step(step, modifier)
+    family = _each_the_walk_of_its_input(step, (0, 2, 1))
     learnt = odds._learnt(step, family, odds.rules_key(), 1, 6)
     assert learnt.sound is (step is _rolls_again_on_a_hit)

@@ -685,15 +685,6 @@ def advice(inp: AdviceInput, res: Resolution) -> SalvoSoloAdviceResult:
 
 def clear_caches() -> None:
     """Forget every per-worker table the advisor reads (a cold worker; for tests and bench)."""
-    for cached in (
-        _cached_choices,
-        _shot_choices,
-        _maneuver,
-        odds._table,
-        odds._counts,
-        odds._learnt,
-        odds._straddle_hits,
-        odds._after_straddle,
-        odds._shot_weights,
-    ):
+    for cached in (_cached_choices, _shot_choices, _maneuver):
         cached.cache_clear()
+    odds.clear_caches()

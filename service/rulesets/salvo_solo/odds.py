@@ -544,3 +544,9 @@ def attack_odds(inp: steps.AttackInput) -> Odds:
         (attack_summary(inp.target, after, straddled), p)
         for (after, straddled), p in attack_states(inp).items()
     ]
+
+
+def clear_caches() -> None:
+    """Forget every per-worker table the odds keep (a cold worker; for tests and bench)."""
+    for cached in (_table, _counts, _learnt, _straddle_hits, _after_straddle, _shot_weights):
+        cached.cache_clear()
