@@ -361,7 +361,9 @@ def _rolls_nothing(modifier: int, res: Resolution) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(
-    "step", [_checks_its_second_roll_first, _checks_nothing, _rolls_nothing], ids=repr
+    "step",
+    [_checks_its_second_roll_first, _checks_nothing, _rolls_nothing],
+    ids=lambda step: step.__name__,
 )
 def test_a_family_whose_first_roll_cannot_be_read_is_walked_input_by_input(step: Any) -> None:
     # A family reads its first roll through the first check, of that roll: a step whose first
@@ -393,7 +395,9 @@ def _rolls_again_on_a_hit(modifier: int, res: Resolution) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(
-    "step", [_six_adds_one, _checked_only_when_low, _rolls_again_on_a_hit], ids=repr
+    "step",
+    [_six_adds_one, _checked_only_when_low, _rolls_again_on_a_hit],
+    ids=lambda step: step.__name__,
 )
 def test_a_family_step_is_the_walk_of_each_input_in_any_order(step: Any) -> None:
     # Modifiers 0, then 2 (finals 7 and 8 new: walked), then 1 (every final known): a step
