@@ -640,6 +640,16 @@ def test_maneuver_in_initiative_order_without_first_is_refused_saying_what_to_ad
 
 # --- salvo-solo: a step reads the readings its Resolution carries ----------------------------
 
+# Ajax silenced (5 T hits against Turret 5), launching at Graf Spee at Short in Fair weather.
+SILENCED_AJAX = Ship(CATALOG["Ajax"], ShipState(turret_hits=5))
+SILENCED_AJAX_AT_SPEE = solo_steps.TorpedoInput(
+    firer=SILENCED_AJAX, target=Ship(CATALOG["Graf Spee"]), range="Short", weather="Fair"
+)
+SILENCED_AJAX_CANNOT_LAUNCH = (
+    "Ajax has 5 T hits, as many as its Turret rating of 5: it can't fire anymore, "
+    "nor launch torpedoes (reading silenced-cannot-launch)"
+)
+
 
 @pytest.mark.parametrize(
     ("reading", "launches"), [("guns-only", True), ("silenced-cannot-launch", False)]
@@ -647,14 +657,8 @@ def test_maneuver_in_initiative_order_without_first_is_refused_saying_what_to_ad
 def test_torpedo_step_reads_torpedoes_are_not_guns_from_its_resolution(
     reading: str, launches: bool
 ) -> None:
-    # Ajax silenced (5 T hits against Turret 5) at Short in Fair weather; the reading is
-    # carried by the Resolution only, none is in force around the call.
-    inp = solo_steps.TorpedoInput(
-        firer=Ship(CATALOG["Ajax"], ShipState(turret_hits=5)),
-        target=Ship(CATALOG["Graf Spee"]),
-        range="Short",
-        weather="Fair",
-    )
+    # The reading is carried by the Resolution only, none is in force around the call.
+    inp = SILENCED_AJAX_AT_SPEE
     res = Resolution(dice.SuppliedDice([6, 6, 3]), {"torpedoes-are-not-guns": reading})
     if launches:
         assert solo_steps.torpedo(inp, res)["hits"] == "FFFSSS"
@@ -662,10 +666,7 @@ def test_torpedo_step_reads_torpedoes_are_not_guns_from_its_resolution(
     with pytest.raises(RuleError) as refusal:
         solo_steps.torpedo(inp, res)
     assert refusal.value.field == "firer"
-    assert refusal.value.detail == (
-        "Ajax has 5 T hits, as many as its Turret rating of 5: it can't fire anymore, "
-        "nor launch torpedoes (reading silenced-cannot-launch)"
-    )
+    assert refusal.value.detail == SILENCED_AJAX_CANNOT_LAUNCH
 
 
 # --- salvo-solo: a pending turn answers every field of a turn, nothing decided yet -----------
@@ -714,7 +715,7 @@ def test_turn_reads_torpedoes_are_not_guns_from_its_resolution(
         turn=1,
         weather="Fair",
         range="Short",
-        player=Ship(CATALOG["Ajax"], ShipState(turret_hits=5)),
+        player=SILENCED_AJAX,
         enemy=Ship(CATALOG["Nürnburg"]),
     )
     res = Resolution(dice.SuppliedDice([1, 3] + [1] * 30), {"torpedoes-are-not-guns": reading})
@@ -729,8 +730,7 @@ def test_turn_reads_torpedoes_are_not_guns_from_its_resolution(
         ({}, None),
         (
             {"torpedoes-are-not-guns": "silenced-cannot-launch"},
-            "Ajax has 5 T hits, as many as its Turret rating of 5: it can't fire anymore, "
-            "nor launch torpedoes (reading silenced-cannot-launch)",
+            SILENCED_AJAX_CANNOT_LAUNCH,
         ),
     ],
 )
@@ -738,11 +738,6 @@ def test_torpedo_problem_without_a_reading_takes_the_one_in_force(
     chosen: dict[str, str], problem: str | None
 ) -> None:
     # How the advisor asks (no Resolution at hand): the reading in force decides.
-    inp = solo_steps.TorpedoInput(
-        firer=Ship(CATALOG["Ajax"], ShipState(turret_hits=5)),
-        target=Ship(CATALOG["Graf Spee"]),
-        range="Short",
-        weather="Fair",
-    )
+    inp = SILENCED_AJAX_AT_SPEE
     with readings_in_force(chosen):
         assert solo_steps.torpedo_problem(inp) == problem
