@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..engine.errors import FALLBACK_KIND, KIND_OF_STATUS
 from .jsonbody import MalformedBody
-from .problems import PROBLEM_MIMETYPE, ProblemSchema, flatten, problem
+from .problems import PROBLEM_MIMETYPE, ProblemSchema, flatten, problem, schema_problem_detail
 
 _PARSER = flask_smorest.Blueprint.ARGUMENTS_PARSER
 
@@ -166,9 +166,7 @@ class Api(flask_smorest.Api):
                 item["field"] = "(body)"
         detail = data.get("message") or error.description or http.HTTPStatus(status).phrase
         if errors and not isinstance(error, MalformedBody):
-            detail = "The request does not match the schema: " + "; ".join(
-                f"{e['field']}: {e['message']}" for e in errors
-            )
+            detail = schema_problem_detail(errors)
         headers = dict(error.get_headers())
         headers.pop("Content-Type", None)
         headers.update(data.get("headers") or {})

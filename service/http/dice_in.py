@@ -15,7 +15,7 @@ from ..engine import dice as engine_dice
 from ..receipts import sealing
 from ..receipts.keys import SealKeys
 from ..receipts.signing import rfc3339
-from .fields import OneOf, StrictInteger
+from .fields import BoundedList, OneOf, StrictInteger
 from .receipts import current_keys
 
 
@@ -53,10 +53,11 @@ class SeededDiceSchema(Schema):
 class SuppliedDiceSchema(Schema):
     """Dice the player rolled at the table, in the order the step consumes them."""
 
-    values = fields.List(
+    values = BoundedList(
         StrictInteger(validate=validate.Range(min=1, max=engine_dice.MAX_SIDES)),
         required=True,
-        validate=validate.Length(min=1, max=engine_dice.MAX_DICE_PER_REQUEST),
+        least=1,
+        most=engine_dice.MAX_DICE_PER_REQUEST,
     )
 
     @post_load

@@ -6,10 +6,14 @@ from typing import Any
 
 import orjson
 from flask import Response
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 PROBLEM_TYPE_PREFIX = "/problems#"
 PROBLEM_MIMETYPE = "application/problem+json"
+# A refusal stays small whatever the body held: `errors` lists at most this many members and
+# `detail` quotes the first few of them, then says how many there were in all.
+MAX_FIELD_ERRORS = 20
+DETAIL_QUOTES = 3
 
 
 class FieldErrorSchema(Schema):
@@ -24,7 +28,15 @@ class ProblemSchema(Schema):
     title = fields.String(required=True)
     status = fields.Integer(required=True)
     detail = fields.String(required=True)
-    errors = fields.List(fields.Nested(FieldErrorSchema), required=True)
+    errors = fields.List(
+        fields.Nested(FieldErrorSchema),
+        required=True,
+        validate=validate.Length(max=MAX_FIELD_ERRORS),
+        metadata={
+            "description": f"The bad members, at most {MAX_FIELD_ERRORS}; `detail` says how "
+            "many there were when there were more"
+        },
+    )
 
 
 def flatten(messages: Any, prefix: str = "") -> list[dict[str, str]]:
@@ -43,6 +55,18 @@ def flatten(messages: Any, prefix: str = "") -> list[dict[str, str]]:
     return out
 
 
+def schema_problem_detail(errors: list[dict[str, str]]) -> str:
+    """The ``detail`` of a body that does not match the schema: the first few errors, and
+    how many there were when ``errors`` lists only the first ``MAX_FIELD_ERRORS``."""
+    quoted = "; ".join(f"{e['field']}: {e['message']}" for e in errors[:DETAIL_QUOTES])
+    detail = f"The request does not match the schema: {quoted}"
+    more = len(errors) - DETAIL_QUOTES
+    if more > 0:
+        listed = min(len(errors), MAX_FIELD_ERRORS)
+        detail += f"; and {more} more ({len(errors)} in all, `errors` lists {listed})"
+    return detail
+
+
 def problem(
     status: int,
     kind: str,
@@ -56,7 +80,7 @@ def problem(
         "title": title,
         "status": status,
         "detail": detail,
-        "errors": errors or [],
+        "errors": (errors or [])[:MAX_FIELD_ERRORS],
     }
     try:
         payload = orjson.dumps(body)

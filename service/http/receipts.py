@@ -318,6 +318,7 @@ VERIFY_BODY = {
                         "type": "array",
                         "items": ref(SIGNED_ANSWER),
                         "minItems": 1,
+                        "maxItems": checking.MAX_LOG_ENTRIES,
                         "description": "A game log, oldest first",
                     },
                 ]

@@ -9,7 +9,7 @@ from marshmallow import Schema, fields, post_load, validate
 
 from ...engine.errors import LimitError
 from ...http.components import EnumType
-from ...http.fields import StrictBoolean, count, inches
+from ...http.fields import BoundedList, StrictBoolean, count, inches
 from ...http.ship_reference import ship_reference
 from ...http.steps import StepHTTP, inputs, register_steps
 from . import RULESET, steps, tables
@@ -115,10 +115,8 @@ class DreadnoughtShipCardSchema(Schema):
     ship_class = SHIP_CLASS.field(required=True, data_key="class")
     nationality = NATIONALITY.field(required=True)
     crew = CREW.field(required=True)
-    batteries = fields.List(
-        fields.Nested(DreadnoughtBatterySchema),
-        required=True,
-        validate=validate.Length(min=1, max=MAX_BATTERIES),
+    batteries = BoundedList(
+        fields.Nested(DreadnoughtBatterySchema), required=True, least=1, most=MAX_BATTERIES
     )
     speed = count(0, 30, metadata={"description": "Inches; left out: the class's higher figure"})
     to_hit = count(2, 40)

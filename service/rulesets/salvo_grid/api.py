@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
 from ...http.components import EnumType, component
-from ...http.fields import StrictBoolean, StrictInteger
+from ...http.fields import BoundedList, StrictBoolean, StrictInteger
 from ...http.pictures import heat_map
 from ...http.steps import StepHTTP, inputs, register_steps
 from . import RULESET, hard, results
@@ -126,8 +126,8 @@ class SalvoGridSquare(fields.String):
         return parse(text)
 
 
-def _squares(most: int, pattern: str = BOARD_SQUARE, **kwargs: Any) -> fields.List[Any]:
-    return fields.List(SalvoGridSquare(pattern), validate=validate.Length(max=most), **kwargs)
+def _squares(most: int, pattern: str = BOARD_SQUARE, **kwargs: Any) -> BoundedList:
+    return BoundedList(SalvoGridSquare(pattern), most=most, **kwargs)
 
 
 # --- requests ------------------------------------------------------------------------------
@@ -138,10 +138,8 @@ class SalvoGridPlacementSchema(Schema):
     reading order, ready to send back as a fleet."""
 
     ship = SHIP.field(required=True)
-    squares = fields.List(
-        SalvoGridSquare(ANY_SQUARE),
-        required=True,
-        validate=validate.Length(min=1, max=MAX_SHIP_SQUARES),
+    squares = BoundedList(
+        SalvoGridSquare(ANY_SQUARE), required=True, least=1, most=MAX_SHIP_SQUARES
     )
 
     @post_load
@@ -149,13 +147,9 @@ class SalvoGridPlacementSchema(Schema):
         return Placement(data["ship"], tuple(data["squares"]))
 
 
-def _fleet(**kwargs: Any) -> fields.List[Any]:
+def _fleet(**kwargs: Any) -> BoundedList:
     kwargs.setdefault("metadata", {"description": "The five ships, each with its squares"})
-    return fields.List(
-        fields.Nested(SalvoGridPlacementSchema),
-        validate=validate.Length(min=1, max=MAX_FLEET),
-        **kwargs,
-    )
+    return BoundedList(fields.Nested(SalvoGridPlacementSchema), least=1, most=MAX_FLEET, **kwargs)
 
 
 class SalvoGridLootPieceSchema(Schema):
@@ -171,10 +165,11 @@ class SalvoGridOceanSchema(Schema):
     """One captain's ocean as the app holds it: send back what the last round returned."""
 
     fleet = _fleet(required=True)
-    loot = fields.List(
+    loot = BoundedList(
         fields.Nested(SalvoGridLootPieceSchema),
         required=True,
-        validate=validate.Length(equal=t.LOOT_PER_OCEAN),
+        least=t.LOOT_PER_OCEAN,
+        most=t.LOOT_PER_OCEAN,
         metadata={"description": "The seven pieces hidden in this ocean, found or not"},
     )
     shots_received = _squares(
@@ -187,10 +182,10 @@ class SalvoGridOceanSchema(Schema):
         load_default=list,
         metadata={"description": "Ship squares the rival knows as contacts and may fire at"},
     )
-    specials_used = fields.List(
+    specials_used = BoundedList(
         SHIP.field(),
         load_default=list,
-        validate=validate.Length(max=len(t.FLEET)),
+        most=len(t.FLEET),
         metadata={"description": "Ships whose special this captain has used"},
     )
     diving = StrictBoolean(
@@ -242,10 +237,8 @@ class SalvoGridSalvoSchema(Schema):
     """One captain's salvo: its shots and the specials fired with them."""
 
     shots = _squares(MAX_SHOTS, load_default=list)
-    specials = fields.List(
-        fields.Nested(SalvoGridSpecialSchema),
-        load_default=list,
-        validate=validate.Length(max=MAX_SPECIALS),
+    specials = BoundedList(
+        fields.Nested(SalvoGridSpecialSchema), load_default=list, most=MAX_SPECIALS
     )
 
     @post_load
@@ -276,11 +269,7 @@ class SalvoGridViewSchema(Schema):
     misses = _squares(SQUARES_ON_BOARD, load_default=list)
     hits = _squares(t.FLEET_SQUARES, load_default=list)
     contacts = _squares(t.FLEET_SQUARES, load_default=list)
-    sunk = fields.List(
-        fields.Nested(SalvoGridSunkShipSchema),
-        load_default=list,
-        validate=validate.Length(max=len(t.FLEET)),
-    )
+    sunk = BoundedList(fields.Nested(SalvoGridSunkShipSchema), load_default=list, most=len(t.FLEET))
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> View:
@@ -332,10 +321,10 @@ class SalvoGridHeatmapInputs(Schema):
         required=True,
         metadata={"description": "The `view` a salvo answer handed back, as it is"},
     )
-    counts = fields.List(
+    counts = BoundedList(
         fields.Nested(SalvoGridCountSchema),
         load_default=list,
-        validate=validate.Length(max=len(COUNTING_SHIP.values)),
+        most=len(COUNTING_SHIP.values),
         metadata={"description": "The recon and sonar counts told so far (each once a game)"},
     )
 
