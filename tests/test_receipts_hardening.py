@@ -131,14 +131,14 @@ def test_problem_lists_are_capped_and_the_answer_stays_small(game_client: FlaskC
     assert len(answer.get_data()) < 64 * 1024
 
 
-def test_a_lone_surrogate_seed_is_a_problem_in_the_report(game_client: FlaskClient) -> None:
+def test_a_log_with_a_lone_surrogate_is_not_text_and_is_refused(game_client: FlaskClient) -> None:
+    """I-JSON strings are Unicode text: the verifier is not asked to read what no service
+    could have written; the 400 names the first member that holds one."""
     text = '{"rolls": [{"notation": "1d6", "values": [1]}], "ruleset": "\\udc00", '
     text += '"dice": {"mode": "seeded", "seed": "\\ud800", "nonce": 1}, "receipt": "\\ud800"}'
-    answer = post_text(game_client, VERIFY, text)
-    assert answer.status_code == 200
-    entry = answer.get_json()["entries"][0]
-    assert "bad-seed" in entry["codes"] and entry["dice_valid"] is False
-    assert entry["ruleset"] is None and entry["receipt_hash"] is None
+    answer = post_text(game_client, VERIFY, f"[{text}]")
+    assert answer.status_code == 400
+    assert answer.get_json()["errors"][0]["field"] == "0.ruleset"
 
 
 # --- fooled no more ---------------------------------------------------------------------------

@@ -682,6 +682,64 @@ UNDOCUMENTED = [
     Case("GET", "/docs/", "the page"),
 ]
 
+# --- refusals: whatever a body under the limit holds, refused for a few ms -----------------
+
+REFUSAL_BUDGET_MS = 5.0
+BODY_ROOM = 60 * 1024  # a body under the 64 KiB limit, with room for the rest of it
+
+
+def flood(item: Any, room: int = BODY_ROOM) -> list[Any]:
+    """As many copies of ``item`` as ``room`` bytes of JSON hold."""
+    return [item] * (room // (len(json.dumps(item)) + 2))
+
+
+STRADDLE = {
+    "firer": {"ship": "Ajax"},
+    "target": {"ship": "Graf Spee"},
+    "range": "Long",
+    "guns_bearing": "bow",
+}
+
+
+def _refusal(path: str, limit: str, body: Body, status: int = 422) -> Case:
+    return Case("POST", path, limit, body, status=status, budget_ms=REFUSAL_BUDGET_MS)
+
+
+REFUSAL_CASES = [
+    _refusal(
+        f"{GRID}/heatmap", "refused: 64 KiB of empty counts", {"view": {}, "counts": flood({})}
+    ),
+    _refusal(
+        f"{DREAD}/fire",
+        "refused: 64 KiB of empty batteries on a card",
+        {"firer": {**dread_card(), "batteries": flood({})}, "target": DREAD_TARGET, "battery": 1},
+    ),
+    _refusal(
+        f"{SOLO}/straddle", "refused: 64 KiB of dice", {**STRADDLE, "dice": {"values": flood(0)}}
+    ),
+    _refusal(
+        f"{GRID}/computer",
+        "refused: every list at its length, every item a long wrong string",
+        {
+            "ocean": {**OCEAN, "shots_received": ["Z" * 300] * 100},
+            "view": {"misses": ["Z" * 300] * 100},
+        },
+    ),
+    _refusal(
+        f"{SOLO}/straddle",
+        "refused: 64 KiB of unknown member names",
+        {**STRADDLE, **{f"x{i}": 0 for i in range(5000)}},
+    ),
+    _refusal(
+        f"{FLEET}/fire/odds",
+        "refused: a lone surrogate deep in 64 KiB",
+        {**FLEET_FIRE, "target": {"class": "Battleship", "name": "\ud800"}, "pad": flood("x")},
+        status=400,
+    ),
+    _refusal("/v1/receipts/verify", "refused: a log of 64 KiB of empty entries", flood({})),
+    _refusal("/v1/dice/roll", "refused: notation that does not read", {"notation": "d" * 200}),
+]
+
 WORST_CASES: list[Case] = [
     *SOLO_CASES,
     *DREAD_CASES,
@@ -689,6 +747,7 @@ WORST_CASES: list[Case] = [
     *GRID_CASES,
     *OTHER_CASES,
     *UNDOCUMENTED,
+    *REFUSAL_CASES,
 ]
 # The plain step every figure is compared with: salvo-solo straddle with supplied dice.
 PLAIN = Case(

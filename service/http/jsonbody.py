@@ -11,16 +11,33 @@ integer of more than 4300 digits, a repeated name) is a 400 problem naming the m
 ``init_app`` makes this the decoder of Flask's JSON provider (``request.get_json``), and
 ``service/http/api.py`` has webargs load bodies through ``request.get_json`` too, so a
 request is decoded once and the same way by every reader.
+
+Two more rules bound what a body can make the service do, at the same place:
+
+- Strings are Unicode text (RFC 7493 section 2.1): an escape of an unpaired surrogate
+  (``"\\ud800"``) decodes to no character any encoder can write, so it is a 400 naming the
+  member, at whatever depth. Raw surrogate bytes are not UTF-8 and fail earlier; so only a
+  ``\\uD8..``-``\\uDF..`` escape can make one, and a body without one is not walked.
+- An object has at most ``MAX_OBJECT_MEMBERS`` members, far more than any shape of the
+  service has: a body of thousands of unknown names is a 422 ``limit`` problem, refused
+  before a schema spends an error on each.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, Request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import BadRequest
+
+from ..engine.errors import LimitError
+
+# Far above the members of any object the service takes or answers (15 at most today).
+MAX_OBJECT_MEMBERS = 256
 
 
 class BodyError(ValueError):
@@ -36,8 +53,18 @@ class DuplicateMember(BodyError):
     pass
 
 
+class LoneSurrogate(BodyError):
+    pass
+
+
 class _Repeated(Exception):
     pass
+
+
+class _TooMany(Exception):
+    def __init__(self, members: int) -> None:
+        super().__init__(members)
+        self.members = members
 
 
 def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -47,42 +74,90 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
+def _unique_and_bounded(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # _unique's lines again rather than a call to it: this runs once per object of every
+    # request body, and a body of 15,000 empty objects pays each call.
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise _Repeated
+    if len(found) > MAX_OBJECT_MEMBERS:
+        raise _TooMany(len(found))
+    return found
+
+
+# The escape of a surrogate code point (a lone one decodes to a str no encoder writes).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
 # Made once: json.loads with a hook builds a new decoder on every call (a few microseconds).
-# Bodies are UTF-8 (RFC 8259 section 8.1): other bytes are a 400, not a guess.
+# Bodies are UTF-8 (RFC 8259 section 8.1): other bytes are a 400, not a guess. A request
+# body's objects are bounded too; any other text the app reads (a test reading an answer)
+# is not.
 _DECODER = json.JSONDecoder(object_pairs_hook=_unique)
+_REQUEST_DECODER = json.JSONDecoder(object_pairs_hook=_unique_and_bounded)
 
 
 class _Pairs(list):  # type: ignore[type-arg]
     """An object kept as its list of members, to find where a name repeats."""
 
 
-def _where(value: Any, path: tuple[str, ...]) -> tuple[str, ...] | None:
+Node = tuple[tuple[str, ...], Any, bool]
+
+
+def _nodes(value: Any, path: tuple[str, ...] = (), repeated: bool = False) -> Any:
+    """Every value of a body decoded keeping each object as its list of members
+    (``_Pairs``), in reading order: its path, itself, and whether its name was already used
+    in its object."""
+    yield path, value, repeated
     if isinstance(value, _Pairs):
         seen: set[str] = set()
         for name, item in value:
-            if name in seen:
-                return (*path, name)
+            yield from _nodes(item, (*path, name), name in seen)
             seen.add(name)
-            inner = _where(item, (*path, name))
-            if inner is not None:
-                return inner
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            inner = _where(item, (*path, str(index)))
-            if inner is not None:
-                return inner
-    return None
+            yield from _nodes(item, (*path, str(index)))
+
+
+def _located(text: str | bytes, found: Callable[[Node], bool]) -> str:
+    """The dotted path of the first value ``found`` picks (``(body)`` for the body itself),
+    the body decoded again keeping every member: only on these rare paths."""
+    try:
+        pairs = json.loads(text, object_pairs_hook=_Pairs)
+    except (RecursionError, ValueError):  # pragma: no cover - the first pass got this far
+        return "(body)"
+    path = next((node[0] for node in _nodes(pairs) if found(node)), ())
+    return ".".join(path) or "(body)"
+
+
+def _repeated(node: Node) -> bool:
+    return node[2]
+
+
+def _crowded(node: Node) -> bool:
+    return isinstance(node[1], _Pairs) and len(node[1]) > MAX_OBJECT_MEMBERS
+
+
+def _not_text(text: str) -> bool:
+    """True for a str with an unpaired surrogate (no encoding can write it)."""
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _surrogate(node: Node) -> bool:
+    path, value, _ = node
+    return bool(path) and _not_text(path[-1]) or isinstance(value, str) and _not_text(value)
 
 
 def _duplicate(text: str | bytes) -> DuplicateMember:
-    """The error for a body known to repeat a name: decoded again (only on this rare path)
-    keeping every member, to name the first repeated one by its dotted path."""
-    try:
-        where = _where(json.loads(text, object_pairs_hook=_Pairs), ())
-    except (RecursionError, ValueError):  # pragma: no cover - the first pass got this far
-        where = None
-    field = ".".join(where) if where else "(body)"
-    named = f" {where[-1]!r}" if where else ""
+    """The error for a body known to repeat a name, naming the first repeated one."""
+    field = _located(text, _repeated)
+    named = f" {field.rsplit('.', 1)[-1]!r}" if field != "(body)" else ""
     return DuplicateMember(
         f"Duplicate member name{named}: an object names it twice. Request bodies are I-JSON "
         "(RFC 7493): each name at most once in an object.",
@@ -90,16 +165,46 @@ def _duplicate(text: str | bytes) -> DuplicateMember:
     )
 
 
-def loads(text: str | bytes) -> Any:
-    """``json.loads`` that refuses a repeated member name; every failure is a BodyError."""
+def _lone_surrogate(text: str | bytes) -> LoneSurrogate:
+    return LoneSurrogate(
+        "Invalid JSON body: a string holds an unpaired surrogate escape (such as \\ud800), "
+        "which is no Unicode text. Request bodies are I-JSON (RFC 7493): every string is "
+        "Unicode characters.",
+        _located(text, _surrogate),
+    )
+
+
+def _holds_surrogate(value: Any) -> bool:
+    if isinstance(value, str):
+        return _not_text(value)
+    if isinstance(value, dict):
+        return any(_not_text(k) or _holds_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_surrogate(v) for v in value)
+    return False
+
+
+def loads(text: str | bytes, decoder: json.JSONDecoder = _DECODER) -> Any:
+    """``json.loads`` that refuses a repeated member name and an unpaired surrogate; every
+    failure is a BodyError (and, decoding a request, an object over ``MAX_OBJECT_MEMBERS``
+    a LimitError)."""
     try:
-        return _DECODER.decode(text if isinstance(text, str) else text.decode("utf-8"))
+        source = text if isinstance(text, str) else text.decode("utf-8")
+        value = decoder.decode(source)
     except _Repeated:
         raise _duplicate(text) from None
+    except _TooMany as crowded:
+        raise LimitError(
+            f"an object has at most {MAX_OBJECT_MEMBERS} members, not {crowded.members}",
+            field=_located(text, _crowded),
+        ) from None
     except RecursionError:
         raise BodyError("Invalid JSON body: nested too deep.") from None
     except ValueError as error:  # malformed, not UTF-8, or an integer of over 4300 digits
         raise BodyError(f"Invalid JSON body: {_reason(error)}") from None
+    if _SURROGATE_ESCAPE.search(source) and _holds_surrogate(value):
+        raise _lone_surrogate(text)
+    return value
 
 
 def _reason(error: ValueError) -> str:
@@ -125,7 +230,25 @@ class MalformedBody(BadRequest):
         self.data = {"messages": {error.field: [error.message]}, "message": error.message}
 
 
+class _RequestJson:
+    """The JSON module of a request: its body decoded by ``loads`` with objects bounded."""
+
+    @staticmethod
+    def loads(s: str | bytes, **kwargs: Any) -> Any:
+        return loads(s, _REQUEST_DECODER)
+
+
 class IJsonRequest(Request):
+    # Flask hands each request the app's JSON provider (RequestContext.push); a request
+    # body is read with its objects bounded all the same, whatever it was handed.
+    @property
+    def json_module(self) -> Any:
+        return _RequestJson
+
+    @json_module.setter
+    def json_module(self, provider: Any) -> None:
+        pass
+
     def on_json_loading_failed(self, e: ValueError | None) -> Any:
         if isinstance(e, BodyError):
             raise MalformedBody(e)
