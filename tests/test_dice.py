@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import subprocess
@@ -16,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.engine import dice
-from service.engine.errors import DiceError, LimitError
+from service.engine.errors import DiceError, LimitError, NotationError
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = json.loads((ROOT / "docs" / "dice-vectors.json").read_text(encoding="utf-8"))
@@ -183,8 +184,49 @@ def test_notation_is_read(text: str, terms: tuple[tuple[int, int], ...], constan
     ],
 )
 def test_notation_past_a_limit_is_refused(text: str, message: str) -> None:
-    with pytest.raises(LimitError, match=message):
+    with pytest.raises((LimitError, NotationError), match=message):
         dice.Notation.parse(text)
+
+
+def _reads(text: str) -> bool:
+    try:
+        dice.Notation.parse(text)
+    except NotationError:
+        return False
+    except LimitError:
+        return True  # read, and past a limit
+    return True
+
+
+def test_the_documented_pattern_is_the_grammar_the_parser_reads() -> None:
+    """Every text of up to five characters over the notation's alphabet (and a blank, a
+    tab and a digit of another script): the pattern a client validates with and the parser
+    agree on what reads as notation."""
+    pattern = re.compile(dice.NOTATION_PATTERN)
+    alphabet = "1d+- D\t\u0663"
+    texts = ("".join(t) for n in range(6) for t in itertools.product(alphabet, repeat=n))
+    disagree = [t for t in texts if _reads(t) != bool(pattern.search(t))]
+    assert disagree == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "message"),
+    [
+        ("abc", "validation", "cannot read dice notation 'abc' at character 1"),
+        ("5", "validation", "needs at least one NdS term"),
+        ("2d6-1d4", "validation", "dice can be added, not subtracted"),
+        ("101d6", "limit", "a roll has 1 to 100 dice in all, not 101"),
+        ("1d1001", "limit", "a die has 2 to 1000 sides"),
+        ("x" * 201, "validation", "Length must be between 1 and 200"),
+    ],
+)
+def test_a_notation_that_does_not_read_is_a_validation_problem_at_notation(
+    client: Any, text: str, kind: str, message: str
+) -> None:
+    problem = client.post("/v1/dice/roll", json={"notation": text}).get_json()
+    assert problem["status"] == 422 and problem["type"] == f"/problems#{kind}"
+    assert problem["errors"][0]["field"] == "notation"
+    assert message in problem["errors"][0]["message"]
 
 
 # --- enumeration for odds ------------------------------------------------------------------

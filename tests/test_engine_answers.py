@@ -14,7 +14,7 @@ from fractions import Fraction
 import pytest
 
 from service.engine import dice, resolution
-from service.engine.errors import DiceError, LimitError, RuleError
+from service.engine.errors import DiceError, LimitError, NotationError, RuleError
 from service.engine.resolution import Modifier, Resolution
 from service.engine.ruleset import Reading, Ruleset, Ruling, Step, run_step, step_odds
 
@@ -109,10 +109,13 @@ def test_supplied_off_face_message_names_the_die_it_was_taken_as() -> None:
     ],
 )
 def test_notation_errors_word_for_word_on_the_notation_field(text: str, message: str) -> None:
-    with pytest.raises(LimitError) as raised:
+    with pytest.raises((NotationError, LimitError)) as raised:
         dice.Notation.parse(text)
     assert raised.value.detail == message
     assert raised.value.field == "notation"
+    # What does not read as notation is a validation problem; only a real limit is a limit.
+    unreadable = message.startswith(("dice notation", "cannot read", "dice can be"))
+    assert isinstance(raised.value, NotationError) is unreadable
 
 
 @pytest.mark.parametrize(

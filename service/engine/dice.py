@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .errors import DiceError, LimitError
+from .errors import DiceError, LimitError, NotationError
 
 ALGORITHM = "fc-dice-v1"
 SEALED_ALGORITHM = "fc-dice-sealed-v1"
@@ -283,7 +283,21 @@ def enumerate_outcomes(
     return distribution
 
 
-_TERM = re.compile(r"([+-])?\s*(?:(\d*)[dD](\d+)|(\d+))\s*")
+# The grammar of dice notation, written once: the parser reads terms with these pieces and
+# the request's ``pattern`` is built from them. Digits and blanks are ASCII on purpose:
+# Python's \d and \s take other scripts' digits and spaces, a JSON Schema pattern does not.
+_BLANK = r"[ \t]*"
+_NUMBER = r"[0-9]+"
+_DICE = r"[0-9]*[dD][0-9]+"
+_TERM = re.compile(rf"([+-])?{_BLANK}(?:([0-9]*)[dD]([0-9]+)|({_NUMBER})){_BLANK}")
+# Terms joined by + (a constant may also be taken away), at least one of them dice: any
+# constants first, then a dice term, then dice or constants.
+NOTATION_PATTERN = (
+    rf"^{_BLANK}(?:(?:[+-]{_BLANK})?{_NUMBER}{_BLANK}(?:[+-]{_BLANK}{_NUMBER}{_BLANK})*"
+    rf"\+{_BLANK}|(?:\+{_BLANK})?){_DICE}{_BLANK}"
+    rf"(?:\+{_BLANK}(?:{_DICE}|{_NUMBER}){_BLANK}|-{_BLANK}{_NUMBER}{_BLANK})*$"
+)
+NOTATION_EXAMPLES = "3d6, 2d8+1d10 or 1d6+2"
 
 
 @dataclass(frozen=True)
@@ -295,31 +309,33 @@ class Notation:
 
     @classmethod
     def parse(cls, text: str) -> Notation:
-        source = text.strip()
+        """The notation ``text`` writes: a NotationError where it does not read as one
+        (exactly where ``NOTATION_PATTERN`` does not match), a LimitError where it asks
+        for more dice, sides or constant than a roll takes."""
+        source = text.strip(" \t")
         if not source:
-            raise LimitError("dice notation is empty", field="notation")
+            raise NotationError("dice notation is empty")
         terms: list[tuple[int, int]] = []
         constant = 0
         position = 0
         while position < len(source):
             match = _TERM.match(source, position)
             if match is None or (position > 0 and match.group(1) is None):
-                raise LimitError(
+                raise NotationError(
                     f"cannot read dice notation {text!r} at character {position + 1}; "
-                    "write terms like 3d6, 2d8+1d10 or 1d6+2",
-                    field="notation",
+                    f"write terms like {NOTATION_EXAMPLES}"
                 )
             sign, count, sides, number = match.groups()
             if number is not None:
                 constant += -int(number) if sign == "-" else int(number)
             else:
                 if sign == "-":
-                    raise LimitError("dice can be added, not subtracted", field="notation")
+                    raise NotationError("dice can be added, not subtracted")
                 terms.append((int(count) if count else 1, int(sides)))
             position = match.end()
         total_dice = sum(count for count, _ in terms)
         if not terms:
-            raise LimitError("dice notation needs at least one NdS term", field="notation")
+            raise NotationError("dice notation needs at least one NdS term")
         if total_dice > MAX_NOTATION_DICE or any(count < 1 for count, _ in terms):
             raise LimitError(
                 f"a roll has 1 to {MAX_NOTATION_DICE} dice in all, not {total_dice}",

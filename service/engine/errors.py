@@ -158,3 +158,14 @@ class LimitError(RuleError):
 
     kind = KINDS["limit"].id
     title = KINDS["limit"].title
+
+
+class NotationError(RuleError):
+    """Dice notation that does not read as notation (a validation problem at ``notation``);
+    a notation that reads but asks too much is a LimitError."""
+
+    kind = KINDS["validation"].id
+    title = "The dice notation cannot be read"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail, field="notation")

@@ -7,9 +7,11 @@ from typing import Any
 
 from flask import Response
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields
 
+from ..engine import dice as engine_dice
 from ..engine.dice import Notation
+from ..engine.errors import NotationError
 from ..engine.resolution import Resolution
 from ..engine.ruleset import Step, run_step
 from .dice_in import dice_field, dice_or_fresh
@@ -49,13 +51,45 @@ ROLL = Step(
 )
 
 
+# Room for every notation a roll can take (100 dice in terms of their own is past it).
+MAX_NOTATION_LENGTH = 200
+
+
+class NotationField(fields.Field[Notation]):
+    """Dice notation, read as it is loaded: text that does not read as notation is a
+    validation error at ``notation`` (the document gives its grammar as a ``pattern``); a
+    notation that reads but is past a limit (dice, sides, constant) is a ``limit`` problem."""
+
+    default_error_messages = {
+        "invalid": "Not a valid string.",
+        "length": f"Length must be between 1 and {MAX_NOTATION_LENGTH}.",
+    }
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Notation:
+        if not isinstance(value, str):
+            raise self.make_error("invalid")
+        if not 1 <= len(value) <= MAX_NOTATION_LENGTH:
+            raise self.make_error("length")
+        try:
+            return Notation.parse(value)
+        except NotationError as error:
+            raise ValidationError(error.detail) from None
+
+
 class RollRequestSchema(Schema):
-    notation = fields.String(
+    notation = NotationField(
         required=True,
-        validate=validate.Length(min=1, max=200),
         metadata={
-            "description": "Sums of NdS terms and a constant: 3d6, 2d8+1d10, 1d6+2. "
-            "At most 100 dice in all, 2 to 1000 sides, a constant of at most 10000.",
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_NOTATION_LENGTH,
+            "pattern": engine_dice.NOTATION_PATTERN,
+            "description": "Sums of NdS terms and a constant: "
+            f"{engine_dice.NOTATION_EXAMPLES}; N may be left out (d20 is 1d20), blanks "
+            "and tabs may stand around terms, a constant may be taken away (1d6-1), dice "
+            f"may not. At most {engine_dice.MAX_NOTATION_DICE} dice in all, 2 to "
+            f"{engine_dice.MAX_SIDES} sides, a constant of at most "
+            f"{engine_dice.MAX_NOTATION_CONSTANT} either way: past those, a `limit` problem.",
             "example": "2d8+1d10",
         },
     )
@@ -85,7 +119,8 @@ EXAMPLE = {"notation": "2d8+1d10", "dice": {"seed": "game-42", "nonce": 1}}
 
 
 def _build(args: dict[str, Any]) -> RollInput:
-    return RollInput(Notation.parse(args["notation"]))
+    notation: Notation = args["notation"]
+    return RollInput(notation)
 
 
 @blp.route("/roll", methods=["POST"])
