@@ -216,6 +216,20 @@ def test_a_lone_surrogate_anywhere_is_named(client: FlaskClient, text: str, fiel
     assert answer.get_json()["errors"][0]["field"] == field
 
 
+@pytest.mark.parametrize("depth", [200, 900])
+def test_a_lone_surrogate_or_a_repeated_name_nested_deep_is_named(
+    client: FlaskClient, depth: int
+) -> None:
+    """As deep as the decoder reads, the member is found (without recursing)."""
+    for text, field in (
+        ("[" * depth + '"\\ud800"' + "]" * depth, ".".join(["0"] * depth)),
+        ('{"a":' * depth + '{"b": 1, "b": 2}' + "}" * depth, ".".join(["a"] * depth + ["b"])),
+    ):
+        answer = client.post("/v1/dice/roll", data=text, content_type="application/json")
+        assert answer.status_code == 400
+        assert answer.get_json()["errors"][0]["field"] == field
+
+
 def test_a_surrogate_pair_is_one_character_and_welcome(client: FlaskClient) -> None:
     text = '{"notation": "1d6", "dice": {"seed": "\\ud83d\\ude00", "nonce": 1}}'
     answer = client.post("/v1/dice/roll", data=text, content_type="application/json")

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Flask, Request
@@ -104,19 +104,24 @@ class _Pairs(list):  # type: ignore[type-arg]
 Node = tuple[tuple[str, ...], Any, bool]
 
 
-def _nodes(value: Any, path: tuple[str, ...] = (), repeated: bool = False) -> Any:
+def _nodes(value: Any) -> Iterator[Node]:
     """Every value of a body decoded keeping each object as its list of members
     (``_Pairs``), in reading order: its path, itself, and whether its name was already used
-    in its object."""
-    yield path, value, repeated
-    if isinstance(value, _Pairs):
-        seen: set[str] = set()
-        for name, item in value:
-            yield from _nodes(item, (*path, name), name in seen)
-            seen.add(name)
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _nodes(item, (*path, str(index)))
+    in its object. A stack, not recursion: a body may nest as deep as the decoder reads."""
+    stack: list[Node] = [((), value, False)]
+    while stack:
+        node = stack.pop()
+        yield node
+        path, value, _ = node
+        inner: list[Node] = []
+        if isinstance(value, _Pairs):
+            seen: set[str] = set()
+            for name, item in value:
+                inner.append(((*path, name), item, name in seen))
+                seen.add(name)
+        elif isinstance(value, list):
+            inner = [((*path, str(index)), item, False) for index, item in enumerate(value)]
+        stack.extend(reversed(inner))
 
 
 def _located(text: str | bytes, found: Callable[[Node], bool]) -> str:
@@ -175,12 +180,20 @@ def _lone_surrogate(text: str | bytes) -> LoneSurrogate:
 
 
 def _holds_surrogate(value: Any) -> bool:
-    if isinstance(value, str):
-        return _not_text(value)
-    if isinstance(value, dict):
-        return any(_not_text(k) or _holds_surrogate(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_holds_surrogate(v) for v in value)
+    """True if a decoded body holds a string or a name that is no Unicode text (a stack,
+    not recursion, as in ``_nodes``)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _not_text(item):
+                return True
+        elif isinstance(item, dict):
+            if any(_not_text(name) for name in item):
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
     return False
 
 
