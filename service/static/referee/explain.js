@@ -136,10 +136,11 @@ const utf8 = new TextEncoder();
 
 /** At most this many /odds requests for one log; entries that ask the same share one. A
  * Salvo! game played step by step asks one a roll (initiative, the enemy's Action, each
- * shot's fire and straddle, special damage, end of turn: about a dozen a turn): over 4,500
- * seeded games of the advisor bench's fixed players, 99 in 100 rolled at most 81 times,
- * weather and range included. A salvo-grid battle's steps have no /odds. The page checks
- * logs of at most 100 entries (MAX_LOG_ENTRIES), so a longer game comes in parts anyway. */
+ * shot's fire and straddle, special damage, end of turn: about a dozen a turn). Played by
+ * the advisor bench's three fixed players, 1,500 seeded games each, 99 in 100 of each
+ * player's games rolled at most 81 times (weather and range included) and 997 in 1,000 of
+ * all at most 90. A salvo-grid battle's steps have no /odds. The page checks logs of at
+ * most 100 entries (MAX_LOG_ENTRIES), so a longer game comes in parts anyway. */
 export const MAX_ODDS_PER_LOG = 90;
 /** The service's request body limit: it refuses a larger /odds request (413) unread. */
 export const MAX_ODDS_BODY_BYTES = 64 * 1024;
