@@ -406,6 +406,17 @@ def test_the_page_asks_the_odds_of_signed_entries_once_a_request_and_at_most_its
     assert page.errors == []
 
 
+def test_a_phone_shows_the_page_without_scrolling_sideways(page: Page) -> None:
+    """At 390 px, the width of a phone, nothing widens the page (a receipt hash once did)."""
+    page.page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        page.drop("valid-game")
+        page.wait_for_luck()
+        assert page.page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    finally:
+        page.page.set_viewport_size({"width": 1000, "height": 900})
+
+
 def test_a_log_dropped_on_the_page_or_pasted_is_checked(page: Page) -> None:
     page.clear()
     before = page.runs()
