@@ -25,9 +25,12 @@ from urllib.parse import urlsplit
 import pytest
 from flask.testing import FlaskClient
 
-from service import create_app
+from service import MAX_BODY_BYTES, create_app
+from service.receipts.keys import signing_keys
+from service.receipts.signing import Signer, unsigned
 from tests.browser_helpers import chromium
 from tests.fixtures.logs.make_logs import app_config
+from tests.receipts_helpers import AJAX, SOLO, SPEE
 from tests.serving_helpers import Server, running
 from tests.test_verifiers_agree import (
     LOGS,
@@ -280,6 +283,138 @@ def test_odds_refused_past_a_limit_say_the_luck_is_not_available(
         assert moved.get_attribute("data-luck") == "none"
     finally:
         page.page.close()
+
+
+def _raider(name: str) -> dict[str, Any]:
+    card = {"name": name, "type": "CA", "guns": 11, "broadside": 2, "stern": 1, "bow": 1}
+    card |= {"flotation": 4, "turret": 3, "speed": 9, "armor": 2, "nation": "Germany"}
+    return {"target": {"card": card, "state": {}}, "range": "Long"}
+
+
+def _signed(server: Server, step: str, inputs: dict[str, Any], nonce: int) -> dict[str, Any]:
+    answer = server.request(
+        "POST", f"{SOLO}/{step}", {**inputs, "dice": {"seed": "o", "nonce": nonce}}
+    )
+    assert answer.status == 200, answer.body
+    found: dict[str, Any] = answer.json()
+    return found
+
+
+def _odds_in_access_log(server: Server) -> list[str]:
+    """The /odds requests the server logged (its access log: one JSON line a request)."""
+    lines = [json.loads(line) for line in server.stdout.read_text().splitlines() if line]
+    return [
+        line["path"]
+        for line in lines
+        if line.get("type") == "access" and line["path"].endswith("/odds")
+    ]
+
+
+def _logged_since(server: Server, before: int, wanted: int) -> list[str]:
+    """The /odds lines logged after the first ``before``, once ``wanted`` are there (the
+    server writes a line just after its answer) or the page's timeout has passed."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while len(found := _odds_in_access_log(server)[before:]) < wanted:
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    return found
+
+
+def test_the_page_asks_the_odds_of_signed_entries_once_a_request_and_at_most_its_limit(
+    page: Page, server: Server, tmp_path: Path
+) -> None:
+    """A log of signed critical hits on distinct ships (two past the page's limit), the same
+    request signed twice over, two entries not signed, one signed entry whose request is
+    past the service's body limit and a signed turn (a step with no /odds)."""
+    limit = int(page.page.evaluate("window.referee.oddsLimit"))
+    distinct = limit + 2
+    twice = _signed(server, "critical", _raider("Raider 0"), 1)
+    no_receipt = unsigned(_signed(server, "critical", _raider("Unsigned 1"), 2))
+    altered = _signed(server, "critical", _raider("Unsigned 2"), 3)
+    altered["result"] = {"name": "No effect", "hits": ""}
+    keys = signing_keys(json.loads((LOGS / "signing-keys.json").read_text()))
+    huge = _signed(server, "critical", _raider("Huge"), 4)
+    del huge["receipt"]
+    # Signed here with the fixture key: the service itself would refuse such a request.
+    huge["provenance"]["request"]["body"]["note"] = "x" * MAX_BODY_BYTES
+    huge = Signer(keys, "fire-control").sign(huge)
+    turn = {"state": {"turn": 1, "weather": "Fair", "range": "Long", "player": AJAX, "enemy": SPEE}}
+    log = [twice, _signed(server, "critical", _raider("Raider 0"), 5), no_receipt, altered, huge]
+    log.append(_signed(server, "turn", {**turn, "player_action": "C"}, 6))
+    log += [_signed(server, "critical", _raider(f"Raider {i}"), 10 + i) for i in range(1, distinct)]
+    log.append(_signed(server, "critical", _raider("Raider 0"), 7))  # past the limit: shared
+    assert len(log) <= 100, "the page checks logs of at most 100 entries"
+    path = tmp_path / "odds-log.json"
+    path.write_text(json.dumps(log))
+    odds: list[tuple[str, str]] = []
+
+    def seen(request: Any) -> None:
+        if urlsplit(request.url).path.endswith("/odds"):
+            odds.append((urlsplit(request.url).path, request.post_data or ""))
+
+    page.clear()
+    before_log = len(_odds_in_access_log(server))
+    page.page.on("request", seen)
+    try:
+        before = page.runs()
+        page.page.set_input_files("#log-file", str(path))
+        state = page.wait(before)
+        page.wait_for_luck()
+        # Re-checked under another choice: the answers of this log are not asked again.
+        before = page.runs()
+        page.page.check("#accept-supplied")
+        page.wait(before)
+        page.wait_for_luck()
+    finally:
+        page.page.remove_listener("request", seen)
+    signatures = [entry["signature_valid"] for entry in state["report"]["entries"]]
+    assert signatures[:6] == [True, True, False, False, True, True]
+    # One request per distinct request of a signed entry, up to the limit, and no other.
+    assert len(odds) == len(set(odds)) == limit
+    assert {path for path, _ in odds} == {f"{SOLO}/critical/odds"}
+    assert len(_logged_since(server, before_log, limit)) == limit  # what the service saw
+    sent = [json.loads(body) for _, body in odds]
+    names = [body["target"]["card"]["name"] for body in sent]
+    assert names == [f"Raider {i}" for i in range(limit)]
+    assert max(len(body.encode()) for _, body in odds) < MAX_BODY_BYTES
+    luck = page.page.evaluate(
+        """() => [...document.querySelectorAll('#entries .luck')].map((p) => ({
+             luck: p.dataset.luck, why: p.dataset.leftOut ?? null, text: p.textContent}))"""
+    )
+    assert [line["luck"] for line in luck[:2]] == ["available", "available"]
+    assert luck[-1]["luck"] == "available"  # the request of the first entries, shared
+    assert [line["why"] for line in luck[2:5]] == ["unsigned", "unsigned", "size"]
+    assert "carries no signature" in luck[2]["text"]
+    assert "signature does not hold" in luck[3]["text"]
+    assert "larger than the 64 KiB the service takes" in luck[4]["text"]
+    assert luck[5] == {
+        "luck": "unavailable",
+        "why": None,
+        "text": "Luck not available: this step has no /odds.",
+    }
+    assert [line["why"] for line in luck[-3:-1]] == ["limit", "limit"]
+    assert all(line["text"].startswith("Luck left out: ") for line in luck[2:5] + luck[-3:-1])
+    assert f"at most {limit} odds for one log" in luck[-2]["text"]
+    assert all(line["luck"] == "available" for line in luck[6:-3])
+    note = page.page.locator("#luck-left-out").inner_text()
+    assert note == (
+        "Luck left out for 5 entries: 2 without a signature that holds (the page asks the "
+        f"odds of signed entries only); 2 past the limit of {limit} odds requests for one "
+        "log; 1 whose request is larger than the service takes."
+    )
+    assert page.errors == []
+
+
+def test_a_phone_shows_the_page_without_scrolling_sideways(page: Page) -> None:
+    """At 390 px, the width of a phone, nothing widens the page (a receipt hash once did)."""
+    page.page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        page.drop("valid-game")
+        page.wait_for_luck()
+        assert page.page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    finally:
+        page.page.set_viewport_size({"width": 1000, "height": 900})
 
 
 def test_a_log_dropped_on_the_page_or_pasted_is_checked(page: Page) -> None:

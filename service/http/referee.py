@@ -3,8 +3,10 @@
 Plain HTML, CSS and JavaScript modules from ``service/static/referee/``, served by the
 service itself (no CDN, no build step), so the page works with no internet. Every check
 runs in the browser (WebCrypto); the page calls the service only for the public keys
-(``/.well-known/jwks.json``, unless the referee pastes a saved set) and for each step's
-``/odds`` (how lucky a roll was), and works without either.
+(``/.well-known/jwks.json``, unless the referee pastes a saved set), for which steps have
+an ``/odds`` (``/v1/rulesets/{ruleset}``) and for the ``/odds`` of each signed entry's
+request (how lucky a roll was: once per distinct request, a bounded number per log), and
+works without any of them.
 
 The page is not an API operation: like ``/docs`` and ``/problems`` it stays out of the
 OpenAPI document.

@@ -131,13 +131,27 @@ export function diceLine(document) {
 
 // --- luck -------------------------------------------------------------------------------------
 
-const ODDS_PATH = /^\/v1\/rulesets\/[a-z0-9-]+\/[a-z0-9-]+$/;
+const ODDS_PATH = /^\/v1\/rulesets\/([a-z0-9-]+)\/[a-z0-9-]+$/;
+const utf8 = new TextEncoder();
 
-/** The /odds request of an entry, or null when its step has none to ask. */
+/** At most this many /odds requests for one log; entries that ask the same share one. A
+ * Salvo! game played step by step asks one a roll (initiative, the enemy's Action, each
+ * shot's fire and straddle, special damage, end of turn: about a dozen a turn). Played by
+ * the advisor bench's three fixed players, 1,500 seeded games each, 99 in 100 of each
+ * player's games rolled at most 81 times (weather and range included) and 997 in 1,000 of
+ * all at most 90. A salvo-grid battle's steps have no /odds. The page checks logs of at
+ * most 100 entries (MAX_LOG_ENTRIES), so a longer game comes in parts anyway. */
+export const MAX_ODDS_PER_LOG = 90;
+/** The service's request body limit: it refuses a larger /odds request (413) unread. */
+export const MAX_ODDS_BODY_BYTES = 64 * 1024;
+
+/** The /odds request of an entry, or null when its step has none to ask: the step's own path
+ * (`step`), its ruleset, and the /odds `path` and `body`. */
 export function oddsRequest(document) {
   const path = get(document, "provenance", "request", "path");
   const body = get(document, "provenance", "request", "body");
-  if (typeof path !== "string" || !ODDS_PATH.test(path) || !isDict(body)) return null;
+  const match = typeof path === "string" ? ODDS_PATH.exec(path) : null;
+  if (match === null || !isDict(body)) return null;
   const rolls = get(document, "rolls");
   if (!Array.isArray(rolls) || rolls.length === 0) return null;
   const inputs = {};
@@ -146,7 +160,72 @@ export function oddsRequest(document) {
   }
   const rules = get(document, "rules"); // the signed readings in force, defaults included
   if (isDict(rules)) inputs.rules = rules;
-  return { path: `${path}/odds`, body: JSON.stringify(inputs) };
+  return { step: path, ruleset: match[1], path: `${path}/odds`, body: JSON.stringify(inputs) };
+}
+
+function unsigned(entry) {
+  if (entry.codes().includes("no-receipt")) return "this entry carries no signature";
+  if (entry.signatureValid === null) return "this entry's signature was not checked";
+  return "this entry's signature does not hold";
+}
+
+/** Which entries' odds to ask, once per distinct request, and why the others are left out.
+ * `wanted` is [{entry, request}] in log order (request from oddsRequest); `hasOdds(request)`
+ * says whether the service gives the step an /odds: true, false, an Error (its ruleset could
+ * not be read) or undefined (not asked). Each entry gets {kind: "ask", key}, "no-odds",
+ * "unreachable" (with `error`) or "left-out" (with `reason` and `why`). Only an entry
+ * whose signature holds is asked: a service answered and signed that very request; the
+ * request of any other entry is whatever its author wrote, of any size and cost. */
+export function planLuck(wanted, hasOdds) {
+  const asked = new Set();
+  return wanted.map(({ entry, request }) => {
+    const odds = hasOdds(request);
+    if (odds === false) return { kind: "no-odds" };
+    if (entry.signatureValid !== true) {
+      return {
+        kind: "left-out",
+        reason: "unsigned",
+        why: `${unsigned(entry)}, and the page asks the odds of signed entries only`,
+      };
+    }
+    if (odds instanceof Error) return { kind: "unreachable", error: odds };
+    if (utf8.encode(request.body).length > MAX_ODDS_BODY_BYTES) {
+      return {
+        kind: "left-out",
+        reason: "size",
+        why: `its request is larger than the ${MAX_ODDS_BODY_BYTES / 1024} KiB the service takes`,
+      };
+    }
+    const key = `${request.path}\n${request.body}`;
+    if (!asked.has(key)) {
+      if (asked.size >= MAX_ODDS_PER_LOG) {
+        return {
+          kind: "left-out",
+          reason: "limit",
+          why: `the page asks at most ${MAX_ODDS_PER_LOG} odds for one log, and this entry's would be one more`,
+        };
+      }
+      asked.add(key);
+    }
+    return { kind: "ask", key };
+  });
+}
+
+/** The page's note for the entries whose luck it left out, or null when it left out none. */
+export function leftOutNote(plan) {
+  const count = (reason) => plan.filter((p) => p.kind === "left-out" && p.reason === reason).length;
+  const parts = [];
+  const unsignedCount = count("unsigned");
+  if (unsignedCount) {
+    parts.push(`${unsignedCount} without a signature that holds (the page asks the odds of signed entries only)`);
+  }
+  const limit = count("limit");
+  if (limit) parts.push(`${limit} past the limit of ${MAX_ODDS_PER_LOG} odds requests for one log`);
+  const size = count("size");
+  if (size) parts.push(`${size} whose request is larger than the service takes`);
+  if (!parts.length) return null;
+  const total = unsignedCount + limit + size;
+  return `Luck left out for ${total} ${total === 1 ? "entry" : "entries"}: ${parts.join("; ")}.`;
 }
 
 /** The luck of an outcome among the step's outcomes: its probability, and its percentile

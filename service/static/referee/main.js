@@ -1,14 +1,17 @@
 // The page: read what the referee drops or pastes, check it in the browser, show it.
 
-import { NotJSON, parse, Duplicate, isDict } from "./json.js";
+import { NotJSON, parse, Duplicate, get, isDict } from "./json.js";
 import { SEALED_NOT_YET, check, cryptoAvailable, loadKeys, read, revealedSeeds } from "./verify.js";
 import {
   MEANING,
   diceLine,
   forumLine,
+  leftOutNote,
   luck,
+  MAX_ODDS_PER_LOG,
   modifierLines,
   oddsRequest,
+  planLuck,
   resultLine,
   rollLines,
   state,
@@ -16,7 +19,15 @@ import {
 } from "./explain.js";
 
 const $ = (id) => document.getElementById(id);
-const status = { runs: 0, done: 0, report: null, verdict: "none", luckPending: 0, error: null };
+const status = {
+  runs: 0,
+  done: 0,
+  report: null,
+  verdict: "none",
+  luckPending: 0,
+  oddsLimit: MAX_ODDS_PER_LOG,
+  error: null,
+};
 window.referee = status;
 
 function element(tag, attributes = {}, ...children) {
@@ -329,6 +340,7 @@ function dieFaces(values, derived) {
 }
 
 function renderEntries(entries, mine) {
+  const wanted = [];
   const items = entries.map((entry) => {
     const document = entry.document;
     const { kind, words } = state(entry);
@@ -404,23 +416,59 @@ function renderEntries(entries, mine) {
     item.append(luckLine);
     const line = forumBox(isDict(document) ? forumLine(entry, null) : `Entry ${entry.index + 1}: not an answer`);
     item.append(line);
-    if (isDict(document) && !codes.includes("not-a-response")) {
-      scheduleLuck(entry, luckLine, line.querySelector("input"), mine);
+    const request = isDict(document) && !codes.includes("not-a-response") ? oddsRequest(document) : null;
+    if (request !== null) {
+      luckLine.dataset.luck = "pending";
+      luckLine.textContent = "Luck: asking the service for this step's odds...";
+      wanted.push({ entry, request, target: luckLine, forum: line.querySelector("input") });
     }
     return item;
   });
   $("entries").replaceChildren(...items);
+  askLuck(wanted, mine);
 }
 
 // --- luck from /odds, when the service can be reached ----------------------------------------
 
-const oddsCache = new Map();
-let queue = Promise.resolve();
+// What the service answered, kept for the log on the page only: re-checking it (another key
+// set, accept_supplied) asks nothing twice, and another log starts afresh.
+let oddsCache = new Map();
+const stepsCache = new Map(); // ruleset id -> its steps' /odds paths, or why they are unknown
+let queue = Promise.resolve(); // one request at a time
 
-function fetchOdds(request) {
-  const key = `${request.path}\n${request.body}`;
-  if (!oddsCache.has(key)) {
-    const job = queue.then(async () => {
+function serially(ask) {
+  const job = queue.then(ask);
+  queue = job.catch(() => null);
+  return job;
+}
+
+async function oddsPaths(ruleset) {
+  if (!stepsCache.has(ruleset)) {
+    const job = serially(async () => {
+      const answer = await fetch(new URL(`./v1/rulesets/${ruleset}`, document.baseURI), {
+        headers: { Accept: "application/json" },
+        signal: AbortSignal.timeout(8000),
+      });
+      if (answer.status === 404) return new Map(); // no such ruleset: no step of it has /odds
+      if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
+      const steps = get(parse(await answer.text(), { unique: false }), "steps");
+      return new Map(
+        (Array.isArray(steps) ? steps : []).map((step) => [get(step, "path"), get(step, "odds_path")]),
+      );
+    });
+    stepsCache.set(ruleset, job);
+    job.catch(() => stepsCache.delete(ruleset)); // unreachable now: ask again on the next check
+  }
+  try {
+    return await stepsCache.get(ruleset);
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+function fetchOdds(cache, key, request) {
+  if (!cache.has(key)) {
+    const job = oddsCache.get(key) ?? serially(async () => {
       const answer = await fetch(new URL(`.${request.path}`, document.baseURI), {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json" },
@@ -430,24 +478,51 @@ function fetchOdds(request) {
       const body = await answer.text();
       return { status: answer.status, body };
     });
-    queue = job.catch(() => null);
-    oddsCache.set(key, job);
-    job.catch(() => oddsCache.delete(key)); // unreachable now: ask again on the next check
+    cache.set(key, job);
+    job.catch(() => cache.delete(key)); // unreachable now: ask again on the next check
   }
-  return oddsCache.get(key);
+  return cache.get(key);
 }
 
-function scheduleLuck(entry, target, forum, mine) {
-  const request = oddsRequest(entry.document);
-  if (request === null) {
-    target.dataset.luck = "none";
-    target.textContent = "";
-    return;
-  }
-  target.dataset.luck = "pending";
-  target.textContent = "Luck: asking the service for this step's odds...";
+/** The luck of each entry that rolled dice: the rulesets' steps first (which have /odds),
+ * then one request per distinct /odds request of a signed entry, at most MAX_ODDS_PER_LOG. */
+async function askLuck(wanted, mine) {
   status.luckPending += 1;
-  fetchOdds(request)
+  try {
+    // Only signed entries' rulesets are asked about: one log keeps one ruleset.
+    const rulesets = new Set(wanted.filter(({ entry }) => entry.signatureValid === true).map(({ request }) => request.ruleset));
+    const known = new Map();
+    for (const ruleset of rulesets) known.set(ruleset, await oddsPaths(ruleset));
+    if (mine !== status.runs) return;
+    const plan = planLuck(wanted, (request) => {
+      const paths = known.get(request.ruleset);
+      if (paths === undefined || paths instanceof Error) return paths;
+      return paths.get(request.step) === request.path;
+    });
+    const note = leftOutNote(plan);
+    if (note) $("notes").append(element("p", { className: "note", id: "luck-left-out", text: note }));
+    const cache = new Map();
+    plan.forEach((decision, i) => {
+      const { entry, request, target, forum } = wanted[i];
+      const show = (found) => showLuck(entry, target, forum, found);
+      if (decision.kind === "no-odds") show({ available: false, why: "this step has no /odds" });
+      else if (decision.kind === "unreachable") show(unreached(decision.error));
+      else if (decision.kind === "left-out") show({ available: false, leftOut: decision.reason, why: decision.why });
+      else scheduleLuck(entry, fetchOdds(cache, decision.key, request), show, mine);
+    });
+    oddsCache = cache;
+  } finally {
+    status.luckPending -= 1;
+  }
+}
+
+function unreached(error) {
+  return { available: false, why: `the service cannot be reached (${error.message})` };
+}
+
+function scheduleLuck(entry, asked, show, mine) {
+  status.luckPending += 1;
+  asked
     .then(({ status: code, body }) => {
       if (mine !== status.runs) return;
       let found;
@@ -471,18 +546,27 @@ function scheduleLuck(entry, target, forum, mine) {
       show(found);
     })
     .catch((error) => {
-      if (mine === status.runs) show({ available: false, why: `the service cannot be reached (${error.message})` });
+      if (mine === status.runs) show(unreached(error));
     })
     .finally(() => {
       status.luckPending -= 1;
     });
+}
 
-  function show(found) {
-    target.dataset.luck = found.available ? "available" : "unavailable";
-    if (found.available) target.dataset.percentile = String(found.percentile);
-    target.textContent = found.available ? `Luck: ${found.words}.` : `Luck not available: ${found.why}.`;
-    forum.value = forumLine(entry, found);
+function showLuck(entry, target, forum, found) {
+  if (found.available) {
+    target.dataset.luck = "available";
+    target.dataset.percentile = String(found.percentile);
+    target.textContent = `Luck: ${found.words}.`;
+  } else if (found.leftOut) {
+    target.dataset.luck = "left-out";
+    target.dataset.leftOut = found.leftOut;
+    target.textContent = `Luck left out: ${found.why}.`;
+  } else {
+    target.dataset.luck = "unavailable";
+    target.textContent = `Luck not available: ${found.why}.`;
   }
+  forum.value = forumLine(entry, found);
 }
 
 // --- wiring ----------------------------------------------------------------------------------
