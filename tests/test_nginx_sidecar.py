@@ -415,7 +415,7 @@ def test_the_apps_own_problems_pass_through_the_sidecar_untouched(
 
 
 def test_two_content_types_reach_the_app_as_one(proxy: Proxy, app: Server) -> None:
-    """gunicorn refuses a repeated Content-Type with an HTML page (and used to lose its
+    """gunicorn refuses a repeated Content-Type with a 400 of its own (and used to lose its
     worker to it); nginx passes exactly one on, so the app answers with its own problem."""
     workers = app.workers()
     raw = (
