@@ -269,6 +269,9 @@ def _write_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
 
 def post_fork(server: Any, worker: Any) -> None:
     util.write_error = _write_problem
+    # The master's stop flag (below), kept on the arbiter: it outlives a reload (HUP),
+    # which reads this file again but never calls when_ready again.
+    worker.stopping = getattr(server, "fire_control_stopping", None)
 
 
 # --- a stop answers every connection already accepted -------------------------------------
@@ -282,7 +285,6 @@ def post_fork(server: Any, worker: Any) -> None:
 # then answers every connection still queued, then exits. The master flags the stop in a
 # byte of memory it shares with the workers it forks.
 
-_STOPPING = mmap.mmap(-1, 1)
 _SO_ATTACH_FILTER = getattr(socket, "SO_ATTACH_FILTER", 26)
 # Classic BPF, run by the kernel on each TCP segment for the listening socket (the data
 # starts at the TCP header): keep whatever carries ACK (the end of a handshake already
@@ -319,9 +321,11 @@ def refuse_new_connections(listener: socket.socket) -> bool:
 class DrainingSyncWorker(SyncWorker):
     """gunicorn's sync worker; when the server stops, it answers the queued connections."""
 
+    stopping: mmap.mmap | None = None
+
     def run(self) -> None:
         super().run()
-        if _STOPPING[0]:
+        if self.stopping is not None and self.stopping[0]:
             self.drain()
 
     def drain(self) -> None:
@@ -350,12 +354,13 @@ worker_class = DrainingSyncWorker
 
 
 def when_ready(server: Any) -> None:
-    # The master's SIGTERM (a graceful stop of the whole server) sets the shared flag
+    # Once, in the master. Its SIGTERM (a graceful stop of the whole server) sets the flag
     # before gunicorn stops the workers; HUP, TTOU and recycling leave it unset.
+    stopping = server.fire_control_stopping = mmap.mmap(-1, 1)
     stop = server.handle_term
 
     def handle_term() -> None:
-        _STOPPING[0] = 1
+        stopping[0] = 1
         stop()
 
     server.handle_term = handle_term

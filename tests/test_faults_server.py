@@ -197,6 +197,20 @@ def test_sigterm_under_load_answers_every_connection_it_accepted(tmp_path: Path)
     assert "SIGKILL" not in log and "WORKER TIMEOUT" not in log, log[-3000:]
 
 
+def test_a_reload_under_load_keeps_serving(tmp_path: Path) -> None:
+    """A HUP swaps the workers (the old ones get SIGTERM) but not the listening socket: the
+    old workers leave it to the new ones, so requests keep being served, none refused."""
+    with running(tmp_path, workers=2) as srv, Load(srv) as load:
+        load.wait_for(100)
+        old = srv.workers()
+        srv.process.send_signal(signal.SIGHUP)
+        wait_until("new workers", lambda: len(srv.workers()) == 2 and not (srv.workers() & old))
+        load.wait_for(200)
+        assert not load.failures and load.refused == 0, (load.failures, load.refused)
+        # The old workers did not drain: that is for a stop of the whole server.
+        assert "queued connections" not in srv.stderr.read_text()
+
+
 # --- a flood of bad bodies -------------------------------------------------------------------
 
 NASTY_VALUES: list[Any] = [
