@@ -20,26 +20,35 @@ responses in front of it (deploy/k8s/base/nginx.conf), and only nginx talks to t
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import datetime
 import gc
 import json
+import mmap
 import os
 import shutil
+import socket
+import struct
 import sys
 import tempfile
+import time
 from typing import Any
 
+from gunicorn import util
 from gunicorn.glogging import Logger
+from gunicorn.workers.sync import SyncWorker
 
 wsgi_app = "service:create_app()"
 bind = [f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8080')}"]
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "sync"
+# worker_class: DrainingSyncWorker (below), gunicorn's sync worker that, when the server
+# stops, also answers the connections still queued in the listen backlog.
 
 # A request takes milliseconds; a worker silent for 30 s is stuck and gets replaced.
 timeout = 30
-# On SIGTERM the workers finish the request in hand; the pod's terminationGracePeriodSeconds
-# (30) leaves room for this plus the preStop pause.
+# On SIGTERM the workers finish the request in hand and the connections already queued,
+# refusing new ones; the pod's terminationGracePeriodSeconds leaves room for this plus the
+# preStop pause.
 graceful_timeout = 20
 # Recycle each worker now and then, at different moments, as a guard against slow leaks.
 # Forking from the preloaded master makes a recycle cost a few milliseconds.
@@ -55,10 +64,15 @@ control_socket_disable = True
 # The worker heartbeat file: tmpfs, never a slow or read-only disk.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 
-# Headers and request line stay within gunicorn's defaults; bodies are capped by the app
-# (64 KB, 413) and by nginx in front.
-limit_request_line = 4094
-limit_request_fields = 100
+# Above nginx's own limits, so that whatever nginx passes on gunicorn takes, and nginx is
+# the one that refuses (with a problem): nginx takes a request line and a header line of
+# 4 KB at most, and 17 KB of request line and headers in all (client_header_buffer_size
+# plus large_client_header_buffers), so at most 5,800 header lines of 3 bytes ("a:" and a
+# line feed), plus the 5 it sets itself. gunicorn alone, on its own, refuses past these
+# with a problem of its own (below). Bodies are capped by the app (64 KB, 413) and by nginx.
+limit_request_line = 8190  # gunicorn's most
+limit_request_fields = 6000
+limit_request_field_size = 8190
 
 # Access log: one JSON object per line on stdout; gunicorn's own messages go to stderr.
 accesslog = "-"
@@ -206,3 +220,147 @@ def on_exit(server: Any) -> None:
     temporary = os.environ.get(_TEMP_ENV)
     if temporary and os.environ.get(_OWNER_ENV) == str(os.getpid()):
         shutil.rmtree(temporary, ignore_errors=True)
+
+
+# --- gunicorn's own refusals, as problems --------------------------------------------------
+# When gunicorn cannot parse a request (a bad request line, a header it refuses, over its
+# limits) it answers before the app, through gunicorn.util.write_error, with an HTML page.
+# Each worker replaces that one function (same arguments) with one that writes the app's
+# problem shape instead; the specifics stay in gunicorn's own log line, never echoed.
+
+_PROBLEM_DETAILS = {
+    400: "The request is not valid HTTP.",
+    403: "This request is refused.",
+    414: f"The request line is over {limit_request_line} bytes.",
+    417: "The only expectation understood is 100-continue.",
+    431: f"Over {limit_request_fields} headers, or one over {limit_request_field_size} bytes.",
+    501: "This transfer encoding is not supported (chunked is).",
+}
+_FALLBACK_DETAIL = "The server could not resolve this request."
+
+
+def problem_of(status: int, reason: str) -> bytes:
+    """The whole HTTP answer gunicorn writes for a request it refuses itself."""
+    from service.engine.errors import FALLBACK_KIND, KIND_OF_STATUS, PROBLEM_KINDS
+
+    kind = KIND_OF_STATUS.get(status) or next(
+        (k.id for k in PROBLEM_KINDS if status in k.statuses), FALLBACK_KIND
+    )
+    body = json.dumps(
+        {
+            "type": f"/problems#{kind}",
+            "title": reason,
+            "status": status,
+            "detail": _PROBLEM_DETAILS.get(status, _FALLBACK_DETAIL),
+            "errors": [],
+        },
+        separators=(",", ":"),
+    ).encode()
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
+        f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    return head.encode("latin-1") + body
+
+
+def _write_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
+    util.write_nonblock(sock, problem_of(int(status_int), str(reason)))
+
+
+def post_fork(server: Any, worker: Any) -> None:
+    util.write_error = _write_problem
+    # The master's stop flag (below), kept on the arbiter: it outlives a reload (HUP),
+    # which reads this file again but never calls when_ready again.
+    worker.stopping = getattr(server, "fire_control_stopping", None)
+
+
+# --- a stop answers every connection already accepted -------------------------------------
+# On SIGTERM gunicorn's master closes its copy of the listening socket and tells the workers
+# to finish the request in hand and exit; connections the kernel had already accepted into
+# the listen backlog, which no worker took, were reset when the last worker closed the
+# socket. So when the server stops (not when a worker is recycled, replaced or a reload
+# swaps workers: the socket lives on for the others) each worker, after its last request,
+# first stops the kernel admitting new connections on the socket (a socket filter that
+# drops new SYNs: a client that connects from then on is refused once the socket closes),
+# then answers every connection still queued, then exits. The master flags the stop in a
+# byte of memory it shares with the workers it forks.
+
+_SO_ATTACH_FILTER = getattr(socket, "SO_ATTACH_FILTER", 26)
+# Classic BPF, run by the kernel on each TCP segment for the listening socket (the data
+# starts at the TCP header): keep whatever carries ACK (the end of a handshake already
+# begun), drop a bare SYN (a new connection), keep the rest.
+_DROP_NEW_SYN = b"".join(
+    struct.pack("HBBI", *instruction)
+    for instruction in (
+        (0x30, 0, 0, 13),  # ldb [13]: the TCP flags
+        (0x45, 2, 0, 0x10),  # jset ACK: keep
+        (0x45, 0, 1, 0x02),  # jset SYN: drop
+        (0x06, 0, 0, 0),  # drop
+        (0x06, 0, 0, 0xFFFFFFFF),  # keep
+    )
+)
+
+
+def refuse_new_connections(listener: socket.socket) -> bool:
+    """Have the kernel drop new connection attempts on this listening socket, keeping the
+    ones already made. False where that cannot be done (not Linux, not TCP)."""
+    if not sys.platform.startswith("linux") or listener.family not in (
+        socket.AF_INET,
+        socket.AF_INET6,
+    ):
+        return False
+    program = ctypes.create_string_buffer(_DROP_NEW_SYN, len(_DROP_NEW_SYN))
+    fprog = struct.pack("HP", len(_DROP_NEW_SYN) // 8, ctypes.addressof(program))
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, _SO_ATTACH_FILTER, fprog)
+    except OSError:
+        return False
+    return True
+
+
+class DrainingSyncWorker(SyncWorker):
+    """gunicorn's sync worker; when the server stops, it answers the queued connections."""
+
+    stopping: mmap.mmap | None = None
+
+    def run(self) -> None:
+        super().run()
+        if self.stopping is not None and self.stopping[0]:
+            self.drain()
+
+    def drain(self) -> None:
+        for listener in self.sockets:
+            if not refuse_new_connections(listener):
+                self.log.warning("could not stop new connections on %s", listener)
+        # The master kills what is left at graceful_timeout anyway.
+        deadline = time.monotonic() + self.cfg.graceful_timeout
+        answered = 0
+        for listener in self.sockets:
+            listener.setblocking(False)
+            while time.monotonic() < deadline:
+                try:
+                    self.accept(listener)  # accept, then serve, as the worker's loop does
+                except (BlockingIOError, InterruptedError):
+                    break  # nothing more queued
+                except ConnectionAbortedError:
+                    continue
+                except OSError:
+                    break
+                answered += 1
+        self.log.info("Answered %d queued connections before exiting", answered)
+
+
+worker_class = DrainingSyncWorker
+
+
+def when_ready(server: Any) -> None:
+    # Once, in the master. Its SIGTERM (a graceful stop of the whole server) sets the flag
+    # before gunicorn stops the workers; HUP, TTOU and recycling leave it unset.
+    stopping = server.fire_control_stopping = mmap.mmap(-1, 1)
+    stop = server.handle_term
+
+    def handle_term() -> None:
+        stopping[0] = 1
+        stop()
+
+    server.handle_term = handle_term

@@ -317,11 +317,15 @@ def test_the_pods_are_locked_down_probed_and_bounded(folder: Path) -> None:
     text = json.dumps(docs)
     assert '"d":' not in text and "PRIVATE KEY" not in text
 
-    # SIGTERM's grace covers the preStop pause and gunicorn's graceful_timeout.
+    # SIGTERM's grace covers the preStop pause and gunicorn's graceful_timeout; gunicorn
+    # pauses longer than nginx, its only client, so nginx has quit (and finished the
+    # requests it had passed on) before gunicorn is told to stop.
     config = (ROOT / "deploy" / "gunicorn.conf.py").read_text()
     graceful = int(re.search(r"^graceful_timeout = (\d+)", config, re.M).group(1))  # type: ignore[union-attr]
     pause = app["lifecycle"]["preStop"]["sleep"]["seconds"]
     assert pod["terminationGracePeriodSeconds"] > graceful + pause
+    nginx = next(c for c in pod["containers"] if c["name"] == "nginx")
+    assert 0 < nginx["lifecycle"]["preStop"]["sleep"]["seconds"] < pause
 
 
 @pytest.mark.parametrize("folder", ALL)

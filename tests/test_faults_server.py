@@ -1,7 +1,8 @@
 """Faults on the real server, loopback only, each bounded in time.
 
 - a worker killed with SIGKILL under load is replaced, and requests keep succeeding;
-- SIGTERM lets the requests a worker has in hand finish;
+- SIGTERM lets the requests a worker has in hand finish, and under load answers every
+  connection the server had accepted (none is reset);
 - a flood of bad bodies never gets a 5xx (nor a traceback in the server's log).
 """
 
@@ -42,6 +43,8 @@ class Load:
     server: Server
     threads: int = 4
     ok: int = 0
+    # Connections the server refused outright (nothing listens): never accepted, never lost.
+    refused: int = 0
     failures: list[str] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -52,6 +55,11 @@ class Load:
             try:
                 status = self.server.request("POST", "/v1/dice/roll", ROLL, timeout=10).status
                 outcome = None if status == 200 else f"status {status}"
+            except ConnectionRefusedError:
+                with self._lock:
+                    self.refused += 1
+                time.sleep(0.01)
+                continue
             except (OSError, http.client.HTTPException) as exc:
                 # Reset, refused or timed out (OSError), or cut mid-answer by a killed
                 # worker: IncompleteRead and RemoteDisconnected are HTTPExceptions.
@@ -97,6 +105,7 @@ def test_a_worker_killed_under_load_is_replaced_and_requests_keep_succeeding(
         # cut connection (never an error status, nor a second request).
         lost = list(load.failures)
         assert len(lost) <= 1, lost
+        assert load.refused == 0
         assert all(failure.startswith("connection: ") for failure in lost), lost
         srv.wait_for_workers(2)  # and the live-worker gauge is back to 2, not 3
     assert "Booting worker" in srv.stderr.read_text()
@@ -165,6 +174,41 @@ def test_sigterm_lets_the_requests_in_hand_finish(tmp_path: Path) -> None:
         assert srv.process.returncode == 0
     log = srv.stderr.read_text()
     assert "SIGKILL" not in log and "WORKER TIMEOUT" not in log
+
+
+def test_sigterm_under_load_answers_every_connection_it_accepted(tmp_path: Path) -> None:
+    """Four threads send requests back to back; SIGTERM. Every connection the kernel had
+    accepted for the server (in a worker's hands or still queued in the listen backlog) is
+    answered, and new ones are refused: none is reset or cut. gunicorn alone used to
+    reset the queued ones when its last worker closed the listening socket."""
+    with running(tmp_path, workers=2) as srv, Load(srv) as load:
+        load.wait_for(200)
+        assert not load.failures, load.failures
+        served_before = load.ok
+        srv.process.send_signal(signal.SIGTERM)
+        srv.process.wait(timeout=DEADLINE)
+        # Nothing listens any more: every thread's next connection is refused.
+        target = load.refused + load.threads
+        wait_until("every thread to be refused", lambda: load.refused >= target, timeout=10)
+    assert not load.failures, (load.failures, srv.logs())
+    assert load.ok >= served_before
+    assert srv.process.returncode == 0
+    log = srv.stderr.read_text()
+    assert "SIGKILL" not in log and "WORKER TIMEOUT" not in log, log[-3000:]
+
+
+def test_a_reload_under_load_keeps_serving(tmp_path: Path) -> None:
+    """A HUP swaps the workers (the old ones get SIGTERM) but not the listening socket: the
+    old workers leave it to the new ones, so requests keep being served, none refused."""
+    with running(tmp_path, workers=2) as srv, Load(srv) as load:
+        load.wait_for(100)
+        old = srv.workers()
+        srv.process.send_signal(signal.SIGHUP)
+        wait_until("new workers", lambda: len(srv.workers()) == 2 and not (srv.workers() & old))
+        load.wait_for(200)
+        assert not load.failures and load.refused == 0, (load.failures, load.refused)
+        # The old workers did not drain: that is for a stop of the whole server.
+        assert "queued connections" not in srv.stderr.read_text()
 
 
 # --- a flood of bad bodies -------------------------------------------------------------------

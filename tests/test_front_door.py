@@ -22,6 +22,7 @@ from gunicorn.config import Config
 from gunicorn.http.wsgi import Response
 
 from service import MAX_BODY_BYTES
+from service.engine.errors import KINDS
 from tests.serving_helpers import Server, running
 
 JSON = "Content-Type: application/json\r\n"
@@ -165,6 +166,69 @@ def test_a_malformed_chunk_is_a_400_problem(server: Server, name: str) -> None:
     assert status == 400, answer
     assert headers["content-type"] == "application/problem+json"
     assert json.loads(answer)["type"] == "/problems#malformed-request"
+
+
+def get(headers: bytes = b"", target: bytes = b"/healthz", method: bytes = b"GET") -> bytes:
+    return method + b" " + target + b" HTTP/1.1\r\nHost: localhost\r\n" + headers + b"\r\n"
+
+
+# What gunicorn refuses itself, before the app, and how (deploy/gunicorn.conf.py: its limits
+# are above nginx's, so through the sidecar nginx refuses these first, or they never arise).
+GUNICORN_REFUSALS: dict[str, tuple[bytes, int, str]] = {
+    "a 300-character method": (get(method=b"A" * 300), 400, "malformed-request"),
+    "a lower-case method": (get(method=b"get"), 400, "malformed-request"),
+    "raw 0xff bytes in the path": (get(target=b"/\xff\xfe"), 400, "malformed-request"),
+    "a control byte in a header": (get(b"X-Note: a\x01b\r\n"), 400, "malformed-request"),
+    "a request line over 8190 bytes": (get(target=b"/" + b"a" * 8200), 414, "uri-too-long"),
+    "a header over 8190 bytes": (get(b"X-Big: " + b"a" * 8200 + b"\r\n"), 431, "header-too-large"),
+    "6,001 headers": (get(b"A: b\r\n" * 6001), 431, "header-too-large"),
+    "Expect: 100-fly": (
+        post(JSON + "Expect: 100-fly\r\nContent-Length: 2\r\n", b"{}"),
+        417,
+        "expectation-failed",
+    ),
+    "two Content-Type headers": (FRAMINGS["two Content-Type headers"], 400, "malformed-request"),
+    "two different Content-Lengths": (
+        FRAMINGS["two different Content-Lengths"],
+        400,
+        "malformed-request",
+    ),
+    "Content-Length with Transfer-Encoding": (
+        FRAMINGS["Content-Length with Transfer-Encoding"],
+        400,
+        "malformed-request",
+    ),
+    "Transfer-Encoding: gzip": (FRAMINGS["Transfer-Encoding: gzip"], 400, "malformed-request"),
+    "two Host headers": (FRAMINGS["two Host headers"], 400, "malformed-request"),
+}
+
+
+@pytest.mark.parametrize("name", list(GUNICORN_REFUSALS))
+def test_gunicorns_own_refusals_are_small_problems(server: Server, name: str) -> None:
+    """gunicorn's own error page (HTML) is replaced, in each worker, by the app's problem
+    shape: a client straight at gunicorn gets problem+json too, of a kind on /problems."""
+    data, status, kind = GUNICORN_REFUSALS[name]
+    answer_status, headers, body = send(server, data)
+    assert answer_status == status, body[:300]
+    assert headers["content-type"] == "application/problem+json", headers
+    assert int(headers["content-length"]) == len(body) < 200, body
+    document = json.loads(body)
+    assert document == {
+        "type": f"/problems#{kind}",
+        "title": document["title"],
+        "status": status,
+        "detail": document["detail"],
+        "errors": [],
+    }
+    assert document["title"] and document["detail"] and status in KINDS[kind].statuses
+    # Nothing of the request is echoed (gunicorn's page quoted the method or the line).
+    assert b"AAAA" not in body and b"aaaa" not in body
+
+
+def test_headers_within_gunicorns_limits_reach_the_app(server: Server) -> None:
+    # nginx passes on up to 5,800 small headers (within its 17 KB): gunicorn takes them.
+    status, _, _ = send(server, get(b"A: b\r\n" * 5800))
+    assert status == 200
 
 
 def test_the_logger_survives_whatever_it_is_given(

@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from service import MAX_BODY_BYTES
 from tests.serving_helpers import (
     ROOT,
     START_TIMEOUT,
@@ -237,16 +238,17 @@ def test_the_app_answers_everything_else_through_the_sidecar(proxy: Proxy) -> No
 # --- errors nginx writes itself are problems too ---------------------------------------------
 
 
-def test_a_body_over_128_kb_is_a_413_problem_from_nginx(proxy: Proxy) -> None:
-    big = b"[" + b"1," * 66_000 + b"1]"
-    assert len(big) > 128 * 1024
+def test_a_body_over_64_kb_is_a_413_problem_from_nginx(proxy: Proxy) -> None:
+    """nginx's limit is the app's own (64 KB), so nginx refuses every body the app would."""
+    big = b"[" + b"1," * (MAX_BODY_BYTES // 2) + b"1]"
+    assert MAX_BODY_BYTES < len(big) < 2 * MAX_BODY_BYTES
     answer = proxy.request(
         "POST", "/v1/dice/roll", raw=big, headers={"Content-Type": "application/json"}
     )
     assert_problem(answer, 413, "body-too-large")
     assert answer.headers["server"] == "nginx"
     # Sent chunked (no length said up front), the same.
-    chunked = b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in (big[:70_000], big[70_000:]))
+    chunked = b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in (big[:40_000], big[40_000:]))
     raw = (
         b"POST /v1/dice/roll HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
         b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunked + b"0\r\n\r\n"
@@ -283,8 +285,137 @@ def test_a_malformed_request_is_a_400_problem_from_nginx(proxy: Proxy, raw: byte
     assert answer.headers["server"] == "nginx"
 
 
+def _request(
+    head: bytes, body: bytes = b"", method: bytes = b"POST", target: bytes = b"/v1/dice/roll"
+) -> bytes:
+    return (
+        method
+        + b" "
+        + target
+        + b" HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+        + head
+        + b"\r\n"
+        + body
+    )
+
+
+JSON = b"Content-Type: application/json\r\n"
+# Every refusal a client can reach through the sidecar, and its status and kind: nginx's
+# own (its limits are at or below gunicorn's and the app's) or, for what nginx passes on
+# and gunicorn refuses, gunicorn's own problem.
+REFUSALS: dict[str, tuple[bytes, int, str]] = {
+    "more headers than nginx holds": (
+        _request(b"A: b\r\n" * 5000, method=b"GET", target=b"/healthz"),
+        431,
+        "header-too-large",
+    ),
+    "a 300-character method": (_request(b"", method=b"A" * 300), 400, "malformed-request"),
+    "a 2-character method": (_request(b"", method=b"AB"), 400, "malformed-request"),
+    "raw 0xff bytes in the path": (
+        _request(b"", method=b"GET", target=b"/\xff\xfe"),
+        400,
+        "malformed-request",
+    ),
+    "an over-long request line": (
+        _request(b"", method=b"GET", target=b"/" + b"a" * 5000),
+        414,
+        "uri-too-long",
+    ),
+    "an over-size header": (
+        _request(b"X-Big: " + b"a" * 5000 + b"\r\n", method=b"GET", target=b"/healthz"),
+        431,
+        "header-too-large",
+    ),
+    "two Content-Lengths": (
+        _request(JSON + b"Content-Length: 2\r\nContent-Length: 3\r\n", b"{} "),
+        400,
+        "malformed-request",
+    ),
+    "Content-Length with Transfer-Encoding": (
+        _request(
+            JSON + b"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n", b"2\r\n{}\r\n0\r\n\r\n"
+        ),
+        400,
+        "malformed-request",
+    ),
+    "Transfer-Encoding: gzip": (
+        _request(JSON + b"Transfer-Encoding: gzip\r\n", b"{}"),
+        501,
+        "not-implemented",
+    ),
+    "a bad chunk": (
+        _request(JSON + b"Transfer-Encoding: chunked\r\n", b"zz\r\n{}\r\n0\r\n\r\n"),
+        400,
+        "malformed-request",
+    ),
+    "an over-size body": (
+        _request(
+            JSON + b"Content-Length: %d\r\n" % (MAX_BODY_BYTES + 1), b"1" * (MAX_BODY_BYTES + 1)
+        ),
+        413,
+        "body-too-large",
+    ),
+    # nginx passes this one on; gunicorn refuses it, with its own problem.
+    "a control byte in a header": (
+        _request(b"X-Note: a\x01b\r\n", method=b"GET", target=b"/healthz"),
+        400,
+        "malformed-request",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSALS))
+def test_every_refusal_through_the_sidecar_is_a_small_problem(proxy: Proxy, name: str) -> None:
+    raw, status, kind = REFUSALS[name]
+    answer = exchange(proxy.port, raw)
+    assert_problem(answer, status, kind)
+    assert int(answer.headers["content-length"]) == len(answer.body) < 300, answer.body
+    assert answer.headers["x-request-id"]
+    # One request id, whoever wrote the answer (nginx adds one only where none came).
+    assert raw_header_count(proxy.port, raw, b"x-request-id") == 1
+
+
+def raw_header_count(port: int, raw: bytes, name: bytes) -> int:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(raw)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head = data.partition(b"\r\n\r\n")[0].lower()
+    return sum(line.startswith(name + b":") for line in head.split(b"\r\n"))
+
+
+@pytest.mark.parametrize("count", [97, 150, 900])
+def test_many_headers_reach_the_app_through_the_sidecar(proxy: Proxy, count: int) -> None:
+    """gunicorn takes whatever header count nginx passes on (its limit is above what
+    nginx's buffers hold), so no header count earns gunicorn's refusal."""
+    answer = exchange(proxy.port, _request(b"A: b\r\n" * count, method=b"GET", target=b"/healthz"))
+    assert answer.status == 200, answer.body[:200]
+
+
+def test_the_apps_own_problems_pass_through_the_sidecar_untouched(
+    proxy: Proxy, app: Server
+) -> None:
+    """No interception: the app's 400 (a repeated member, named in errors), 404, 405, 415
+    and 422 reach the client as the app wrote them."""
+    for method, path, body, kind in (
+        ("POST", "/v1/dice/roll", b'{"notation": "3d6", "notation": "2d6"}', "application/json"),
+        ("GET", "/v1/rulesets/nope", None, None),
+        ("DELETE", "/v1/dice/roll", None, None),
+        ("POST", "/v1/dice/roll", b"x", "text/plain"),
+        ("POST", "/v1/dice/roll", b'{"notation": 7}', "application/json"),
+    ):
+        headers = {"Content-Type": kind} if kind else {}
+        direct = app.request(method, path, raw=body, headers=headers)
+        through = proxy.request(method, path, raw=body, headers=headers)
+        assert direct.status >= 400 and through.status == direct.status
+        assert through.headers["content-type"] == "application/problem+json"
+        assert through.body == direct.body, (through.body, direct.body)
+        assert through.headers.get("allow") == direct.headers.get("allow")
+
+
 def test_two_content_types_reach_the_app_as_one(proxy: Proxy, app: Server) -> None:
-    """gunicorn refuses a repeated Content-Type with an HTML page (and used to lose its
+    """gunicorn refuses a repeated Content-Type with a 400 of its own (and used to lose its
     worker to it); nginx passes exactly one on, so the app answers with its own problem."""
     workers = app.workers()
     raw = (

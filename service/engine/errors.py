@@ -114,6 +114,11 @@ PROBLEM_KINDS: tuple[ProblemKind, ...] = (
         text="A transfer encoding other than chunked.",
     ),
     ProblemKind(
+        id="expectation-failed",
+        statuses=(417,),
+        text="An `Expect` other than `100-continue`, sent straight to the server.",
+    ),
+    ProblemKind(
         id="http-version-not-supported",
         statuses=(505,),
         sidecar=True,
