@@ -247,14 +247,19 @@ class Refusal:
 
 def refused(
     tmp_path: Path,
-    env: dict[str, str],
+    env: dict[str, str | None],
     command: Sequence[str] | None = None,
     timeout: float = START_TIMEOUT,
 ) -> Refusal:
     """Start the server as ``start`` does, with settings it must refuse: it has to exit by
-    itself within ``timeout`` (else its process group is killed and the test fails)."""
+    itself within ``timeout`` (else its process group is killed and the test fails). A
+    variable given as None is unset."""
     full_env = server_env(tmp_path, free_port(), 1)
-    full_env.update(env)
+    for name, value in env.items():
+        if value is None:
+            full_env.pop(name, None)
+        else:
+            full_env[name] = value
     argv = list(command) if command else gunicorn_command()
     process = subprocess.Popen(
         argv,
