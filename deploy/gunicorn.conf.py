@@ -8,6 +8,13 @@ operator tunes comes from the environment:
 - PROMETHEUS_MULTIPROC_DIR: the folder the workers share their metrics through. Unset, a
   private temporary folder is made (and removed at exit).
 - GUNICORN_CMD_ARGS: any gunicorn flag, over this file (the tests use it).
+- LOG_LEVEL (info): gunicorn's own log level.
+
+A setting that cannot be used ends the start with one line on stderr, "Error: <SETTING>:
+<what is wrong>; <what to do>", and exit status 1: the app's own (keys, data folder, metrics
+folder) as the master builds it, the server's (above) as it starts, in ``on_starting``.
+Here they are read leniently, so that gunicorn's own checks, which come first, never see a
+bad value: those name no variable, or end in a traceback.
 
 Why sync workers: every request is short CPU work (validation, a few dice, JSON), with no
 I/O to wait on, so one process per core doing one request at a time uses the cores fully
@@ -19,6 +26,7 @@ responses in front of it (deploy/k8s/base/nginx.conf), and only nginx talks to t
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import ctypes
 import datetime
@@ -26,6 +34,7 @@ import gc
 import json
 import mmap
 import os
+import re
 import shutil
 import socket
 import struct
@@ -36,11 +45,49 @@ from typing import Any
 
 from gunicorn import util
 from gunicorn.glogging import Logger
+from gunicorn.util import parse_address
 from gunicorn.workers.sync import SyncWorker
 
+
+def _env(name: str, default: str) -> str:
+    """A server setting from the environment; set empty, it is unset."""
+    return os.environ.get(name) or default
+
+
+def _port(text: str) -> int:
+    return int(text) if re.fullmatch(r"[0-9]{1,5}", text) and 1 <= int(text) <= 65535 else 0
+
+
+def _count(text: str) -> int:
+    return int(text) if re.fullmatch(r"[0-9]{1,6}", text.strip()) else 0
+
+
+def _host(text: str) -> str:
+    """HOST without the brackets an IPv6 address may come in."""
+    return text[1:-1] if text.startswith("[") and text.endswith("]") else text
+
+
+def _bind(host: str, port: str) -> str | None:
+    """HOST and PORT as gunicorn's address; None if gunicorn could not read it."""
+    address = _host(host)
+    if ":" in address:  # IPv6: in brackets, or gunicorn reads its last group as the port
+        address = f"[{address}]"
+    text = f"{address}:{_port(port)}"
+    try:
+        parse_address(text)
+    except RuntimeError:
+        return None
+    return text if _port(port) else None
+
+
 wsgi_app = "service:create_app()"
-bind = [f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8080')}"]
-workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# A bad HOST or PORT gives way to a stand-in here, refused in on_starting before any
+# socket opens: gunicorn reads the address before that, and its own refusal names neither.
+bind = [_bind(_env("HOST", "0.0.0.0"), _env("PORT", "8080")) or "127.0.0.1:8080"]
+# gunicorn refuses a negative count itself, naming no variable: 1 stands in for any bad
+# value until on_starting refuses it. (A count gunicorn cannot read as an integer at all
+# stops gunicorn before it reads this file: see deploy/README.md.)
+workers = max(_count(_env("WEB_CONCURRENCY", "2")), 1)
 # worker_class: DrainingSyncWorker (below), gunicorn's sync worker that, when the server
 # stops, also answers the connections still queued in the listen backlog.
 
@@ -77,7 +124,7 @@ limit_request_field_size = 8190
 # Access log: one JSON object per line on stdout; gunicorn's own messages go to stderr.
 accesslog = "-"
 errorlog = "-"
-loglevel = os.environ.get("LOG_LEVEL", "info")
+loglevel = _env("LOG_LEVEL", "info")
 
 
 def _status_of(resp: Any) -> int | None:
@@ -168,22 +215,77 @@ _TEMP_ENV = "FIRE_CONTROL_METRICS_TEMPORARY"
 
 
 def _prepare_metrics_folder() -> None:
+    """Make the folder and wipe it, as far as this process can: a folder that cannot be used
+    is refused by the app, in one line, when the master imports it (service/http/metrics.py)."""
     if os.environ.get(_OWNER_ENV) == str(os.getpid()) or "GUNICORN_PID" in os.environ:
         return
     path = os.environ.get(_METRICS_ENV)
     if not path:
-        path = tempfile.mkdtemp(prefix="fire-control-metrics-")
+        try:
+            path = tempfile.mkdtemp(prefix="fire-control-metrics-")
+        except OSError:  # nowhere to make one: the app names the folder it could not make
+            path = os.path.join(tempfile.gettempdir(), f"fire-control-metrics-{os.getpid()}")
         os.environ[_METRICS_ENV] = path
         os.environ[_TEMP_ENV] = path
-    os.makedirs(path, exist_ok=True)
-    # Wipe: files left by an earlier run would be added to this run's counts.
-    for entry in os.scandir(path):
-        if entry.is_file() and entry.name.endswith(".db"):
-            os.remove(entry.path)
+        atexit.register(_remove_temporary)
     os.environ[_OWNER_ENV] = str(os.getpid())
+    with contextlib.suppress(OSError):
+        os.makedirs(path, exist_ok=True)
+        # Wipe: files left by an earlier run would be added to this run's counts.
+        for entry in os.scandir(path):
+            if entry.is_file() and entry.name.endswith(".db"):
+                os.remove(entry.path)
+
+
+def _remove_temporary() -> None:
+    # At the master's exit, however it ends (a refused start too); a worker's exit runs
+    # this as well, and must leave the folder alone.
+    temporary = os.environ.get(_TEMP_ENV)
+    if temporary and os.environ.get(_OWNER_ENV) == str(os.getpid()):
+        shutil.rmtree(temporary, ignore_errors=True)
 
 
 _prepare_metrics_folder()
+
+
+def _check_server_settings() -> None:
+    """Refuse, in one line, a server setting that cannot be used (see the top of this file)."""
+    from service.startup import StartupError, quoted
+
+    host, port = _env("HOST", "0.0.0.0"), _env("PORT", "8080")
+    if not _port(port):
+        raise StartupError(
+            "PORT", f"{quoted(port)} is not a port number (1 to 65535)", "unset it for 8080"
+        )
+    try:
+        if _bind(host, port) is None:
+            raise ValueError("gunicorn cannot read it as a host")
+        socket.getaddrinfo(_host(host), int(port), type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError, ValueError) as error:
+        raise StartupError(
+            "HOST",
+            f"{quoted(host)} is not an address this machine can listen on ({error})",
+            "give an IP address or a host name, or unset it for 0.0.0.0 (every address)",
+        ) from None
+    concurrency = _env("WEB_CONCURRENCY", "2")
+    if _count(concurrency) < 1:
+        raise StartupError(
+            "WEB_CONCURRENCY",
+            f"{quoted(concurrency)} is not a number of worker processes (1 or more)",
+            "give one per CPU core the server may use, or unset it for 2",
+        )
+    if loglevel.lower() not in Logger.LOG_LEVELS:
+        raise StartupError(
+            "LOG_LEVEL",
+            f"{quoted(loglevel)} is not a log level",
+            f"give one of {', '.join(Logger.LOG_LEVELS)}, or unset it for info",
+        )
+
+
+def on_starting(server: Any) -> None:
+    # In the master, after the app is built (preload) and before the sockets are opened:
+    # gunicorn prints a RuntimeError raised here ("Error: ...") and exits with status 1.
+    _check_server_settings()
 
 
 def pre_fork(server: Any, worker: Any) -> None:
@@ -214,12 +316,6 @@ def child_exit(server: Any, worker: Any) -> None:
             multiprocess.mark_process_dead(worker.pid)
     except Exception:
         server.log.exception("could not tidy the metrics files of worker %s", worker.pid)
-
-
-def on_exit(server: Any) -> None:
-    temporary = os.environ.get(_TEMP_ENV)
-    if temporary and os.environ.get(_OWNER_ENV) == str(os.getpid()):
-        shutil.rmtree(temporary, ignore_errors=True)
 
 
 # --- gunicorn's own refusals, as problems --------------------------------------------------

@@ -6,6 +6,7 @@ always stops it, killing the whole process group if a graceful stop takes too lo
 
 from __future__ import annotations
 
+import functools
 import http.client
 import json
 import os
@@ -19,6 +20,8 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -222,3 +225,109 @@ def running(tmp_path: Path, **kwargs: Any) -> Iterator[Server]:
         yield server
     finally:
         stop(server)
+
+
+# --- a start that must be refused -----------------------------------------------------------
+
+
+@dataclass
+class Refusal:
+    returncode: int
+    stderr: str
+
+    def lines(self, *own: str) -> list[str]:
+        """stderr's lines that say something, less gunicorn's own lines that hold any of
+        ``own`` (its INFO line when it starts, for a fault found as it starts)."""
+        return [
+            line
+            for line in self.stderr.splitlines()
+            if line.strip() and not any(text in line for text in own)
+        ]
+
+
+def refused(
+    tmp_path: Path,
+    env: dict[str, str | None],
+    command: Sequence[str] | None = None,
+    timeout: float = START_TIMEOUT,
+) -> Refusal:
+    """Start the server as ``start`` does, with settings it must refuse: it has to exit by
+    itself within ``timeout`` (else its process group is killed and the test fails). A
+    variable given as None is unset."""
+    full_env = server_env(tmp_path, free_port(), 1)
+    for name, value in env.items():
+        if value is None:
+            full_env.pop(name, None)
+        else:
+            full_env[name] = value
+    argv = list(command) if command else gunicorn_command()
+    process = subprocess.Popen(
+        argv,
+        cwd=ROOT,
+        env=full_env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        _, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired as late:
+        os.killpg(process.pid, signal.SIGKILL)
+        _, stderr = process.communicate(timeout=10)
+        raise AssertionError(
+            f"the server did not refuse to start in {timeout} s\n{stderr}"
+        ) from late
+    with suppress(ProcessLookupError):  # nothing of it may outlive the test
+        os.killpg(process.pid, signal.SIGKILL)
+    return Refusal(process.returncode, stderr)
+
+
+def assert_one_line(refusal: Refusal, setting: str, *own: str) -> str:
+    """The start failed with one line naming ``setting``, and no traceback; returns it."""
+    assert refusal.returncode != 0, refusal.stderr
+    assert "Traceback" not in refusal.stderr, refusal.stderr
+    lines = refusal.lines(*own)
+    assert len(lines) == 1, refusal.stderr
+    assert lines[0].startswith(f"Error: {setting}: "), refusal.stderr
+    return lines[0]
+
+
+_MOUNT_READ_ONLY = 'mount -t tmpfs -o ro tmpfs "$0" && exec "$@"'
+
+
+@functools.cache
+def _mount_namespaces() -> bool:
+    argv = ["unshare", "--user", "--map-root-user", "--mount", "true"]
+    try:
+        return subprocess.run(argv, capture_output=True, timeout=30, check=False).returncode == 0
+    except OSError:
+        return False
+
+
+def where_read_only(folder: Path, argv: Sequence[str]) -> list[str]:
+    """``argv`` run where ``folder`` (made empty here) is read-only to it, for real. Another
+    user than root: its permission bits do it. Root ignores those: the command then runs in
+    a mount namespace of its own (``unshare``) where ``folder`` is an empty read-only tmpfs,
+    which nothing outside it sees and which goes with it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        return list(argv)
+    if not _mount_namespaces():
+        pytest.skip("root ignores permission bits, and no mount namespace can be made here")
+    return [
+        "unshare",
+        "--user",
+        "--map-root-user",
+        "--mount",
+        "sh",
+        "-c",
+        _MOUNT_READ_ONLY,
+        str(folder),
+        *argv,
+    ]
+
+
+def gunicorn_command() -> list[str]:
+    return [str(BIN / "gunicorn"), "-c", CONFIG]

@@ -3,7 +3,8 @@
 - a worker killed with SIGKILL under load is replaced, and requests keep succeeding;
 - SIGTERM lets the requests a worker has in hand finish, and under load answers every
   connection the server had accepted (none is reset);
-- a flood of bad bodies never gets a 5xx (nor a traceback in the server's log).
+- a flood of bad bodies never gets a 5xx (nor a traceback in the server's log);
+- a server setting that cannot be used stops the start in one line naming it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.serving_helpers import ROLL, Server, roll_request, running, stop
+import pytest
+
+from tests.serving_helpers import (
+    ROLL,
+    Server,
+    assert_one_line,
+    refused,
+    roll_request,
+    running,
+    stop,
+)
 
 DEADLINE = 30.0  # seconds, for anything a test waits on
 
@@ -335,3 +346,58 @@ def test_a_flood_of_bad_bodies_never_gets_a_5xx(tmp_path: Path) -> None:
     log = srv.stderr.read_text()
     assert "Traceback" not in log and "ERROR" not in log, log[-3000:]
     assert stop(srv) == 0
+
+
+# --- a server setting that cannot be used ---------------------------------------------------
+
+# gunicorn logs "Starting gunicorn <version>" before the config's on_starting refuses these.
+STARTING = "[INFO] Starting gunicorn"
+
+SERVER_FAULTS = [
+    ("PORT", "http", "is not a port number (1 to 65535)"),
+    ("PORT", "0", "is not a port number (1 to 65535)"),
+    ("PORT", "65536", "is not a port number (1 to 65535)"),
+    ("HOST", "no-such-host.invalid", "is not an address this machine can listen on"),
+    ("HOST", "[::1", "is not an address this machine can listen on"),
+    ("WEB_CONCURRENCY", "0", "is not a number of worker processes (1 or more)"),
+    ("LOG_LEVEL", "loud", "is not a log level"),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "says"), SERVER_FAULTS)
+def test_a_server_setting_that_cannot_be_used_stops_the_start_in_one_line(
+    tmp_path: Path, name: str, value: str, says: str
+) -> None:
+    refusal = refused(tmp_path, {name: value})
+    line = assert_one_line(refusal, name, STARTING)
+    assert f"{value!r} {says}" in line
+    assert "Listening at" not in refusal.stderr  # refused before any socket was opened
+
+
+def _loopback_v6() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as sock:
+            sock.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+def _ready_over_v6(server: Server) -> int | None:
+    """The status of GET /readyz over ::1, or None while nothing answers there."""
+    conn = http.client.HTTPConnection("::1", server.port, timeout=5)
+    try:
+        conn.request("GET", "/readyz")
+        return conn.getresponse().status
+    except OSError:
+        return None
+    finally:
+        conn.close()
+
+
+@pytest.mark.skipif(not _loopback_v6(), reason="no IPv6 loopback here")
+def test_an_ipv6_host_is_served(tmp_path: Path) -> None:
+    """HOST=::1 once reached gunicorn unbracketed, which read its last group as the port."""
+    ready = lambda server, count: _ready_over_v6(server) == 200  # noqa: E731
+    with running(tmp_path, workers=1, env={"HOST": "::1"}, ready=ready) as server:
+        assert _ready_over_v6(server) == 200

@@ -30,6 +30,7 @@ from service.receipts import keys as keys_module
 from service.receipts.checking import finishes_pending_turn, left_pending
 from service.receipts.keys import SealKeys, new_signing_key, signing_keys
 from service.receipts.signing import Signer, check_signature
+from service.startup import StartupError
 from tests.receipts_helpers import (
     GAME_SEED,
     SOLO,
@@ -1699,28 +1700,32 @@ def test_keys_that_cannot_be_read_say_from_where(
     for name in (f"FIRECONTROL_{kind}_KEYS", f"FIRECONTROL_{kind}_KEYS_FILE"):
         monkeypatch.delenv(name, raising=False)
     lower = kind.lower()
+    form = "Ed25519 (OKP)" if kind == keys_module.SIGNING else "256-bit (oct)"
+    remedy = f"give a JSON Web Key Set of {form} keys (python -m service.receipts new {lower} "
+    remedy += "prints one)"
     missing = tmp_path / "missing.json"
-    with pytest.raises(keys_module.KeyConfigError) as caught:
+    with pytest.raises(StartupError) as caught:
         keys_module.key_document({f"FIRECONTROL_{kind}_KEYS_FILE": str(missing)}, kind)
     assert str(caught.value) == (
-        f"cannot read the {lower} keys (FIRECONTROL_{kind}_KEYS_FILE): [Errno 2] No such file "
-        f"or directory: '{missing}'"
+        f"FIRECONTROL_{kind}_KEYS_FILE: the {lower} keys cannot be read from '{missing}': "
+        f"No such file or directory; mount the {lower} key set there, or correct the path"
     )
     assert not missing.exists()  # a configured file is never made
-    with pytest.raises(keys_module.KeyConfigError) as caught:
+    with pytest.raises(StartupError) as caught:
         keys_module.key_document({f"FIRECONTROL_{kind}_KEYS": "{keys"}, kind)
-    assert str(caught.value) == f"the {lower} keys (FIRECONTROL_{kind}_KEYS) are not JSON"
+    assert str(caught.value) == f"FIRECONTROL_{kind}_KEYS: its value is not JSON; {remedy}"
     mounted = tmp_path / "mounted.json"
     mounted.write_text("{keys", encoding="utf-8")
-    with pytest.raises(keys_module.KeyConfigError) as caught:
+    with pytest.raises(StartupError) as caught:
         keys_module.key_document({f"FIRECONTROL_{kind}_KEYS_FILE": str(mounted)}, kind)
-    assert str(caught.value) == f"the {lower} keys (FIRECONTROL_{kind}_KEYS_FILE) are not JSON"
+    assert str(caught.value) == f"FIRECONTROL_{kind}_KEYS_FILE: '{mounted}' is not JSON; {remedy}"
     data = tmp_path / "data"
     data.mkdir()
-    keys_module.data_file({"FIRECONTROL_DATA_DIR": str(data)}, kind).write_text("{keys")
-    with pytest.raises(keys_module.KeyConfigError) as caught:
+    made = keys_module.data_file({"FIRECONTROL_DATA_DIR": str(data)}, kind)
+    made.write_text("{keys")
+    with pytest.raises(StartupError) as caught:
         keys_module.key_document({"FIRECONTROL_DATA_DIR": str(data)}, kind)
-    assert str(caught.value) == f"the {lower} keys (the data folder) are not JSON"
+    assert str(caught.value) == f"FIRECONTROL_DATA_DIR: '{made}' is not JSON; {remedy}"
 
 
 def test_new_keys_are_whole_and_named_by_their_thumbprint() -> None:

@@ -14,6 +14,13 @@ import pytest
 
 from service import create_app
 from service.receipts import keys
+from service.startup import StartupError
+from tests.serving_helpers import (
+    assert_one_line,
+    gunicorn_command,
+    refused,
+    where_read_only,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -77,7 +84,7 @@ def test_keys_from_a_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("document", "message"),
     [
-        ("not json", "are not JSON"),
+        ("not json", "its value is not JSON"),
         ("[1]", "not a JSON Web Key Set"),
         ('{"keys": []}', "has no keys"),
         ("PUBLIC", "no private key to sign with"),
@@ -93,15 +100,16 @@ def test_unusable_keys_are_refused_without_quoting_them(document: str, message: 
         document = json.dumps({"keys": [{**key, "kty": "RSA"}]})
     elif document == "TWICE":
         document = json.dumps({"keys": [key, key]})
-    with pytest.raises(keys.KeyConfigError) as raised:
+    with pytest.raises(StartupError) as raised:
         create_app({"TESTING": True, "FIRECONTROL_SIGNING_KEYS": document})
+    assert str(raised.value).startswith("FIRECONTROL_SIGNING_KEYS: ")
     assert message in str(raised.value)
     assert key["d"] not in str(raised.value)
 
 
 def test_a_seal_key_must_be_256_bits(tmp_path: Path) -> None:
     short = {"keys": [{"kty": "oct", "k": "c2hvcnQ", "kid": "short"}]}
-    with pytest.raises(keys.KeyConfigError, match="not a 256-bit"):
+    with pytest.raises(StartupError, match="^FIRECONTROL_SEAL_KEYS: seal key 1 is not a 256-bit"):
         create_app(
             {
                 "TESTING": True,
@@ -138,3 +146,154 @@ def test_the_new_command_prints_a_usable_set() -> None:
     assert result.returncode == 0
     assert len(keys.seal_keys(json.loads(result.stdout)).current) == 32
     assert run_cli("new", "nothing").returncode == 2
+
+
+# --- a start-up fault in the keys' settings: one line, never a traceback ---------------------
+
+
+def _written(path: Path, content: str | bytes) -> str:
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return str(path)
+
+
+def _set(key: dict[str, Any]) -> str:
+    return json.dumps({"keys": [key]})
+
+
+# name: (settings made in a temporary folder, the setting named, what the line says)
+KEY_FAULTS: dict[str, Any] = {
+    "the data folder is a file": lambda tmp: (
+        {"FIRECONTROL_DATA_DIR": _written(tmp / "data", "")},
+        "FIRECONTROL_DATA_DIR",
+        "is a file, not a folder",
+    ),
+    "the data folder is missing and cannot be made": lambda tmp: (
+        {"FIRECONTROL_DATA_DIR": _written(tmp / "file", "") + "/data"},
+        "FIRECONTROL_DATA_DIR",
+        "does not exist and cannot be made: a part of its path is a file",
+    ),
+    "the signing key file is missing": lambda tmp: (
+        {"FIRECONTROL_SIGNING_KEYS_FILE": str(tmp / "missing.json")},
+        "FIRECONTROL_SIGNING_KEYS_FILE",
+        "cannot be read from",
+    ),
+    "the seal key file cannot be read (a folder)": lambda tmp: (
+        {"FIRECONTROL_SEAL_KEYS_FILE": str(tmp)},
+        "FIRECONTROL_SEAL_KEYS_FILE",
+        "cannot be read from",
+    ),
+    "the signing key file is not JSON": lambda tmp: (
+        {"FIRECONTROL_SIGNING_KEYS_FILE": _written(tmp / "k.json", '{"keys": [')},
+        "FIRECONTROL_SIGNING_KEYS_FILE",
+        "is not JSON",
+    ),
+    "the signing key file is not UTF-8": lambda tmp: (
+        {"FIRECONTROL_SIGNING_KEYS_FILE": _written(tmp / "k.json", b"\xff\xfe{}")},
+        "FIRECONTROL_SIGNING_KEYS_FILE",
+        "is not UTF-8 text",
+    ),
+    "the signing key file holds a seal key": lambda tmp: (
+        {"FIRECONTROL_SIGNING_KEYS_FILE": _written(tmp / "k.json", _set(keys.new_seal_key()))},
+        "FIRECONTROL_SIGNING_KEYS_FILE",
+        "signing key 1 is not an Ed25519 (OKP) key",
+    ),
+    "the seal key file holds a signing key": lambda tmp: (
+        {"FIRECONTROL_SEAL_KEYS_FILE": _written(tmp / "k.json", _set(keys.new_signing_key()))},
+        "FIRECONTROL_SEAL_KEYS_FILE",
+        "seal key 1 is not a 256-bit (oct) key",
+    ),
+    "the signing key file is no key set": lambda tmp: (
+        {"FIRECONTROL_SIGNING_KEYS_FILE": _written(tmp / "k.json", "[1, 2]")},
+        "FIRECONTROL_SIGNING_KEYS_FILE",
+        "not a JSON Web Key Set",
+    ),
+    "the inline seal keys are not JSON": lambda tmp: (
+        {"FIRECONTROL_SEAL_KEYS": "{"},
+        "FIRECONTROL_SEAL_KEYS",
+        "its value is not JSON",
+    ),
+    "the issuer is not printable": lambda tmp: (
+        {"FIRECONTROL_ISSUER": "fire\ncontrol"},
+        "FIRECONTROL_ISSUER",
+        "is not a service name",
+    ),
+}
+
+
+@pytest.mark.parametrize("fault", list(KEY_FAULTS))
+def test_create_app_refuses_a_bad_key_setting_with_one_line_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: str
+) -> None:
+    settings, name, says = KEY_FAULTS[fault](tmp_path)
+    for variable in ("FIRECONTROL_SIGNING_KEYS", "FIRECONTROL_SEAL_KEYS", "FIRECONTROL_ISSUER"):
+        monkeypatch.delenv(variable, raising=False)
+        monkeypatch.delenv(f"{variable}_FILE", raising=False)
+    config = {"FIRECONTROL_DATA_DIR": str(tmp_path / "data"), **settings}
+    with pytest.raises(StartupError) as raised:
+        create_app({"TESTING": True, **config})
+    line = str(raised.value)
+    assert raised.value.setting == name and line.startswith(f"{name}: ")
+    assert says in line and "\n" not in line
+    assert "; " in line  # what to do comes after what is wrong
+
+
+@pytest.mark.parametrize("fault", list(KEY_FAULTS))
+def test_the_server_refuses_a_bad_key_setting_with_one_line_and_no_traceback(
+    tmp_path: Path, fault: str
+) -> None:
+    settings, name, says = KEY_FAULTS[fault](tmp_path)
+    line = assert_one_line(refused(tmp_path, settings), name)
+    assert says in line
+
+
+def test_a_read_only_data_folder_where_keys_must_be_made_stops_the_start(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    command = where_read_only(data, gunicorn_command())
+    line = assert_one_line(
+        refused(tmp_path, {"FIRECONTROL_DATA_DIR": str(data)}, command), "FIRECONTROL_DATA_DIR"
+    )
+    assert f"'{data}' is not writable: " in line
+    assert "FIRECONTROL_SIGNING_KEYS_FILE" in line  # the way out: keys from a file
+
+
+def test_a_read_only_data_folder_stops_create_app_with_its_typed_error(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    build = "from service import create_app; create_app()"
+    command = where_read_only(data, [sys.executable, "-c", build])
+    result = subprocess.run(
+        command,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "FIRECONTROL_DATA_DIR": str(data)},
+    )
+    assert result.returncode != 0
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("service.startup.StartupError: FIRECONTROL_DATA_DIR: "), result.stderr
+    assert "is not writable" in last
+
+
+def test_a_read_only_data_folder_is_no_fault_when_the_keys_come_from_files(
+    tmp_path: Path,
+) -> None:
+    """The data folder is used only to make keys: given both sets, it is never touched."""
+    signing = _written(tmp_path / "signing.json", _set(keys.new_signing_key()))
+    seal = _written(tmp_path / "seal.json", _set(keys.new_seal_key()))
+    build = "from service import create_app; create_app(); print('built')"
+    data = tmp_path / "data"
+    command = where_read_only(data, [sys.executable, "-c", build])
+    env = {
+        **os.environ,
+        "FIRECONTROL_DATA_DIR": str(data),
+        "FIRECONTROL_SIGNING_KEYS_FILE": signing,
+        "FIRECONTROL_SEAL_KEYS_FILE": seal,
+    }
+    result = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False, env=env
+    )
+    assert result.returncode == 0 and result.stdout.strip() == "built", result.stderr

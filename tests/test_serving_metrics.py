@@ -14,12 +14,22 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 from prometheus_client import CollectorRegistry, multiprocess
 from prometheus_client.mmap_dict import MmapedDict, mmap_key
 from prometheus_client.parser import text_string_to_metric_families
 
 from service.http import metrics
-from tests.serving_helpers import ROLL, Server, running, stop
+from tests.serving_helpers import (
+    ROLL,
+    Server,
+    assert_one_line,
+    gunicorn_command,
+    refused,
+    running,
+    stop,
+    where_read_only,
+)
 
 
 def samples(server: Server) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
@@ -262,3 +272,61 @@ def test_request_id_is_returned_and_logged_as_json(tmp_path: Path) -> None:
     assert by_id[forged.headers["x-request-id"]]["status"] == 404
     assert by_id["bad-1"]["status"] == 400
     assert all(line["type"] == "access" and line["duration_ms"] >= 0 for line in lines)
+
+
+# --- a metrics folder that cannot be used: one line, never a traceback ------------------------
+
+METRICS_FAULTS = {
+    "a file": ("metrics", "is a file, not a folder"),
+    "missing, under a file": ("file/metrics", "does not exist and cannot be made"),
+}
+
+
+@pytest.mark.parametrize("fault", list(METRICS_FAULTS))
+def test_a_metrics_folder_that_cannot_be_used_stops_the_start_in_one_line(
+    tmp_path: Path, fault: str
+) -> None:
+    place, says = METRICS_FAULTS[fault]
+    (tmp_path / place.split("/")[0]).write_text("")
+    folder = tmp_path / place
+    refusal = refused(tmp_path, {"PROMETHEUS_MULTIPROC_DIR": str(folder)})
+    line = assert_one_line(refusal, "PROMETHEUS_MULTIPROC_DIR")
+    assert f"'{folder}' {says}" in line
+
+
+def test_a_read_only_metrics_folder_stops_the_start_in_one_line(tmp_path: Path) -> None:
+    folder = tmp_path / "metrics"
+    command = where_read_only(folder, gunicorn_command())
+    refusal = refused(tmp_path, {"PROMETHEUS_MULTIPROC_DIR": str(folder)}, command)
+    line = assert_one_line(refusal, "PROMETHEUS_MULTIPROC_DIR")
+    assert f"'{folder}' is not writable: " in line and "emptyDir" in line
+
+
+def test_a_refused_start_leaves_no_temporary_metrics_folder(tmp_path: Path) -> None:
+    """Unset, the folder is a temporary one of the master's: gone however the start ends."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    env = {"PROMETHEUS_MULTIPROC_DIR": None, "TMPDIR": str(temporary), "PORT": "none"}
+    assert_one_line(refused(tmp_path, env), "PORT", "Starting gunicorn")
+    assert list(temporary.iterdir()) == []
+
+
+def test_the_app_refuses_a_metrics_folder_it_cannot_use_with_its_typed_error(
+    tmp_path: Path,
+) -> None:
+    """Without gunicorn too: the error comes as the app's modules are imported."""
+    (tmp_path / "metrics").write_text("")
+    result = subprocess.run(
+        [sys.executable, "-c", "from service import create_app; create_app()"],
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "metrics")},
+    )
+    assert result.returncode != 0
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("service.startup.StartupError: PROMETHEUS_MULTIPROC_DIR: "), (
+        result.stderr
+    )

@@ -8,6 +8,9 @@ drops its live gauges and folds its counters and histograms into one archive fil
 metric type, so the folder holds the live workers' files plus a few archives however many
 workers have come and gone, and every total still counts every request.
 
+A folder that cannot hold the files (a file, read-only, impossible to make) stops the start
+with a StartupError naming PROMETHEUS_MULTIPROC_DIR.
+
 Gauges must use a ``live*`` multiprocess mode: those files go when their worker does.
 """
 
@@ -33,7 +36,21 @@ from prometheus_client import (
 )
 from prometheus_client.mmap_dict import MmapedDict
 
+from ..startup import writable_folder
 from .request_id import STARTED
+
+METRICS_DIR = "PROMETHEUS_MULTIPROC_DIR"
+
+# The metrics below write their files in that folder as they are made, here: a folder that
+# cannot hold them is a StartupError naming the setting, not an OSError from deep inside
+# prometheus_client.
+if os.environ.get(METRICS_DIR):
+    writable_folder(
+        METRICS_DIR,
+        os.environ[METRICS_DIR],
+        "point it at a writable folder of its own (an emptyDir volume in Kubernetes), "
+        "or unset it to have a temporary one made",
+    )
 
 REQUESTS = Counter(
     "firecontrol_http_requests_total",

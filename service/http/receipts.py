@@ -22,6 +22,7 @@ from ..receipts import checking, keys
 from ..receipts.canonical import CanonicalizationError
 from ..receipts.signing import Signer
 from ..rulesets import REGISTERED
+from ..startup import StartupError, quoted
 from .components import camel, component, ref
 from .fields import date_time
 from .problems import problem
@@ -45,10 +46,25 @@ class Keys:
 
 def init_app(app: Flask) -> None:
     """Load the keys (made on first start when none are configured)."""
-    signing = keys.signing_keys(keys.key_document(app.config, keys.SIGNING))
-    seals = keys.seal_keys(keys.key_document(app.config, keys.SEAL))
-    issuer = keys.setting(app.config, "FIRECONTROL_ISSUER") or DEFAULT_ISSUER
+    signing = keys.configured(app.config, keys.SIGNING, keys.signing_keys)
+    seals = keys.configured(app.config, keys.SEAL, keys.seal_keys)
+    issuer = _issuer(keys.setting(app.config, "FIRECONTROL_ISSUER") or DEFAULT_ISSUER)
     app.extensions[EXTENSION] = Keys(Signer(signing, issuer), seals)
+
+
+ISSUER_MAX = 200
+
+
+def _issuer(name: str) -> str:
+    """The name every receipt is signed under: printable Unicode text, kept short."""
+    if not name.isprintable() or len(name) > ISSUER_MAX:  # a lone surrogate is not printable
+        raise StartupError(
+            "FIRECONTROL_ISSUER",
+            f"{quoted(name[:40])}{'...' if len(name) > 40 else ''} is not a service name "
+            f"(printable text, {ISSUER_MAX} characters at most)",
+            f"set the name receipts are signed under, or unset it for {DEFAULT_ISSUER!r}",
+        )
+    return name
 
 
 def current_keys() -> Keys:

@@ -15,6 +15,8 @@ service makes a set on first start in ``FIRECONTROL_DATA_DIR`` (default ``var``)
 every worker process uses that one file: it is written to a temporary file and linked into
 place, so when workers start together one wins and the others read the winner's set.
 
+A set that cannot be used, a file that cannot be read, a data folder where no set can be
+made: each is a ``StartupError`` (service/startup.py) naming the setting.
 Private key material is never logged, served or put into an error message.
 """
 
@@ -26,12 +28,17 @@ import json
 import os
 import secrets
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from joserfc.jwk import OctKey, OKPKey
+
+from .. import startup
+from ..startup import StartupError
+
+T = TypeVar("T")
 
 SIGNING = "SIGNING"
 SEAL = "SEAL"
@@ -188,28 +195,76 @@ def replace(path: Path, document: dict[str, Any]) -> None:
         raise
 
 
+def _source(config: Mapping[str, Any], kind: str) -> str:
+    """The setting the key set of ``kind`` comes from: the first of the three that is set."""
+    for name in (f"FIRECONTROL_{kind}_KEYS", f"FIRECONTROL_{kind}_KEYS_FILE"):
+        if setting(config, name) is not None:
+            return name
+    return "FIRECONTROL_DATA_DIR"
+
+
+def _set_remedy(kind: str) -> str:
+    form = "Ed25519 (OKP)" if kind == SIGNING else "256-bit (oct)"
+    return (
+        f"give a JSON Web Key Set of {form} keys "
+        f"(python -m service.receipts new {kind.lower()} prints one)"
+    )
+
+
 def key_document(config: Mapping[str, Any], kind: str) -> Any:
-    """The configured key set of ``kind`` (SIGNING or SEAL) as JSON, made on first start."""
-    inline = setting(config, f"FIRECONTROL_{kind}_KEYS")
-    file_name = setting(config, f"FIRECONTROL_{kind}_KEYS_FILE")
-    if inline is not None:
-        source, text = f"FIRECONTROL_{kind}_KEYS", inline
+    """The configured key set of ``kind`` (SIGNING or SEAL) as JSON, made on first start.
+    A fault is a StartupError naming the setting the set comes from."""
+    lower, source = kind.lower(), _source(config, kind)
+    if source == f"FIRECONTROL_{kind}_KEYS":
+        text, where = str(setting(config, source)), "its value"
     else:
-        path = Path(file_name) if file_name else data_file(config, kind)
-        if file_name is None and not path.exists():
-            maker = new_signing_key if kind == SIGNING else new_seal_key
-            _write_new(path, {"keys": [maker()]})
-        source = f"FIRECONTROL_{kind}_KEYS_FILE" if file_name else "the data folder"
+        if source == "FIRECONTROL_DATA_DIR":
+            path = data_file(config, kind)
+            if not path.exists():
+                _make(path, kind)
+            remedy = "let the service read the file, or restore it from a backup"
+        else:
+            path = Path(str(setting(config, source)))
+            remedy = f"mount the {lower} key set there, or correct the path"
+        where = startup.quoted(path)
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as error:
-            raise KeyConfigError(
-                f"cannot read the {kind.lower()} keys ({source}): {error}"
-            ) from None
+            problem = f"the {lower} keys cannot be read from {where}: {startup.why(error)}"
+            raise StartupError(source, problem, remedy) from None
+        except UnicodeDecodeError:
+            raise StartupError(source, f"{where} is not UTF-8 text", _set_remedy(kind)) from None
     try:
         return json.loads(text)
     except ValueError:
-        raise KeyConfigError(f"the {kind.lower()} keys ({source}) are not JSON") from None
+        raise StartupError(source, f"{where} is not JSON", _set_remedy(kind)) from None
+
+
+def _make(path: Path, kind: str) -> None:
+    """The first start: a new set of ``kind`` at ``path``, in the data folder."""
+    remedy = (
+        "point it at a folder the service may write, where the keys are made on first "
+        f"start, or give the keys in FIRECONTROL_{kind}_KEYS_FILE"
+    )
+    startup.writable_folder("FIRECONTROL_DATA_DIR", path.parent, remedy, mode=0o700)
+    maker = new_signing_key if kind == SIGNING else new_seal_key
+    try:
+        _write_new(path, {"keys": [maker()]})
+    except OSError as error:
+        problem = f"no {kind.lower()} keys can be made in {startup.quoted(path.parent)}"
+        raise StartupError(
+            "FIRECONTROL_DATA_DIR", f"{problem}: {startup.why(error)}", remedy
+        ) from None
+
+
+def configured(config: Mapping[str, Any], kind: str, read: Callable[[Any], T]) -> T:
+    """The key set of ``kind`` the service starts with, read by ``read`` (signing_keys or
+    seal_keys); a StartupError naming its setting if it cannot be used."""
+    document = key_document(config, kind)
+    try:
+        return read(document)
+    except KeyConfigError as error:
+        raise StartupError(_source(config, kind), str(error), _set_remedy(kind)) from None
 
 
 def rotate(path: Path, kind: str) -> str:
