@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 from xml.etree import ElementTree as ET
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+
+from service.http.pictures import how_sure, odds, percent
 
 SVG = "image/svg+xml"
 NS = "{http://www.w3.org/2000/svg}"
@@ -48,9 +51,73 @@ def test_the_heat_map_picture_shows_the_json_numbers(client: FlaskClient) -> Non
     for r, row in enumerate(rows):
         for c, p in enumerate(row):
             assert cells[f"{'ABCDEFGHIJ'[c]}{r + 1}"] == p
-    texts = [t.text for t in picture.iter(f"{NS}text")]
-    assert "100%" in texts  # E5, the hit
-    assert str(json_answer["result"]["sampler"]["seed"]) in picture.findtext(f"{NS}title", "")
+
+
+def _squares(picture: ET.Element) -> dict[str, ET.Element]:
+    return {
+        rect.get("data-square", ""): rect
+        for rect in picture.iter(f"{NS}rect")
+        if rect.get("data-square")
+    }
+
+
+def test_the_heat_map_marks_what_was_told_apart_from_what_it_infers(
+    client: FlaskClient,
+) -> None:
+    body = {
+        "view": {
+            "misses": ["C5", "A1"],
+            "hits": ["E5"],
+            "contacts": ["G2"],
+            "sunk": [{"ship": "destroyer", "squares": ["J9", "J10"]}],
+        },
+        "dice": {"seed": "picture", "nonce": 1},
+    }
+    picture = parse(client.post(HEATMAP, json=body, headers={"Accept": SVG}))
+    squares = _squares(picture)
+    states = {square: rect.get("data-state") for square, rect in squares.items()}
+    told = {"A1": "miss", "C5": "miss", "E5": "hit", "G2": "contact", "J9": "sunk", "J10": "sunk"}
+    assert {sq: st for sq, st in states.items() if st != "open"} == told
+    # A told square has its mark and no percentage; every other square says its chance.
+    percentages = [t.text for t in picture.iter(f"{NS}text") if (t.text or "").endswith("%")]
+    assert len([p for p in percentages if p]) == 100 - len(told) + 5  # the legend's 5 shades
+    assert len({squares[sq].get("fill") for sq in told}) == 4  # one look for each kind
+    for square, state in told.items():
+        assert state.split()[0] in (squares[square].findtext(f"{NS}title") or "").lower()
+    legend = next(g for g in picture.iter(f"{NS}g") if g.get("data-legend") is not None)
+    words = " ".join(t.text or "" for t in legend.iter(f"{NS}text"))
+    for label in ("Miss", "Hit", "Sunk ship", "Contact", "0%", "100%"):
+        assert label in words
+
+
+def test_the_heat_map_says_in_words_how_sure_it_is(client: FlaskClient) -> None:
+    json_answer = client.post(HEATMAP, json=HEAT_BODY).get_json()["result"]
+    picture = parse(client.post(HEATMAP, json=HEAT_BODY, headers={"Accept": SVG}))
+    shown = " ".join(t.text or "" for t in picture.iter(f"{NS}text"))
+    assert json_answer["method"] == "sampled"
+    samples = json_answer["sampler"]["samples"]
+    assert f"Estimated from {samples} sampled layouts" in shown
+    assert "sweeps" not in shown and "seed" not in shown  # the sampler's own words stay out
+    assert str(json_answer["sampler"]["seed"]) in picture.findtext(f"{NS}desc", "")
+    assert picture.get("data-method") == "sampled"
+
+
+@pytest.mark.parametrize(
+    ("result", "said"),
+    [
+        ({"method": "exact", "placements": 1234, "sampler": None}, "Exact: counted over all 1,234"),
+        (
+            {"method": "sampled", "placements": None, "sampler": {"samples": 47, "seed": 1}},
+            "Estimated from 47 sampled layouts",
+        ),
+        ({"method": "bounded", "placements": None}, "Worked out by the bounded method."),
+        ({"method": "exact"}, "Worked out by the exact method."),  # a member it needs is gone
+    ],
+)
+def test_how_sure_has_a_sentence_for_each_method_and_one_for_a_new_one(
+    result: dict[str, Any], said: str
+) -> None:
+    assert how_sure(result).startswith(said)
 
 
 def test_the_heat_map_picture_is_not_signed_and_varies_by_accept(client: FlaskClient) -> None:
@@ -66,23 +133,143 @@ def every_odds(app: Flask) -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
-def test_every_odds_picture_shows_the_json_numbers(
+def _bars(picture: ET.Element, attribute: str) -> list[ET.Element]:
+    return [g for g in picture.iter(f"{NS}g") if g.get(attribute) is not None]
+
+
+def _label(bar: ET.Element) -> str:
+    """A bar's words as shown (its lines joined), without the percentage at its right."""
+    texts = [t for t in bar.iter(f"{NS}text") if t.get("text-anchor") != "end"]
+    return " ".join(t.text or "" for t in texts)
+
+
+def test_every_odds_picture_shows_the_json_numbers_in_words(
     client: FlaskClient, every_odds: list[tuple[str, dict[str, Any]]]
 ) -> None:
     for path, body in every_odds:
         outcomes = client.post(path, json=body).get_json()["outcomes"]
         picture = parse(client.post(path, json=body, headers={"Accept": SVG}))
-        bars = [g for g in picture.iter(f"{NS}g") if g.get("data-outcome") is not None]
-        assert len(bars) == len(outcomes), path
-        for bar, outcome in zip(bars, outcomes, strict=True):
-            assert bar.get("data-probability") == outcome["probability"], path
-            assert float(bar.get("data-p", "nan")) == outcome["p"], path
-            shown = " ".join(t.text or "" for t in bar.iter(f"{NS}text"))
-            assert outcome["probability"] in shown, path
-            rect = bar.find(f"{NS}rect")
-            assert rect is not None, path
-            width = float(rect.get("width", "nan"))
-            assert width == pytest.approx(max(1.0, 240 * outcome["p"]), abs=0.01)
+        bars = _bars(picture, "data-outcome")
+        told = [int(i) for bar in bars for i in (bar.get("data-outcome") or "").split()]
+        assert sorted(told) == list(range(len(outcomes))), path  # each outcome in one bar
+        for bar in bars:
+            indices = [int(i) for i in (bar.get("data-outcome") or "").split()]
+            chance = sum((Fraction(outcomes[i]["probability"]) for i in indices), Fraction(0))
+            assert bar.get("data-probability") == str(chance), path
+            assert percent(chance) in [t.text for t in bar.iter(f"{NS}text")], path
+            label = _label(bar)
+            assert label and not label[0].islower(), (path, label)
+            assert "_" not in label and " ," not in label and "{" not in label, (path, label)
+        assert len(bars) <= 12, path  # a few bars, not one for each of dozens of outcomes
+
+
+def test_a_picture_is_self_contained_and_scales_to_the_screen(
+    client: FlaskClient, every_odds: list[tuple[str, dict[str, Any]]]
+) -> None:
+    path, body = every_odds[0]
+    for target, sent in ((path, body), (HEATMAP, HEAT_BODY)):
+        text = client.post(target, json=sent, headers={"Accept": SVG}).get_data(as_text=True)
+        root = ET.fromstring(text)
+        assert root.get("width") == "100%" and "height" not in root.attrib
+        assert len((root.get("viewBox") or "").split()) == 4
+        assert "height:auto" in (root.get("style") or "")
+        for forbidden in ("href", "<script", "@import", "url(", "@font-face"):
+            assert forbidden not in text, (target, forbidden)
+
+
+def _attack(client: FlaskClient) -> tuple[list[dict[str, Any]], ET.Element]:
+    body = {
+        "firer": {"ship": "Ajax"},
+        "target": {"ship": "Graf Spee"},
+        "range": "Medium",
+        "weather": "Fair",
+        "guns_bearing": "broadside",
+    }
+    path = "/v1/rulesets/salvo-solo/attack/odds"
+    outcomes = client.post(path, json=body).get_json()["outcomes"]
+    return outcomes, parse(client.post(path, json=body, headers={"Accept": SVG}))
+
+
+def test_the_attack_picture_answers_a_players_questions(client: FlaskClient) -> None:
+    """The README's request: the chance of any hit, of each kind, of sinking or silencing
+    the target, and how many hits, each worked out here from the JSON outcomes."""
+    outcomes, picture = _attack(client)
+
+    def chance(test: Any) -> str:
+        return str(
+            sum((Fraction(o["probability"]) for o in outcomes if test(o["result"])), Fraction(0))
+        )
+
+    def hits(result: dict[str, Any]) -> int:
+        return int(result["flotation_hits"] + result["speed_hits"] + result["turret_hits"])
+
+    asked = {
+        bar.get("data-question"): bar.get("data-chance") for bar in _bars(picture, "data-question")
+    }
+    assert asked == {
+        "Straddled": chance(lambda r: r["straddled"]),
+        "Any hit": chance(lambda r: hits(r) > 0),
+        "At least one flotation hit": chance(lambda r: r["flotation_hits"] > 0),
+        "At least one speed hit": chance(lambda r: r["speed_hits"] > 0),
+        "At least one turret hit": chance(lambda r: r["turret_hits"] > 0),
+        "Fire control lost": chance(lambda r: r["fire_control_lost"]),
+        "Silenced": chance(lambda r: r["silenced"]),
+        "Sunk": chance(lambda r: r["sunk"]),
+    }
+    how_many = {bar.get("data-hits"): bar.get("data-chance") for bar in _bars(picture, "data-hits")}
+    assert how_many["No hits"] == chance(lambda r: hits(r) == 0)
+    assert how_many["2 hits"] == chance(lambda r: hits(r) == 2)
+    assert sum(Fraction(c or "0") for c in how_many.values()) == 1
+    labels = [_label(bar) for bar in _bars(picture, "data-outcome")]
+    assert "Miss (no straddle)" in labels
+    assert any(label.startswith("Straddled, 2 hits (1 flotation, 1 speed)") for label in labels)
+    assert len(_bars(picture, "data-outcome")) <= 7  # after the questions, only the likeliest
+
+
+def test_an_outcome_reads_in_the_rulesets_words(client: FlaskClient) -> None:
+    body = {"firer": {"ship": "Ajax"}, "target": {"ship": "Graf Spee"}, "range": "Long",
+            "guns_bearing": "bow"}  # fmt: skip
+    picture = parse(
+        client.post("/v1/rulesets/salvo-solo/straddle/odds", json=body, headers={"Accept": SVG})
+    )
+    labels = [_label(bar) for bar in _bars(picture, "data-outcome")]
+    assert labels == [
+        "No effect",
+        "1 flotation hit",
+        "Special damage: roll on the Special Damage table",
+        "1 turret hit",
+        "2 hits (1 flotation, 1 speed)",
+    ]
+    enemy = {"enemy": {"ship": "Graf Spee"}, "player": {"ship": "Ajax"}, "last_action": None}
+    picture = parse(
+        client.post(
+            "/v1/rulesets/salvo-solo/enemy-action/odds", json=enemy, headers={"Accept": SVG}
+        )
+    )
+    labels = [_label(bar) for bar in _bars(picture, "data-outcome")]
+    assert labels[:2] == ["Close", "Offer Broadside"]
+
+
+def test_an_outcome_reads_generically_where_a_ruleset_says_nothing() -> None:
+    """A result's members in words: the headline, the hits added up, the true flags, other
+    numbers by name; the members every outcome shares are left out."""
+
+    def salvo(hit: bool, gun: int, deck: int, damage: int) -> dict[str, Any]:
+        return {"name": "Salvo", "hit": hit, "gun_hits": gun, "deck_hits": deck,
+                "damage": damage, "range": 3}  # fmt: skip
+
+    answer = {
+        "ruleset": "any",
+        "step": "volley",
+        "outcomes": [
+            {"probability": "1/2", "p": 0.5, "result": salvo(False, 0, 0, 0)},
+            {"probability": "1/4", "p": 0.25, "result": salvo(True, 2, 1, 7)},
+            {"probability": "1/4", "p": 0.25, "result": salvo(True, 0, 1, 2)},
+        ],
+    }
+    picture = ET.fromstring(odds(answer))
+    labels = [_label(bar) for bar in _bars(picture, "data-outcome")]
+    assert labels == ["Miss", "Hit, 3 hits (2 gun, 1 deck), damage 7", "Hit, 1 deck hit, damage 2"]
 
 
 @pytest.mark.parametrize(
@@ -136,25 +323,6 @@ def test_the_document_lists_the_picture_as_a_second_media_type(app: Flask) -> No
         responses = document["paths"][path]["post"]["responses"]
         assert set(responses["200"]["content"]) == {"application/json", SVG}, path
         assert "406" in responses, path
-
-
-def test_an_outcomes_label_writes_its_values_as_the_json_answer_does(
-    client: FlaskClient,
-) -> None:
-    body = {
-        "firer": {"ship": "Ajax"},
-        "target": {"ship": "Graf Spee"},
-        "range": "Medium",
-        "weather": "Fair",
-        "guns_bearing": "broadside",
-    }
-    path = "/v1/rulesets/salvo-solo/attack/odds"
-    root = parse(client.post(path, json=body, headers={"Accept": "image/svg+xml"}))
-    first = next(
-        g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("data-outcome") == "0"
-    )
-    label = first.findtext("{http://www.w3.org/2000/svg}title") or ""
-    assert "sunk false" in label and "False" not in label and "True" not in label
 
 
 def test_the_json_answers_that_have_a_picture_vary_by_accept_too(client: FlaskClient) -> None:

@@ -1,18 +1,35 @@
-"""Pictures: a heat map or the outcomes of an /odds answer as a small SVG.
+"""Pictures: the heat map, or the odds of a step, as a small SVG a player reads at a glance.
 
 The heat map (POST /v1/rulesets/salvo-grid/heatmap) and every /odds answer an
-``Accept: image/svg+xml`` request with a picture of the very answer they would give in
-JSON: the grid shaded by probability, or one labelled bar per outcome. Each square and bar
-carries its numbers as ``data-*`` attributes and as text, so a program can read the picture
-as surely as a player. The picture is not signed (a signature covers canonical JSON, not
-drawing): a client that wants the signed numbers asks the same request with
+``Accept: image/svg+xml`` request with a picture of the very answer they would give in JSON.
+
+* An /odds picture with many outcomes first answers the questions a player asks (the chance
+  of any hit, of each kind of hit, of each yes-or-no result such as sunk or silenced, and how
+  many hits), then lists the outcomes in words, most likely first: outcomes that read the
+  same share one bar, and past ``SHOWN`` bars the rest share an "other outcomes" bar. The
+  words come from the outcome's result as ``_say`` reads it, after the ruleset's own
+  rewording where the result's members would not read well (``StepHTTP.words``).
+* The heat map shades each square not yet known by the chance it holds a ship afloat; misses,
+  hits, sunk ships and contacts have their own marks and no percentage; a legend says what
+  each mark and shade means, and a sentence says how the chances were worked out.
+
+Every bar and square carries its numbers as ``data-*`` attributes (an outcome bar its exact
+``data-probability``, the outcome bars of a picture summing to 1; a question bar its exact
+``data-chance``; a square its ``data-p`` and ``data-state``), so a program can read the
+picture as surely as a player. The picture is not signed (a signature covers canonical JSON,
+not drawing): a client that wants the signed numbers asks the same request with
 ``Accept: application/json`` (the default), which with the same dice gives the same numbers.
+
+Each picture scales to the width of the screen (``width="100%"`` over a ``viewBox`` drawn for
+a phone, at most ``MAX_SCALE`` times that size on a wide screen) and uses no font, script or
+file from elsewhere.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 from xml.etree import ElementTree as ET
 
@@ -24,11 +41,25 @@ JSON = "application/json"
 OFFERS = (JSON, SVG)
 NS = "http://www.w3.org/2000/svg"
 
-CELL = 36
-MARGIN = 28
-BAR = 240
-ROW = 20
-LABEL = 360
+WIDTH = 380  # drawn for a phone's width; scaled to the screen
+MAX_SCALE = 1.6  # no larger than this on a wide screen
+PAD = 10
+FONT = 13
+LINE = 17
+CHAR = 0.62  # a generous average width of a sans-serif character, in ems
+SHOWN = 10  # outcome bars before the rest share one
+SHOWN_AFTER_QUESTIONS = 5  # fewer when the questions come first
+FEW = 6  # outcomes a player takes in without the questions first
+HOW_MANY = 7  # bars of "how many hits" before the last counts "or more"
+
+INK = "#222"
+FAINT = "#666"
+BAR_COLOUR = "#c33"
+QUESTION_COLOUR = "#2a6fb0"
+TRACK = "#eee"
+
+Words = Callable[[Mapping[str, Any]], Mapping[str, Any]]
+Path = tuple[str, ...]
 
 # The OpenAPI description of the second media type of a 200, and of the 406.
 DOC_200 = {
@@ -72,6 +103,13 @@ def wants_svg() -> bool:
     return best == SVG
 
 
+def asked() -> Mapping[str, Any]:
+    """The request's body, as the one decoder read it (and as a receipt's provenance names
+    it): what a picture shows besides the answer, such as the squares already fired at."""
+    body = request.get_json(silent=True)
+    return body if isinstance(body, Mapping) else {}
+
+
 def answer(body: Mapping[str, Any], draw: Callable[[Mapping[str, Any]], str]) -> Response:
     return varies(Response(draw(body), mimetype=SVG))
 
@@ -83,20 +121,26 @@ def varies(response: Response) -> Response:
     return response
 
 
-def _svg(width: int, height: int, title: str) -> ET.Element:
+# --- drawing -------------------------------------------------------------------------
+
+
+def _svg(title: str, desc: str) -> ET.Element:
+    """A picture's root; ``_finish`` gives it its size once everything is drawn."""
     root = ET.Element(
         "svg",
-        {
-            "xmlns": NS,
-            "width": str(width),
-            "height": str(height),
-            "viewBox": f"0 0 {width} {height}",
-            "font-family": "sans-serif",
-            "font-size": "11",
-        },
+        {"xmlns": NS, "role": "img", "font-family": "sans-serif", "font-size": str(FONT)},
     )
     ET.SubElement(root, "title").text = title
+    ET.SubElement(root, "desc").text = desc
+    ET.SubElement(root, "rect", {"width": "100%", "height": "100%", "fill": "#fff"})
     return root
+
+
+def _finish(root: ET.Element, width: int, height: float) -> str:
+    root.set("width", "100%")  # the screen's width, the height following the viewBox
+    root.set("viewBox", f"0 0 {width} {height:g}")
+    root.set("style", f"max-width:{round(MAX_SCALE * width)}px;height:auto")
+    return ET.tostring(root, encoding="unicode", xml_declaration=False)
 
 
 def _text(parent: ET.Element, x: float, y: float, text: str, **attrs: str) -> ET.Element:
@@ -105,107 +149,522 @@ def _text(parent: ET.Element, x: float, y: float, text: str, **attrs: str) -> ET
     return element
 
 
-def _bytes(root: ET.Element) -> str:
-    return ET.tostring(root, encoding="unicode", xml_declaration=False)
+def _fits(width: float, size: int = FONT) -> int:
+    """How many characters of text at ``size`` fit in ``width``."""
+    return max(1, int(width / (CHAR * size)))
+
+
+def _wrap(text: str, chars: int, most: int = 3) -> list[str]:
+    """Lines of at most ``chars`` characters, broken between words; past ``most`` lines the
+    last ends in an ellipsis (the whole text is in the element's title)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        while len(word) > chars:  # a word longer than a line is cut
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(word[:chars])
+            word = word[chars:]
+        if not line:
+            line = word
+        elif len(line) + 1 + len(word) <= chars:
+            line = f"{line} {word}"
+        else:
+            lines.append(line)
+            line = word
+    if line or not lines:
+        lines.append(line)
+    if len(lines) > most:
+        lines = lines[:most]
+        lines[-1] = lines[-1][: chars - 1].rstrip() + "\u2026"
+    return lines
+
+
+def _paragraph(parent: ET.Element, y: float, text: str, size: int = FONT, **attrs: str) -> float:
+    """Text wrapped to the picture's width from baseline ``y``; the next free baseline."""
+    for line in _wrap(text, _fits(WIDTH - 2 * PAD, size), most=6):
+        _text(parent, PAD, y, line, **{"font-size": str(size), **attrs})
+        y += size + 4
+    return y
+
+
+def percent(chance: Fraction | float) -> str:
+    """A chance as a player reads it: one decimal, never rounded to a sure 0% or 100%."""
+    if chance <= 0:
+        return "0%"
+    if chance >= 1:
+        return "100%"
+    if chance < Fraction(1, 1000):
+        return "<0.1%"
+    if chance > Fraction(999, 1000):
+        return ">99.9%"
+    return f"{100 * float(chance):.1f}%"
+
+
+def _bar(
+    parent: ET.Element,
+    y: float,
+    label: str,
+    chance: Fraction,
+    colour: str,
+    attrs: Mapping[str, str],
+) -> float:
+    """A labelled bar (label over a full-width track, the chance at the right); the y below."""
+    group = ET.SubElement(parent, "g", dict(attrs))
+    ET.SubElement(group, "title").text = f"{label}: {percent(chance)} ({chance})"
+    shown = percent(chance)
+    room = WIDTH - 2 * PAD - (len(shown) + 1) * CHAR * FONT
+    lines = _wrap(label, _fits(room), most=2)
+    for index, line in enumerate(lines):
+        _text(group, PAD, y + FONT + index * LINE, line)
+    _text(group, WIDTH - PAD, y + FONT, shown, **{"text-anchor": "end", "font-weight": "bold"})
+    top = y + FONT + (len(lines) - 1) * LINE + 5
+    track = WIDTH - 2 * PAD
+    ET.SubElement(
+        group,
+        "rect",
+        {"x": str(PAD), "y": f"{top:g}", "width": str(track), "height": "8", "fill": TRACK},
+    )
+    ET.SubElement(
+        group,
+        "rect",
+        {
+            "x": str(PAD),
+            "y": f"{top:g}",
+            "width": f"{track * float(chance):.2f}",
+            "height": "8",
+            "fill": colour,
+            "data-bar": "",
+        },
+    )
+    return top + 8 + 10
+
+
+def _heading(parent: ET.Element, y: float, text: str) -> float:
+    _text(parent, PAD, y + FONT + 6, text, **{"font-weight": "bold", "fill": FAINT})
+    return y + FONT + 14
+
+
+# --- an outcome in words ---------------------------------------------------------------
+#
+# A result reads member by member (a nested object's members by their path), taking only
+# the members whose values differ between the outcomes (the ones that tell them apart):
+# - text named "outcome", "name" or "effect", or named as the step is, or the only member
+#   that differs: the headline, as it is ("Fair", "Turret destroyed");
+# - a whole number named "hits" or "<kind>_hits": hits, added up into one phrase
+#   ("3 hits (2 flotation, 1 speed)", "2 turret hits");
+# - true: its name ("sunk", "fire control lost"); false, null, 0 or empty: left out;
+# - another number or text: its name and value ("damage 13", "reason rolled").
+# A result with nothing left to say reads "Miss" if its "hit" is false, else "No effect".
+# A ruleset whose result would read badly rewords it first, into members read the same way
+# (``StepHTTP.words``).
+
+HEADLINES = ("outcome", "name", "effect")
+
+
+def _flat(value: Any, path: Path = ()) -> dict[Path, Any]:
+    if isinstance(value, Mapping) and value:
+        flat: dict[Path, Any] = {}
+        for key, item in value.items():
+            flat.update(_flat(item, (*path, str(key))))
+        return flat
+    return {path: value}
+
+
+def _is_hits(path: Path, value: Any) -> bool:
+    key = path[-1] if path else ""
+    number = isinstance(value, int) and not isinstance(value, bool)
+    return number and (key == "hits" or key.endswith("_hits"))
+
+
+def _name(path: Path) -> str:
+    return " ".join(key.replace("_", " ") for key in path)
+
+
+def _kind(path: Path) -> str:
+    return "" if path[-1] == "hits" else path[-1].removesuffix("_hits").replace("_", " ")
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}" + ("" if n == 1 else "s")
+
+
+def _hits(facts: Mapping[Path, Any]) -> int:
+    return sum(value for path, value in facts.items() if _is_hits(path, value))
+
+
+def _hit_words(facts: Mapping[Path, Any]) -> str | None:
+    total = _hits(facts)
+    if total == 0:
+        return None
+    kinds = [(_kind(p), v) for p, v in facts.items() if _is_hits(p, v) and v and _kind(p)]
+    if len(kinds) == 1 and kinds[0][1] == total:
+        return _count(total, f"{kinds[0][0]} hit")
+    if not kinds:
+        return _count(total, "hit")
+    return f"{_count(total, 'hit')} ({', '.join(f'{n} {kind}' for kind, n in kinds)})"
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float | int):
+        return f"{value:g}" if isinstance(value, float) else str(value)
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _say(facts: Mapping[Path, Any], telling: Sequence[Path], headlines: Sequence[str]) -> str:
+    """One outcome in words, from the members that tell the outcomes apart."""
+    heads: list[str] = []
+    parts: list[str] = []
+    hits_said = False
+    for path in telling:
+        value = facts.get(path)
+        if _is_hits(path, value):
+            if not hits_said:
+                hits_said = True
+                said = _hit_words(facts)
+                if said:
+                    parts.append(said)
+        elif value is None or value is False or value == 0 or value in ("", [], {}):
+            continue
+        elif value is True:
+            parts.append(_name(path))
+        elif isinstance(value, str) and (path[-1] in headlines or len(telling) == 1):
+            heads.append(value)
+        else:
+            parts.append(f"{_name(path)} {_plain(value)}")
+    head, rest = ", ".join(heads), ", ".join(parts)
+    said = f"{head}: {rest}" if head and rest else head or rest
+    if not said:
+        said = "Miss" if facts.get(("hit",)) is False else "No effect"
+    return said[0].upper() + said[1:]
+
+
+def _telling(all_facts: Sequence[Mapping[Path, Any]]) -> list[Path]:
+    """The members whose values differ between outcomes (all of them if none do)."""
+    paths = list(dict.fromkeys(path for facts in all_facts for path in facts))
+
+    def seen(path: Path) -> set[str]:
+        return {json.dumps(facts.get(path), sort_keys=True) for facts in all_facts}
+
+    return [path for path in paths if len(seen(path)) > 1] or paths
+
+
+# --- the questions a player asks ---------------------------------------------------------
+
+
+def _chance(
+    chances: Iterable[tuple[Mapping[Path, Any], Fraction]], test: Callable[..., bool]
+) -> Fraction:
+    return sum((chance for facts, chance in chances if test(facts)), Fraction(0))
+
+
+def _questions(
+    weighed: Sequence[tuple[Mapping[Path, Any], Fraction]],
+    telling: Sequence[Path],
+    headlines: Sequence[str],
+) -> list[tuple[str, Fraction]]:
+    """In the members' order: the chance of any hit and of each kind of hit (at the first
+    hits member), of each yes-or-no member, and of each text member that is sometimes null
+    ("Critical": a critical of some name)."""
+    asked: list[tuple[str, Fraction]] = []
+    hit_paths = [p for p in telling if any(_is_hits(p, facts.get(p)) for facts, _ in weighed)]
+    for path in telling:
+        values = [facts.get(path) for facts, _ in weighed]
+        said = _name(path)
+        said = said[0].upper() + said[1:]
+        if hit_paths and path == hit_paths[0]:
+            asked.append(("Any hit", _chance(weighed, lambda facts: _hits(facts) > 0)))
+            kinds = [p for p in hit_paths if _kind(p) and any(f.get(p) for f, _ in weighed)]
+            for kind in kinds if len(kinds) > 1 else []:
+                asked.append(
+                    (
+                        f"At least one {_kind(kind)} hit",
+                        _chance(weighed, lambda facts, kind=kind: bool(facts.get(kind))),
+                    )
+                )
+        elif any(isinstance(value, bool) for value in values):
+            asked.append((said, _chance(weighed, lambda facts, path=path: facts.get(path) is True)))
+        elif (
+            path[-1] not in headlines
+            and None in values
+            and any(isinstance(value, str) for value in values)
+        ):
+            asked.append((said, _chance(weighed, lambda facts, path=path: bool(facts.get(path)))))
+    return asked
+
+
+def _how_many(weighed: Sequence[tuple[Mapping[Path, Any], Fraction]]) -> list[tuple[str, Fraction]]:
+    """How many hits in all, when there are more than two answers to it."""
+    totals: dict[int, Fraction] = {}
+    for facts, chance in weighed:
+        total = _hits(facts)
+        totals[total] = totals.get(total, Fraction(0)) + chance
+    if len(totals) <= 2:
+        return []
+    counts = sorted(totals)
+    bars = [("No hits" if n == 0 else _count(n, "hit"), totals[n]) for n in counts[: HOW_MANY - 1]]
+    if len(counts) >= HOW_MANY:
+        rest = counts[HOW_MANY - 1 :]
+        label = f"{rest[0]} hits" if len(rest) == 1 else f"{rest[0]} or more hits"
+        bars.append((label, sum((totals[n] for n in rest), Fraction(0))))
+    return bars
+
+
+def _title(body: Mapping[str, Any]) -> str:
+    step = str(body["step"]).replace("-", " ")
+    return f"{step[0].upper()}{step[1:]}: the odds ({body['ruleset']})"
+
+
+def odds(body: Mapping[str, Any], words: Words | None = None) -> str:
+    """The odds of a step: the questions first when the outcomes are many, then the
+    outcomes in words, most likely first."""
+    outcomes = body["outcomes"]
+    chances = [Fraction(outcome["probability"]) for outcome in outcomes]
+    all_facts = [
+        _flat(dict(words(outcome["result"]) if words else outcome["result"]))
+        for outcome in outcomes
+    ]
+    telling = _telling(all_facts)
+    headlines = (*HEADLINES, str(body["step"]))
+    weighed = list(zip(all_facts, chances, strict=True))
+    groups: dict[str, list[int]] = {}
+    for index, facts in enumerate(all_facts):
+        groups.setdefault(_say(facts, telling, headlines), []).append(index)
+    ranked = sorted(
+        groups.items(), key=lambda item: -sum((chances[i] for i in item[1]), Fraction(0))
+    )
+    title = _title(body)
+    root = _svg(
+        title,
+        f"{len(outcomes)} outcomes, exact over every face of every die; the JSON answer "
+        "(Accept: application/json) lists each with its result and is signed.",
+    )
+    _text(root, PAD, PAD + FONT + 2, title, **{"font-weight": "bold", "font-size": "15"})
+    y = PAD + FONT + 10.0
+    asked = _questions(weighed, telling, headlines) if len(outcomes) > FEW else []
+    if asked:
+        y = _heading(root, y, "Chances")
+        for label, chance in asked:
+            y = _bar(
+                root,
+                y,
+                label,
+                chance,
+                QUESTION_COLOUR,
+                {"data-question": label, "data-chance": str(chance)},
+            )
+        how_many = _how_many(weighed)
+        if how_many:
+            y = _heading(root, y, "How many hits")
+            for label, chance in how_many:
+                y = _bar(
+                    root,
+                    y,
+                    label,
+                    chance,
+                    QUESTION_COLOUR,
+                    {"data-hits": label, "data-chance": str(chance)},
+                )
+    most = SHOWN_AFTER_QUESTIONS if asked else SHOWN
+    shown = ranked if len(ranked) <= most + 2 else ranked[:most]
+    y = _heading(root, y, "Most likely outcomes" if len(shown) < len(ranked) else "Outcomes")
+    for label, indices in shown:
+        chance = sum((chances[i] for i in indices), Fraction(0))
+        y = _bar(root, y, label, chance, BAR_COLOUR, _outcome_attrs(indices, chance))
+    rest = [i for _, indices in ranked[len(shown) :] for i in indices]
+    if rest:
+        chance = sum((chances[i] for i in rest), Fraction(0))
+        label = f"{len(rest)} other outcomes (the JSON answer lists each)"
+        y = _bar(root, y, label, chance, "#999", _outcome_attrs(rest, chance))
+    return _finish(root, WIDTH, y + PAD)
+
+
+def _outcome_attrs(indices: Sequence[int], chance: Fraction) -> dict[str, str]:
+    return {
+        "data-outcome": " ".join(map(str, sorted(indices))),
+        "data-probability": str(chance),
+        "data-p": repr(float(chance)),
+    }
+
+
+# --- the heat map ----------------------------------------------------------------------
+
+CELL = 34
+GRID_X = 26  # room for the row numbers
+MISS_FILL, MISS_MARK = "#dbe9f6", "#3b6ea5"
+HIT_FILL = "#a01010"
+SUNK_FILL = "#37474f"
+CONTACT_FILL, CONTACT_MARK = "#fff3c4", "#2e7d32"
+
+# How sure the heat map is, one sentence for each ``method`` of the result; a method this
+# table does not know yet is said by its name, so a new one never breaks the picture.
+HOW_SURE: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "exact": lambda result: (
+        f"Exact: counted over all {result['placements']:,} ways the rival's fleet can lie "
+        "that fit what you know."
+    ),
+    "sampled": lambda result: (
+        f"Estimated from {result['sampler']['samples']:,} sampled layouts of the rival's "
+        "fleet that fit what you know: close, not exact."
+    ),
+}
+
+
+def how_sure(result: Mapping[str, Any]) -> str:
+    """In words, how the heat map's chances were worked out."""
+    method = result.get("method")
+    say = HOW_SURE.get(str(method))
+    if say is None:
+        return f"Worked out by the {method} method."
+    try:
+        return say(result)
+    except (KeyError, TypeError):  # a member it reads is missing: say no more than the name
+        return f"Worked out by the {method} method."
 
 
 def _shade(p: float) -> str:
-    """White (0) to deep red (1)."""
+    """White (0) to deep orange (1): apart from a hit's crimson and a miss's blue."""
     p = min(1.0, max(0.0, p))
-    return f"rgb({255 - round(75 * p)},{255 - round(235 * p)},{255 - round(235 * p)})"
+    return f"rgb({255 - round(25 * p)},{255 - round(165 * p)},{255 - round(255 * p)})"
 
 
-def heat_map(envelope: Mapping[str, Any]) -> str:
-    """The grid shaded by probability, each square with its probability in percent."""
+def _told(asked: Mapping[str, Any]) -> dict[str, str]:
+    """What the captain was told of each square, from the request's ``view``."""
+    view = asked.get("view") or {}
+    told: dict[str, str] = {}
+    for state, squares in (
+        ("miss", view.get("misses") or []),
+        ("contact", view.get("contacts") or []),
+        ("hit", view.get("hits") or []),
+        ("sunk", [sq for ship in view.get("sunk") or [] for sq in ship.get("squares") or []]),
+    ):
+        for square in squares:
+            told[str(square).upper()] = state  # later states win: a sunk ship's hits are sunk
+    return told
+
+
+def _shape(parent: ET.Element, tag: str, **attrs: float | str) -> ET.Element:
+    """An element whose numbers are written short (``stroke_width`` for ``stroke-width``)."""
+    written = {
+        key.replace("_", "-"): f"{value:g}" if isinstance(value, float | int) else value
+        for key, value in attrs.items()
+    }
+    return ET.SubElement(parent, tag, written)
+
+
+def _mark(parent: ET.Element, state: str, x: float, y: float, size: float) -> None:
+    """A told square's sign, drawn (no font needed) in the square at (x, y)."""
+    cx, cy = x + size / 2, y + size / 2
+    if state == "miss":
+        _shape(parent, "circle", cx=cx, cy=cy, r=size / 5, fill="none", stroke=MISS_MARK,
+               stroke_width=2)  # fmt: skip
+    elif state in ("hit", "sunk"):
+        d = size / 4
+        a, b, c, e = cx - d, cy - d, cx + d, cy + d
+        cross = f"M{a:g} {b:g}L{c:g} {e:g}M{c:g} {b:g}L{a:g} {e:g}"
+        _shape(parent, "path", d=cross, stroke="#fff", stroke_width=3, stroke_linecap="round")
+    elif state == "contact":
+        for r in (size / 4, size / 10):
+            _shape(parent, "circle", cx=cx, cy=cy, r=r, fill="none", stroke=CONTACT_MARK,
+                   stroke_width=2)  # fmt: skip
+
+
+FILLS = {"miss": MISS_FILL, "hit": HIT_FILL, "sunk": SUNK_FILL, "contact": CONTACT_FILL}
+LEGEND = (("miss", "Miss"), ("hit", "Hit"), ("sunk", "Sunk ship"), ("contact", "Contact"))
+STATE_WORDS = {
+    "miss": "a miss: open water",
+    "hit": "hit, on a ship still afloat",
+    "sunk": "a sunk ship",
+    "contact": "a contact: a ship is there, not yet hit",
+}
+
+
+def heat_map(envelope: Mapping[str, Any], asked: Mapping[str, Any]) -> str:
+    """The grid: told squares marked, the others shaded by the chance a ship afloat is there,
+    with a legend and a sentence on how sure the chances are."""
     result = envelope["result"]
     rows: list[list[float]] = result["rows"]
     columns = len(rows[0]) if rows else 0
-    width, height = MARGIN + columns * CELL + 8, MARGIN + len(rows) * CELL + 24
-    how = (
-        f"exact over {result['placements']} placements"
-        if result["method"] == "exact"
-        else f"sampled: {result['sampler']['samples']} sweeps, seed {result['sampler']['seed']}"
-    )
-    root = _svg(width, height, f"SALVO heat map ({how})")
-    root.set("data-method", result["method"])
+    told = _told(asked)
+    sure = how_sure(result)
+    width = max(WIDTH, GRID_X + columns * CELL + PAD)
+    title = "Where the rival's ships afloat may lie"
+    desc = sure
+    if result.get("sampler"):
+        desc += (
+            f" Sampler seed {result['sampler'].get('seed')}: the same request draws the same map."
+        )
+    root = _svg(title, desc)
+    root.set("data-method", str(result["method"]))
+    _text(root, PAD, PAD + FONT + 2, title, **{"font-weight": "bold", "font-size": "15"})
+    y = PAD + FONT + 10.0
+    afloat = result.get("afloat") or []
+    if afloat:
+        y = _paragraph(root, y + FONT, f"Afloat: {', '.join(afloat)}.", fill=FAINT) - FONT
+    top = y + 18
     for c in range(columns):
-        _text(root, MARGIN + c * CELL + CELL / 2, MARGIN - 8, chr(ord("A") + c),
-              **{"text-anchor": "middle"})  # fmt: skip
+        _text(root, GRID_X + c * CELL + CELL / 2, top - 5, chr(ord("A") + c),
+              **{"text-anchor": "middle", "fill": FAINT})  # fmt: skip
     for r, row in enumerate(rows):
-        _text(root, MARGIN - 6, MARGIN + r * CELL + CELL / 2 + 4, str(r + 1),
-              **{"text-anchor": "end"})  # fmt: skip
+        _text(root, GRID_X - 5, top + r * CELL + CELL / 2 + 4, str(r + 1),
+              **{"text-anchor": "end", "fill": FAINT})  # fmt: skip
         for c, p in enumerate(row):
             square = f"{chr(ord('A') + c)}{r + 1}"
-            x, y = MARGIN + c * CELL, MARGIN + r * CELL
+            state = told.get(square, "open")
+            x, cell_y = GRID_X + c * CELL, top + r * CELL
             cell = ET.SubElement(
                 root,
                 "rect",
                 {
                     "x": str(x),
-                    "y": str(y),
+                    "y": f"{cell_y:g}",
                     "width": str(CELL),
                     "height": str(CELL),
-                    "fill": _shade(p),
+                    "fill": FILLS.get(state) or _shade(p),
                     "stroke": "#999",
                     "data-square": square,
+                    "data-state": state,
                     "data-p": repr(p),
                 },
             )
-            ET.SubElement(cell, "title").text = f"{square}: {p!r}"
-            _text(root, x + CELL / 2, y + CELL / 2 + 4, f"{round(100 * p)}%",
-                  **{"text-anchor": "middle", "font-size": "10"})  # fmt: skip
-    _text(root, MARGIN, height - 8, how)
-    return _bytes(root)
+            said = STATE_WORDS.get(state) or f"{percent(p)} chance a ship afloat is here"
+            ET.SubElement(cell, "title").text = f"{square}: {said}"
+            if state == "open":
+                _text(root, x + CELL / 2, cell_y + CELL / 2 + 4, f"{round(100 * p)}%",
+                      **{"text-anchor": "middle", "font-size": "10",
+                         "fill": "#fff" if p > 0.6 else INK})  # fmt: skip
+            else:
+                _mark(root, state, x, cell_y, CELL)
+    y = top + len(rows) * CELL + 10
+    y = _legend(root, y)
+    y = _paragraph(root, y + FONT, sure)
+    return _finish(root, width, y - FONT + PAD)
 
 
-def _label(result: Any) -> str:
-    """An outcome's result in a line: its named fields, nested ones flattened."""
-    if not isinstance(result, dict):
-        return json.dumps(result, ensure_ascii=False)
-    parts = []
-    for key, value in result.items():
-        if value is None or value == [] or value == {}:
-            continue
-        shown = _label(value) if isinstance(value, dict) else value
-        if isinstance(shown, (list, bool)):  # true/false as the JSON answer says them
-            shown = json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
-        parts.append(f"{key} {shown}")
-    return ", ".join(parts) or "nothing"
-
-
-def odds(body: Mapping[str, Any]) -> str:
-    """One bar per outcome, as long as its probability, labelled with it and its result."""
-    outcomes = body["outcomes"]
-    width = LABEL + BAR + 120
-    height = MARGIN + len(outcomes) * ROW + 8
-    root = _svg(width, height, f"Odds: {body['ruleset']} {body['step']}")
-    _text(root, 4, 16, f"{body['ruleset']} {body['step']}: {len(outcomes)} outcomes",
-          **{"font-weight": "bold"})  # fmt: skip
-    for index, outcome in enumerate(outcomes):
-        y = MARGIN + index * ROW
-        label = _label(outcome["result"])
-        group = ET.SubElement(
-            root,
-            "g",
-            {
-                "data-outcome": str(index),
-                "data-probability": outcome["probability"],
-                "data-p": repr(outcome["p"]),
-            },
-        )
-        ET.SubElement(group, "title").text = f"{label}: {outcome['probability']}"
-        _text(group, 4, y + 14, label if len(label) <= 60 else label[:59] + "\u2026")
-        ET.SubElement(
-            group,
-            "rect",
-            {
-                "x": str(LABEL),
-                "y": str(y + 3),
-                "width": f"{max(1.0, BAR * outcome['p']):.2f}",
-                "height": str(ROW - 6),
-                "fill": "#c33",
-            },
-        )
-        _text(group, LABEL + BAR + 6, y + 14,
-              f"{outcome['probability']} ({100 * outcome['p']:.2f}%)")  # fmt: skip
-    return _bytes(root)
+def _legend(root: ET.Element, y: float) -> float:
+    """The four marks in a row, then the shades with the chance each stands for."""
+    legend = ET.SubElement(root, "g", {"data-legend": ""})
+    step = (WIDTH - 2 * PAD) / len(LEGEND)
+    swatch = 18
+    for index, (state, label) in enumerate(LEGEND):
+        x = PAD + index * step
+        _shape(legend, "rect", x=x, y=y, width=swatch, height=swatch, fill=FILLS[state],
+               stroke="#999")  # fmt: skip
+        _mark(legend, state, x, y, swatch)
+        _text(legend, x + swatch + 5, y + swatch / 2 + 4, label, **{"font-size": "12"})
+    y += swatch + 10
+    _text(legend, PAD, y + 12, "Other squares: the chance a ship afloat is there",
+          **{"font-size": "12"})  # fmt: skip
+    y += 18
+    shades = (0.0, 0.25, 0.5, 0.75, 1.0)
+    step = (WIDTH - 2 * PAD) / len(shades)
+    for index, p in enumerate(shades):
+        x = PAD + index * step
+        _shape(legend, "rect", x=x, y=y, width=swatch, height=swatch, fill=_shade(p),
+               stroke="#999")  # fmt: skip
+        _text(legend, x + swatch + 5, y + swatch / 2 + 4, f"{round(100 * p)}%",
+              **{"font-size": "12"})  # fmt: skip
+    return y + swatch + 4

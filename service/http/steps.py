@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from flask import Response
@@ -54,7 +55,11 @@ class StepHTTP:
     build: Callable[[dict[str, Any]], Any]
     example: Mapping[str, Any]
     odds_result: type[Schema] | None = None  # an /odds outcome's result, if not ``result``
-    picture: Callable[[Mapping[str, Any]], str] | None = None  # Accept: image/svg+xml
+    # Accept: image/svg+xml: a picture of the answer, given the request body it answers
+    picture: Callable[[Mapping[str, Any], Mapping[str, Any]], str] | None = None
+    # An /odds outcome's result reworded for its picture, where its members would not read
+    # well as they are (pictures.py says how a result reads).
+    words: pictures.Words | None = None
 
 
 class NoInputs(Schema):
@@ -160,7 +165,10 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         count_rolls(ruleset.id, step.name, len(envelope["rolls"]))
         if spec.picture is None:
             return signed(envelope)
-        return pictures.answer(envelope, spec.picture) if svg else pictures.varies(signed(envelope))
+        if svg:
+            draw, body = spec.picture, pictures.asked()
+            return pictures.answer(envelope, lambda answer: draw(answer, body))
+        return pictures.varies(signed(envelope))
 
     path = f"{blp.url_prefix}/{step.name}"
     answer = example_answer(
@@ -200,7 +208,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         readings = ruleset.readings_in_force(args.get("rules"))
         answer = step_odds(ruleset.id, step, spec.build(step_inputs(args)), readings)
         if svg:
-            return pictures.answer(answer, pictures.odds)
+            return pictures.answer(answer, partial(pictures.odds, words=spec.words))
         return pictures.varies(json_response(answer))
 
     odds.__name__ = f"{step.name.replace('-', '_')}_odds"

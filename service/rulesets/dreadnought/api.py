@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask_smorest import Blueprint
@@ -306,6 +307,21 @@ DERFFLINGER = {"ship": "Derfflinger"}
 SEED = {"seed": "jutland", "nonce": 1}
 
 
+def hit_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A shot's or a torpedo's outcome as its /odds picture says it: a miss, or the damage
+    and the critical, by name (the band, die and score needed are the same in every one)."""
+    critical = result["critical"]
+    return {
+        "hit": result["hit"],
+        "damage": result["damage"],
+        "critical": critical["name"] if critical else None,
+    }
+
+
+def rudder_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
+    return {"outcome": "Rudder repaired" if result["repaired"] else "Rudder still jammed"}
+
+
 STEPS = [
     StepHTTP(
         name="range",
@@ -318,6 +334,7 @@ STEPS = [
     ),
     StepHTTP(
         name="fire",
+        words=hit_words,
         inputs=DreadnoughtFireInputs,
         result=DreadnoughtFireResult,
         build=inputs(steps.FireInput),
@@ -339,6 +356,7 @@ STEPS = [
     ),
     StepHTTP(
         name="torpedo",
+        words=hit_words,
         inputs=DreadnoughtTorpedoInputs,
         result=DreadnoughtTorpedoResult,
         build=inputs(steps.TorpedoInput),
@@ -359,6 +377,7 @@ STEPS = [
     ),
     StepHTTP(
         name="rudder",
+        words=rudder_words,
         inputs=DreadnoughtRudderInputs,
         result=DreadnoughtRudderResult,
         build=inputs(steps.RudderInput),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask_smorest import Blueprint
@@ -148,6 +149,20 @@ BATTLESHIP = {"class": "Battleship", "crew": "Veteran"}
 DESTROYER = {"class": "Destroyer", "crew": "Seasoned", "name": "Destroyer 1"}
 
 
+def attack_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An attack's outcome as its /odds picture says it: a miss, or the hits, the saves, the
+    hull lost and what came of it (the target's own hull members repeat these)."""
+    if not result["hits"]:
+        return {"outcome": "Miss"}
+    return {
+        "hits": result["hits"],
+        "saved": result.get("saves"),
+        "hull_lost": result["hull_lost"],
+        "catastrophic": result["catastrophic"],
+        "sunk": result["target"]["sunk"],
+    }
+
+
 STEPS = [
     StepHTTP(
         name="initiative",
@@ -158,6 +173,7 @@ STEPS = [
     ),
     StepHTTP(
         name="fire",
+        words=attack_words,
         inputs=FleetActionAttackInputs,
         result=FleetActionFireResult,
         build=inputs(steps.FireInput),
@@ -172,6 +188,7 @@ STEPS = [
     ),
     StepHTTP(
         name="torpedo",
+        words=attack_words,
         inputs=FleetActionAttackInputs,
         result=FleetActionTorpedoResult,
         build=inputs(steps.TorpedoInput),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask_smorest import Blueprint
@@ -514,6 +515,61 @@ class SalvoSoloAdviceResult(Schema):
     method = fields.Nested(SalvoSoloAdviceMethodSchema, required=True)
 
 
+# --- the /odds pictures in words (service/http/pictures.py reads what these return) -------
+
+HIT_KINDS = {"F": "flotation", "S": "speed", "T": "turret"}
+STRADDLE_WORDS = {
+    "NE": "No effect",
+    "Special": "Special damage: roll on the Special Damage table",
+    "Critical": "Critical: roll on the Critical table",
+}
+
+
+def hit_counts(letters: str) -> dict[str, int]:
+    """F, S and T hits (e.g. "FFS") as counts of each kind, the way a picture says them."""
+    return {f"{kind}_hits": letters.count(code) for code, kind in HIT_KINDS.items()}
+
+
+def _straddle_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
+    return {"outcome": STRADDLE_WORDS.get(result["outcome"]), **hit_counts(result["hits"])}
+
+
+def _named_hits(result: Mapping[str, Any]) -> Mapping[str, Any]:
+    return {**result, **hit_counts(result["hits"]), "hits": None}
+
+
+def _torpedo_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
+    return hit_counts(result["hits"]) if result["hit"] else {"outcome": "Miss"}
+
+
+def _enemy_action_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
+    name = tables.ACTION_EFFECTS[result["action"]]["name"]
+    why = result["reason"]
+    return {"outcome": name if why == "rolled" else f"{name}: {why}"}
+
+
+def _attack_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The straddle first (a miss says only that), then the damage, then its results."""
+    first = ("straddled", "flotation_hits", "speed_hits", "turret_hits", "fire_control_lost")
+    said = {key: result[key] for key in first} | dict(result)
+    return said if result["straddled"] else {**said, "outcome": "Miss (no straddle)"}
+
+
+STEP_WORDS: dict[str, Callable[[Mapping[str, Any]], Mapping[str, Any]]] = {
+    "initiative": lambda result: {"outcome": f"{result['first'].capitalize()} acts first"},
+    "enemy-action": _enemy_action_words,
+    "fire": lambda result: {"outcome": "Straddle" if result["straddle"] else "Miss"},
+    "straddle": _straddle_words,
+    "special-damage": _named_hits,
+    "critical": _named_hits,
+    "torpedo": _torpedo_words,
+    "end-of-turn": lambda result: {
+        "outcome": "Game over" if result["game_over"] else "The game goes on"
+    },
+    "attack": _attack_words,
+}
+
+
 # --- registration ---------------------------------------------------------------------------
 
 
@@ -539,6 +595,7 @@ STEPS = [
     ),
     StepHTTP(
         name="initiative",
+        words=STEP_WORDS["initiative"],
         inputs=SalvoSoloInitiativeInputs,
         result=SalvoSoloInitiativeResult,
         build=inputs(steps.InitiativeInput),
@@ -546,6 +603,7 @@ STEPS = [
     ),
     StepHTTP(
         name="enemy-action",
+        words=STEP_WORDS["enemy-action"],
         inputs=SalvoSoloEnemyActionInputs,
         result=SalvoSoloEnemyActionResult,
         build=inputs(steps.EnemyActionInput),
@@ -560,6 +618,7 @@ STEPS = [
     ),
     StepHTTP(
         name="fire",
+        words=STEP_WORDS["fire"],
         inputs=SalvoSoloFireInputs,
         result=SalvoSoloFireResult,
         build=inputs(steps.FireInput),
@@ -567,6 +626,7 @@ STEPS = [
     ),
     StepHTTP(
         name="straddle",
+        words=STEP_WORDS["straddle"],
         inputs=SalvoSoloStraddleInputs,
         result=SalvoSoloStraddleResult,
         build=inputs(steps.StraddleInput),
@@ -580,6 +640,7 @@ STEPS = [
     ),
     StepHTTP(
         name="special-damage",
+        words=STEP_WORDS["special-damage"],
         inputs=NoInputs,
         result=SalvoSoloSpecialDamageResult,
         build=no_input,
@@ -587,6 +648,7 @@ STEPS = [
     ),
     StepHTTP(
         name="critical",
+        words=STEP_WORDS["critical"],
         inputs=SalvoSoloCriticalInputs,
         result=SalvoSoloCriticalResult,
         build=inputs(steps.CriticalInput),
@@ -594,6 +656,7 @@ STEPS = [
     ),
     StepHTTP(
         name="torpedo",
+        words=STEP_WORDS["torpedo"],
         inputs=SalvoSoloTorpedoInputs,
         result=SalvoSoloTorpedoResult,
         build=inputs(steps.TorpedoInput),
@@ -608,6 +671,7 @@ STEPS = [
     ),
     StepHTTP(
         name="end-of-turn",
+        words=STEP_WORDS["end-of-turn"],
         inputs=SalvoSoloEndOfTurnInputs,
         result=SalvoSoloEndOfTurnResult,
         build=inputs(steps.EndOfTurnInput),
@@ -615,6 +679,7 @@ STEPS = [
     ),
     StepHTTP(
         name="attack",
+        words=STEP_WORDS["attack"],
         inputs=SalvoSoloAttackInputs,
         result=SalvoSoloAttackResult,
         build=inputs(steps.AttackInput),
