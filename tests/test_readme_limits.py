@@ -71,10 +71,10 @@ def kilobytes(value: str) -> int:
     return int(number) * {"": 1, "k": 1024, "m": 1024 * 1024}[unit] // 1024
 
 
-# --- what one request may hold ------------------------------------------------------------
+# --- what a request may hold, and the advisor's counts ----------------------------------
 
 # (document, the sentence's pattern, the limit the code applies)
-REQUEST_LIMITS = [
+LIMITS = [
     ("README.md", rf"a body of at most {NUMBER} KiB", MAX_BODY_BYTES // 1024),
     ("README.md", rf"the service's own: {NUMBER} KB", MAX_BODY_BYTES // 1024),
     ("README.md", rf"an object of at most {NUMBER} members", MAX_OBJECT_MEMBERS),
@@ -116,8 +116,8 @@ REQUEST_LIMITS = [
 
 @pytest.mark.parametrize(
     ("document", "pattern", "limit"),
-    REQUEST_LIMITS,
-    ids=[f"{doc}: {pattern.replace(NUMBER, 'N')}" for doc, pattern, _ in REQUEST_LIMITS],
+    LIMITS,
+    ids=[f"{doc}: {pattern.replace(NUMBER, 'N')}" for doc, pattern, _ in LIMITS],
 )
 def test_a_stated_limit_is_the_codes(document: str, pattern: str, limit: int) -> None:
     found = stated(document, pattern)
@@ -152,17 +152,7 @@ def test_a_sealed_seed_waits_a_day_by_default_and_a_year_at_most() -> None:
     assert "a day by default" in prose("README.md")
 
 
-# --- the advisor ---------------------------------------------------------------------------
-
-
-def test_the_advisors_counts_are_the_codes() -> None:
-    assert stated("docs/advice.md", rf"at most \**{NUMBER}\** games per Action") == [advice.SAMPLES]
-    assert stated("docs/advice.md", rf"once \**{NUMBER}\** turns have been played") == [
-        advice.TURN_BUDGET
-    ]
-    assert stated("docs/advice.md", rf"after \**{NUMBER}\** turns \(the horizon\)") == [
-        advice.HORIZON
-    ]
+# --- the advisor's caches ----------------------------------------------------------------
 
 
 def test_the_advisors_caches_are_as_large_as_docs_advice_says() -> None:
