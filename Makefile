@@ -1,12 +1,18 @@
 # Two commands for a fresh clone with only Python 3.11+ and make:
-#   make serve   -> builds .venv, installs the locked dependencies, serves on :8080
-#   make test    -> builds .venv the same way, runs lint, types and every test
+#   make serve   -> builds .venv with what serving needs (requirements/runtime.lock), serves
+#                   on http://127.0.0.1:8080 (HOST=0.0.0.0 or PORT=... to change it)
+#   make test    -> builds .venv with everything (requirements.lock), runs lint, types and
+#                   every test
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# One venv, two stamps: the runtime lock is the full lock's runtime part at the same
+# versions (`make lock-runtime`), so the full install completes a runtime one in place and
+# a venv with the full lock installed serves as it is.
 STAMP := $(VENV)/.installed-$(shell cksum requirements.lock | cut -d' ' -f1)
+RUNTIME_STAMP := $(VENV)/.runtime-$(shell cksum requirements/runtime.lock | cut -d' ' -f1)
 
-.PHONY: test-packages serve test install lock lock-runtime openapi rulings bench worst-case load
+.PHONY: test-packages serve test install install-runtime lock lock-runtime openapi rulings bench worst-case load
 
 $(STAMP): requirements.lock
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -15,14 +21,28 @@ $(STAMP): requirements.lock
 	rm -f $(VENV)/.installed-*
 	touch $@
 
+$(RUNTIME_STAMP): requirements/runtime.lock
+	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/runtime.lock
+	rm -f $(VENV)/.runtime-*
+	touch $@
+
 install: $(STAMP)
+
+install-runtime: $(RUNTIME_STAMP)
 
 # Debian packages the nginx, browser and walkthrough tests need (root or sudo).
 test-packages:
 	tools/install-test-packages.sh
 
-serve: $(STAMP)
-	$(BIN)/gunicorn -c deploy/gunicorn.conf.py
+# Loopback by default: HOST=0.0.0.0 make serve (or make serve HOST=0.0.0.0) listens on
+# every interface, PORT=8081 elsewhere. The full install, when it is there, serves too.
+serve: HOST ?= 127.0.0.1
+serve: PORT ?= 8080
+serve:
+	@test -f $(STAMP) || $(MAKE) --no-print-directory install-runtime
+	HOST=$(HOST) PORT=$(PORT) $(BIN)/gunicorn -c deploy/gunicorn.conf.py
 
 # pytest on two workers (pytest-xdist): tests/conftest.py keeps the tests that share a server,
 # a browser or clients/node_modules together on one worker (docs/testing.md).

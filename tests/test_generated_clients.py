@@ -67,9 +67,12 @@ def _blocks(language: str, under: str) -> list[str]:
     return re.findall(rf"```{language}\n(.*?)```", part, flags=re.DOTALL)
 
 
-def _commands(under: str) -> list[list[str]]:
-    """The README's shell commands for one client, continuation lines joined, ``cd`` and
-    comments dropped (each test runs in its own copy of the folder)."""
+ACTIVATE = [".", ".venv/bin/activate"]
+
+
+def _all_commands(under: str) -> list[list[str]]:
+    """The README's shell commands for one client, continuation lines joined, comments
+    dropped."""
     joined = "\n".join(_blocks("sh", under)).replace("\\\n", " ")
     found = []
     for line in joined.splitlines():
@@ -77,9 +80,16 @@ def _commands(under: str) -> list[list[str]]:
         while words:
             end = words.index("&&") if "&&" in words else len(words)
             argv, words = words[:end], words[end + 1 :]
-            if argv and argv[0] != "cd":
+            if argv:
                 found.append(argv)
     return found
+
+
+def _commands(under: str) -> list[list[str]]:
+    """The commands that run a client: ``cd`` dropped (each test runs in its own copy of the
+    folder), and the venv's activation, which these tests stand in for by putting this
+    interpreter's bin folder first on PATH."""
+    return [argv for argv in _all_commands(under) if argv[0] != "cd" and argv != ACTIVATE]
 
 
 def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -149,6 +159,8 @@ def test_the_python_client_plays_whole_games(server: Server, tmp_path: Path) -> 
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
     env.pop("PYTHONPATH", None)
     env["MYPY_CACHE_DIR"] = str(tmp_path / "mypy-cache")
+    # From the repository's root, the venv activated before anything runs from it.
+    assert _all_commands("Python")[:2] == [ACTIVATE, ["cd", "clients/python"]]
     commands = _commands("Python")
     assert [argv[0] for argv in commands] == ["openapi-python-client", "mypy", "python"]
     generate, typecheck, play = (_with_server(argv, server) for argv in commands)

@@ -155,8 +155,9 @@ STEPS = (
         summary="Advise the player's Action",
         description="For each Action the player may take from a game state (the one a turn hands "
         "back), the chances of winning, drawing and losing and the expected number of turns, from "
-        "seeded games played with the steps' own odds (the enemy on its table, the player keeping "
-        "the Action), with a 95% interval; and the best Action. No dice are rolled for the game "
+        "seeded games played with the steps' own odds (the enemy on its table; the player takes "
+        "the judged Action this turn, then closes, C, every later turn: Offer Broadside once at "
+        "speed 0), with a 95% interval; and the best Action. No dice are rolled for the game "
         "itself: the seed drives the sampled games (docs/advice.md).",
         dice="none (seeded games)",
         resolve=advice.advice,
