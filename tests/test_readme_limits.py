@@ -76,7 +76,7 @@ def kilobytes(value: str) -> int:
 # (document, the sentence's pattern, the limit the code applies)
 LIMITS = [
     ("README.md", rf"a body of at most {NUMBER} KiB", MAX_BODY_BYTES // 1024),
-    ("README.md", rf"the service's own: {NUMBER} KB", MAX_BODY_BYTES // 1024),
+    ("README.md", rf"\| body \| {NUMBER} KB \(the service's own\)", MAX_BODY_BYTES // 1024),
     ("README.md", rf"an object of at most {NUMBER} members", MAX_OBJECT_MEMBERS),
     ("README.md", rf"a die of \d+ to {NUMBER} sides", engine_dice.MAX_SIDES),
     ("README.md", rf"at most {NUMBER} dice per request", engine_dice.MAX_DICE_PER_REQUEST),
