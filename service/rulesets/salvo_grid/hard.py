@@ -55,15 +55,8 @@ def captain(inp: LevelledInput, res: Resolution) -> SalvoGridComputerResult:
 
 
 def heat_for(told: hm.Told, res: Resolution) -> list[float]:
-    """The heat map with the hard captain's budget (20 ms a call)."""
-    prob = hm.problem(told)
-    found = hm.exact(prob, EXACT_WORK)
-    if found is None:
-        roll = res.roll("hard captain's heat map seed", hm.SEED_DICE, hm.SEED_SIDES)
-        seed = 0
-        for value in roll.values:
-            seed = seed * hm.SEED_SIDES + (value - 1)
-        found = hm.sample(prob, seed, work=WORK)
+    """The heat map with the hard captain's budget (about 10 ms a call)."""
+    found = hm.heat(told, res, hm.GAME, EXACT_WORK, WORK, "hard captain's heat map seed")
     return found.probabilities()
 
 

@@ -48,7 +48,7 @@ from .results import SalvoGridHeatmapResult, SalvoGridHeatMethod, SalvoGridSampl
 
 EXACT_WORK = 60_000  # the exact count's budget: places looked at, and NODE_COST a node
 NODE_COST = 12  # a node of the search costs about as much as looking at this many places
-WORK = 400_000  # the sampler's: places looked at over all its draws (about 25 ms)
+WORK = 340_000  # the sampler's: places looked at over all its draws (about 30 ms)
 GRACE = 4  # with no fitting layout drawn at WORK, the sampler goes on to GRACE times it
 BATCHES = 10  # the draws' batches, whose spread gives the margin
 CORE_WORK = 100_000  # listing the ways of meeting what was told, before sampling by strata
@@ -495,7 +495,7 @@ def _expand(
                 for m in _through(prob, k, bit)
                 if not m & taken and all((m & a).bit_count() <= w for a, w in rooms)
             ]
-            prob.scanned += NODE_COST + 2 * len(ways)
+            prob.scanned += 4 + len(ways) + sum(len(_through(prob, k, bit)) for k in left)
             if best is None or len(ways) < len(best):
                 best, best_bit = ways, bit
                 if len(ways) <= 1:
@@ -654,11 +654,44 @@ def _draw(prob: Problem, rng: random.Random, state: list[int]) -> tuple[float, i
 def sample(prob: Problem, seed: int, work: int = WORK) -> Heat:
     """Sampled (docs/computer.md): by strata when the ways of meeting what was told can be
     listed within ``CORE_WORK``, else down the whole search tree."""
-    try:
-        cores = _cores(prob, min(CORE_WORK, work // 4))
-    except _Budget:
+    listed = ways_told(prob, work)
+    if listed is None:
         return _tree_sample(prob, seed, work)
-    return _stratified(prob, cores, seed, work)
+    return _stratified(prob, listed[0], seed, work - listed[1])
+
+
+def ways_told(prob: Problem, work: int = WORK) -> tuple[list[Core], int] | None:
+    """Every way of meeting what was told and the work it took, or None past
+    ``CORE_WORK`` (or a quarter of ``work``)."""
+    try:
+        return _cores(prob, min(CORE_WORK, work // 4))
+    except _Budget:
+        return None
+
+
+def counted(prob: Problem, cores: list[Core]) -> Heat | None:
+    """The exact heat when every way of meeting what was told leaves at most one ship free
+    (its places are then counted), else None."""
+    if any(len(left) > 1 for _, left, _ in cores):
+        return None
+    board = prob.board
+    weights = [0.0] * (board.columns * board.rows)
+    total = 0
+    for taken, left, placed in cores:
+        if left:
+            fits = [m for m in prob.candidates[left[0]] if not m & taken]
+            for m in fits:
+                _spread(weights, m, 1.0)
+        else:
+            fits = [0]
+        occ = 0
+        for _, m in placed:
+            occ |= m
+        _spread(weights, occ, float(len(fits)))
+        total += len(fits)
+    if not total:
+        raise _impossible(_why_none(prob), "view")
+    return Heat(board, weights, float(total), "exact", placements=total, margin=0.0)
 
 
 def _tree_sample(prob: Problem, seed: int, work: int = WORK, batches: int = BATCHES) -> Heat:
@@ -696,7 +729,7 @@ def _tree_sample(prob: Problem, seed: int, work: int = WORK, batches: int = BATC
 Core = tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]]
 
 
-def _cores(prob: Problem, budget: int) -> list[Core]:
+def _cores(prob: Problem, budget: int) -> tuple[list[Core], int]:
     """Every way to satisfy the hits, contacts and counts (each down to the search's FREE),
     as (the squares taken or known open water, the ships left to place anywhere clear of
     them, the ships placed and their places); raises _Budget past ``budget`` places and
@@ -722,7 +755,7 @@ def _cores(prob: Problem, budget: int) -> list[Core]:
             walk(occ, empty | bit, left, placed)
 
     walk(0, prob.blocked, tuple(range(len(prob.ships))), ())
-    return out
+    return out, spent
 
 
 def _blackwell(prob: Problem, state: list[int], weight: float, d: dict[int, float]) -> int:
@@ -864,18 +897,33 @@ def _spread(weights: list[float], mask: int, weight: float) -> None:
         mask ^= low
 
 
-def heat(told: Told, res: Resolution | None, board: Board = GAME) -> Heat:
-    """Exact if the search fits its budget; otherwise sampled with a seed from the dice."""
+def heat(
+    told: Told,
+    res: Resolution | None,
+    board: Board = GAME,
+    exact_work: int = EXACT_WORK,
+    work: int = WORK,
+    label: str = "heat map sampler seed",
+) -> Heat:
+    """Exact if the search fits its budget, or if every way of meeting what was told leaves
+    at most one ship free; otherwise sampled with a seed from the dice (``label``'s roll)."""
     prob = problem(told, board)
-    found = exact(prob)
+    found = exact(prob, exact_work)
     if found is not None:
         return found
+    listed = ways_told(prob, work)
+    if listed is not None:
+        found = counted(prob, listed[0])
+        if found is not None:
+            return found
     seed = 0
     if res is not None:
-        roll = res.roll("heat map sampler seed", SEED_DICE, SEED_SIDES)
+        roll = res.roll(label, SEED_DICE, SEED_SIDES)
         for value in roll.values:
             seed = seed * SEED_SIDES + (value - 1)
-    return sample(prob, seed, work=WORK)
+    if listed is None:
+        return _tree_sample(prob, seed, work)
+    return _stratified(prob, listed[0], seed, work - listed[1])
 
 
 # --- the step --------------------------------------------------------------------------------
