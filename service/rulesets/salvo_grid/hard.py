@@ -32,7 +32,7 @@ LEVELS = ("standard", "hard")
 AIMS: Final = ("most likely",)
 CHARGES_AT = 1.0
 SHELL_AT = 1.2
-EXACT_WORK = 20_000
+EXACT_WORK = 10_000
 WORK = 150_000  # about a third of the heat map step's sampling: about 10 ms a call
 
 

@@ -46,9 +46,9 @@ from . import tables as t
 from .fleet import Square, name, names, ship_name
 from .results import SalvoGridHeatmapResult, SalvoGridHeatMethod, SalvoGridSampler
 
-EXACT_WORK = 60_000  # the exact count's budget: places looked at, and NODE_COST a node
+EXACT_WORK = 20_000  # the exact count's budget: places looked at, and NODE_COST a node
 NODE_COST = 12  # a node of the search costs about as much as looking at this many places
-WORK = 340_000  # the sampler's: places looked at over all its draws (about 30 ms)
+WORK = 260_000  # the sampler's: places looked at over all its draws (about 25 ms)
 GRACE = 4  # with no fitting layout drawn at WORK, the sampler goes on to GRACE times it
 BATCHES = 10  # the draws' batches, whose spread gives the margin
 CORE_WORK = 120_000  # listing the ways of meeting what was told, before sampling by strata
