@@ -14,20 +14,16 @@ Every consistent placement is equally likely (the rules give the rival's layout 
 preference). The engine takes the board size and the fleet as parameters, so a test can
 check it against full enumeration on a small board.
 
-**Exact** when a search of the consistent placements finishes within ``EXACT_NODES``
-candidate placements tried: the probabilities are ratios of whole counts.
-
-**Sampled** otherwise (docs/computer.md, "The heat map"): ``CHAINS`` chains, each
-started from a placement found by a search in a random order, run ``BURN_IN`` sweeps, then
-up to ``SWEEPS`` counted ones. A sweep takes the ships afloat two by two in a random order:
-two that must cover told squares between them are re-placed together, uniformly among all
-their joint places that fit (counted out in full), the others one at a time, uniformly among
-their places that fit; then Metropolis-Hastings pair moves and swap moves (two ships trade
-the told squares they cover). The heat is the Rao-Blackwell average (each re-placement adds
-every place, or pair of places, it could have taken, weighted equally). The random numbers are
-``random.Random(seed).random()`` (MT19937, the one stream Python keeps the same across
-versions), an index among n choices being ``floor(u * n)``; the seed comes from three d1000
-rolled like any die, so the answer is replayable and signed.
+The exact count and the sampler walk one search tree (docs/computer.md, "How it is worked
+out"): cover the square that must hold a ship with the fewest ways, then the tightest
+count, then place the free ships anywhere clear. **Exact** when the tree is walked within
+``EXACT_WORK``, or every way of meeting what was told leaves at most one ship free.
+**Sampled** otherwise: independent draws down the tree (by strata of those ways when they
+can be listed), each weighted by one over its chance and counted ship by ship over every
+place the ship could take given the others (Rao-Blackwell); ``margin`` is three standard
+errors of the least certain square, from batches of the draws. The random numbers are
+``random.Random(seed).random()``, an index among n choices ``floor(u * n)``; the seed comes
+from three d1000 rolled like any die, so the answer is replayable and signed.
 """
 
 from __future__ import annotations
