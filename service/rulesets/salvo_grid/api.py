@@ -281,6 +281,31 @@ class SalvoGridViewSchema(Schema):
         )
 
 
+class SalvoGridAskedViewSchema(SalvoGridViewSchema):
+    """The `view` a salvo answer handed back, as the computer and heat map steps take it:
+    with, optionally, which contacts a dive gave away (the salvo's `told.fire` says
+    `contact` for a shot on the diving submarine; a radar buoy's contact may be any ship)."""
+
+    dive_contacts = _squares(
+        t.SHIP_SIZES["submarine"],
+        load_default=list,
+        metadata={
+            "description": "Squares a shot found the diving submarine on: each listed under "
+            "`contacts` (or `hits`, or the sunk submarine's squares, once fired on again)"
+        },
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> View:
+        return View(
+            tuple(data["misses"]),
+            tuple(data["hits"]),
+            tuple(data["contacts"]),
+            tuple((s["ship"], tuple(s["squares"])) for s in data["sunk"]),
+            tuple(data["dive_contacts"]),
+        )
+
+
 class SalvoGridLayoutInputs(Schema):
     fleet = _fleet(metadata={"description": "Leave out for a random fleet; send to check it"})
 
@@ -296,7 +321,7 @@ class SalvoGridSalvoInputs(Schema):
 
 class SalvoGridComputerInputs(Schema):
     ocean = fields.Nested(SalvoGridOceanSchema, required=True)
-    view = fields.Nested(SalvoGridViewSchema, required=True)
+    view = fields.Nested(SalvoGridAskedViewSchema, required=True)
     level = LEVEL.field(load_default="standard")
 
 
@@ -317,7 +342,7 @@ class SalvoGridCountSchema(Schema):
 
 class SalvoGridHeatmapInputs(Schema):
     view = fields.Nested(
-        SalvoGridViewSchema,
+        SalvoGridAskedViewSchema,
         required=True,
         metadata={"description": "The `view` a salvo answer handed back, as it is"},
     )
@@ -469,15 +494,27 @@ class SalvoGridComputerResult(Schema):
 class SalvoGridSamplerSchema(Schema):
     """How a sampled heat map was drawn (docs/computer.md): replay it from these."""
 
-    method = fields.String(required=True, metadata={"example": "gibbs"})
+    method = fields.String(
+        required=True,
+        metadata={
+            "example": "stratified",
+            "description": "`stratified`: every way of meeting the hits, contacts and counts "
+            "listed, the free ships drawn under them; `importance`: whole layouts drawn down "
+            "the search tree (too many ways to list)",
+        },
+    )
     seed = fields.Integer(
         required=True, metadata={"description": "From the dice: 3d1000 read as one number"}
     )
-    chains = fields.Integer(required=True)
-    burn_in = fields.Integer(required=True, metadata={"description": "Sweeps per chain unused"})
+    chains = fields.Integer(
+        required=True, metadata={"description": "Batches the draws were kept in (the margin)"}
+    )
+    burn_in = fields.Integer(
+        required=True, metadata={"description": "0: every draw is independent of the others"}
+    )
     samples = fields.Integer(
         required=True,
-        metadata={"description": "Sweeps counted in all (each chain stops at its work budget)"},
+        metadata={"description": "Layouts drawn in all (until the work budget is spent)"},
     )
 
 
@@ -488,6 +525,13 @@ class SalvoGridLikelySquareSchema(Schema):
 
 class SalvoGridHeatmapResult(Schema):
     method = HEAT_METHOD.field(required=True)
+    margin = fields.Float(
+        required=True,
+        metadata={
+            "description": "How far off a probability can be: 0 when exact; sampled, three "
+            "standard errors of the least certain square (docs/computer.md)"
+        },
+    )
     placements = fields.Integer(
         required=True,
         allow_none=True,

@@ -31,6 +31,9 @@ class View:
     hits: tuple[Square, ...] = ()
     contacts: tuple[Square, ...] = ()
     sunk: tuple[tuple[str, tuple[Square, ...]], ...] = ()
+    # Squares a shot found the diving submarine on (came back "contact" in told.fire): the
+    # submarine's, where a radar buoy's contact may be any ship's.
+    dive_contacts: tuple[Square, ...] = ()
 
 
 @dataclass(frozen=True)

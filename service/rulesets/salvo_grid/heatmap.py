@@ -14,27 +14,25 @@ Every consistent placement is equally likely (the rules give the rival's layout 
 preference). The engine takes the board size and the fleet as parameters, so a test can
 check it against full enumeration on a small board.
 
-**Exact** when a search of the consistent placements finishes within ``EXACT_NODES``
-candidate placements tried: the probabilities are ratios of whole counts.
-
-**Sampled** otherwise (docs/computer.md, "The heat map"): ``CHAINS`` chains, each
-started from a placement found by a search in a random order, run ``BURN_IN`` sweeps, then
-up to ``SWEEPS`` counted ones. A sweep takes the ships afloat two by two in a random order:
-two that must cover told squares between them are re-placed together, uniformly among all
-their joint places that fit (counted out in full), the others one at a time, uniformly among
-their places that fit; then Metropolis-Hastings pair moves and swap moves (two ships trade
-the told squares they cover). The heat is the Rao-Blackwell average (each re-placement adds
-every place, or pair of places, it could have taken, weighted equally). The random numbers are
-``random.Random(seed).random()`` (MT19937, the one stream Python keeps the same across
-versions), an index among n choices being ``floor(u * n)``; the seed comes from three d1000
-rolled like any die, so the answer is replayable and signed.
+The exact count and the sampler walk one search tree (docs/computer.md, "How it is worked
+out"): cover the square that must hold a ship with the fewest ways, then the tightest
+count, then place the free ships anywhere clear. **Exact** when the tree is walked within
+``EXACT_WORK``, or every way of meeting what was told leaves at most one ship free.
+**Sampled** otherwise: independent draws down the tree (by strata of those ways when they
+can be listed), each weighted by one over its chance and counted ship by ship over every
+place the ship could take given the others (Rao-Blackwell); ``margin`` is three standard
+errors of the least certain square, from batches of the draws. The random numbers are
+``random.Random(seed).random()``, an index among n choices ``floor(u * n)``; the seed comes
+from three d1000 rolled like any die, so the answer is replayable and signed.
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import math
 import random
-from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,18 +42,13 @@ from . import tables as t
 from .fleet import Square, name, names, ship_name
 from .results import SalvoGridHeatmapResult, SalvoGridHeatMethod, SalvoGridSampler
 
-EXACT_NODES = 30_000
-NODE_COST = 20  # a node of the covering search costs about as much as this many places
-FIRST_FIT = 16_000  # the covering search's budget (places and nodes) for each chain
-LEAF_COST = 10  # a leaf of the search costs about as much as this many places tried
-MOVE_COST = 12  # a move of the sampler (or a first place of a block) costs this many places
-AREA_COST = 6  # and this many more for each count to check
-CHAINS = 2
-BURN_IN = 5
-SWEEPS = 50
-WORK = 70_000  # places looked at by the moves, over all chains (about 20 ms)
-PAIR_MOVES = 1  # per ship afloat, each sweep
-SWAP_MOVES = 1  # per ship afloat, each sweep (when there are hits or contacts)
+EXACT_WORK = 20_000  # the exact count's budget: places looked at, and NODE_COST a node
+NODE_COST = 12  # a node of the search costs about as much as looking at this many places
+WORK = 260_000  # the sampler's: places looked at over all its draws (about 25 ms)
+GRACE = 4  # with no fitting layout drawn at WORK, the sampler goes on to GRACE times it
+BATCHES = 10  # the draws' batches, whose spread gives the margin
+CORE_WORK = 120_000  # listing the ways of meeting what was told, before sampling by strata
+PILOT = 3  # draws of each stratum before the rest are shared out
 SEED_DICE = 3
 SEED_SIDES = 1000
 
@@ -83,6 +76,7 @@ class Told:
     contacts: tuple[Square, ...] = ()
     sunk: tuple[tuple[str, tuple[Square, ...]], ...] = ()
     counts: tuple[Count, ...] = ()
+    dived: tuple[Square, ...] = ()  # squares a shot found the diving submarine on
 
 
 @dataclass(frozen=True)
@@ -145,13 +139,18 @@ class Problem:
     areas: list[tuple[int, int]]  # (area mask, ship squares of ships afloat in it)
     sunk_mask: int
     hit_mask: int
+    blocked: int = 0  # the misses and the sunk ships' squares
+    sizes: list[int] = field(default_factory=list)
     through: list[dict[int, list[int]]] = field(default_factory=list)
+    scanned: int = 0  # the search's work beyond the ways it hands back (see _expand)
     # share[bit]: the required squares one ship afloat could cover together with ``bit``.
     share: dict[int, int] = field(default_factory=dict)
     # by_counts[ship][how many squares of each area a place covers]: those places.
     by_counts: list[dict[tuple[int, ...], list[int]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        lengths = dict(self.board.fleet)
+        self.sizes = [lengths[ship] for ship in self.ships]
         self.through = [{} for _ in self.ships]
         self.share = {}
         required = self.required
@@ -171,11 +170,6 @@ class Problem:
                 key = tuple((m & a).bit_count() for a, _ in self.areas)
                 buckets.setdefault(key, []).append(m)
             self.by_counts.append(buckets)
-
-    @property
-    def step(self) -> int:
-        """What a step of the sampler costs besides the places it looks at."""
-        return MOVE_COST + AREA_COST * len(self.areas)
 
     def ships_needed(self, uncovered: int) -> tuple[int, int]:
         """A lower bound on the ships it takes to cover ``uncovered`` (required squares no
@@ -211,6 +205,7 @@ class Heat:
     method: SalvoGridHeatMethod
     placements: int | None = None
     sampler: SalvoGridSampler | None = None
+    margin: float = 0.0  # how far off a square's probability can be (0 when exact)
 
     def p(self, index: int) -> float:
         return self.weights[index] / self.total
@@ -325,9 +320,12 @@ def problem(told: Told, board: Board = GAME) -> Problem:
                 f"{at}.count",
             )
         areas.append((area, need))
+    dived = _dived(told, board, sunk_ships, afloat)
     candidates = []
     for ship in afloat:
         places = [m for m in board.lines(sizes[ship]) if not m & blocked and m & ~hit_mask]
+        if dived:  # the submarine lies on every square it was found on; no other ship does
+            places = [m for m in places if (m & dived == dived if ship == SUB else not m & dived)]
         if not places:
             raise _impossible(f"the {ship} has nowhere left to lie", "view")
         candidates.append(places)
@@ -339,7 +337,7 @@ def problem(told: Told, board: Board = GAME) -> Problem:
     if lost:
         square = _squares_of(board, lost)[0]
         raise _impossible(f"no ship afloat can lie on {name(square)}", "view")
-    prob = Problem(board, afloat, candidates, required, areas, sunk_mask, hit_mask)
+    prob = Problem(board, afloat, candidates, required, areas, sunk_mask, hit_mask, blocked)
     needed, apart = prob.ships_needed(required)
     if needed > len(afloat):
         raise _impossible(
@@ -348,6 +346,35 @@ def problem(told: Told, board: Board = GAME) -> Problem:
             "view",
         )
     return prob
+
+
+SUB = "submarine"
+
+
+def _dived(told: Told, board: Board, sunk: dict[str, tuple[Square, ...]], afloat: list[str]) -> int:
+    """The squares a shot found the diving submarine on, checked against the view: each is a
+    contact, a hit, or a square of the sunk submarine."""
+    where = "view.dive_contacts"
+    shown = set(told.contacts) | set(told.hits)
+    for square in told.dived:
+        if not board.on(square):
+            raise RuleError(f"{name(square)} is off the board", where)
+        if SUB in sunk:
+            if square not in sunk[SUB]:
+                raise _impossible(
+                    f"{name(square)} came back as the diving submarine, which is shown sunk "
+                    f"on {', '.join(names(sunk[SUB]))}",
+                    where,
+                )
+        elif SUB not in afloat:
+            raise _impossible("there is no submarine in this fleet", where)
+        elif square not in shown:
+            raise RuleError(
+                f"{name(square)} came back as the diving submarine: list it under contacts "
+                "(or hits, once it was hit)",
+                where,
+            )
+    return board.mask(told.dived) if SUB in afloat else 0
 
 
 def _areas(board: Board, ship: str) -> list[set[Square]]:
@@ -377,63 +404,14 @@ def _squares_of(board: Board, mask: int) -> list[Square]:
     return [sq for sq in board.squares() if mask & board.bit(sq)]
 
 
-# --- exact: every consistent placement ----------------------------------------------------
+# --- the search tree: both the exact count and the sampler walk it -------------------------
 
 
 class _Budget(Exception):
     pass
 
 
-def _order(prob: Problem) -> list[int]:
-    """Ships with the fewest places first: the search fans out last."""
-    return sorted(range(len(prob.ships)), key=lambda i: (len(prob.candidates[i]), i))
-
-
-def _search(
-    prob: Problem,
-    order: list[int],
-    candidates: list[list[int]],
-    tail: int,
-    on_leaf: Callable[[list[int], int], bool],
-    budget: int,
-) -> None:
-    """Depth-first over the ships in ``order``; ``on_leaf(chosen, occupied)`` gets each
-    placement of them that can still fit (``tail`` ship squares are to come after them) and
-    returns True to stop. Raises _Budget past ``budget`` candidate places tried."""
-    tried = 0
-    chosen = [0] * len(prob.ships)
-    n = len(order)
-    sizes = dict(prob.board.fleet)
-    left = [0] * (n + 1)
-    left[n] = tail
-    for i in range(n - 1, -1, -1):
-        left[i] = left[i + 1] + sizes[prob.ships[order[i]]]
-    required, areas = prob.required, prob.areas
-
-    def walk(depth: int, occ: int) -> bool:
-        nonlocal tried
-        if (required & ~occ).bit_count() > left[depth]:
-            return False
-        for area, need in areas:
-            have = (occ & area).bit_count()
-            if have > need or need - have > left[depth]:
-                return False
-        if depth == n:
-            return on_leaf(chosen, occ)
-        ship = order[depth]
-        places = candidates[ship]
-        tried += len(places)
-        if tried > budget:
-            raise _Budget
-        for m in places:
-            if m & occ:
-                continue
-            chosen[ship] = m
-            if walk(depth + 1, occ | m):
-                return True
-        return False
-
-    walk(0, 0)
+DEAD, COVER, AREA, FREE = 0, 1, 2, 3
 
 
 def _through(prob: Problem, ship: int, bit: int) -> list[int]:
@@ -450,61 +428,160 @@ def _places(prob: Problem, ship: int, must: int) -> list[int]:
     return _through(prob, ship, must & -must) if must else prob.candidates[ship]
 
 
-def _fitting(prob: Problem, ship: int, occ: int, candidates: list[int] | None = None) -> list[int]:
+def _fitting(prob: Problem, ship: int, occ: int) -> list[int]:
     """The places of ``ship`` that complete ``occ`` (every other ship) into a fit."""
     must = prob.required & ~occ
-    places = _places(prob, ship, must) if candidates is None else candidates
     if not prob.areas:
+        places = _places(prob, ship, must)
         if not must:
             return [m for m in places if not m & occ]
         return [m for m in places if not m & occ and not must & ~m]
-    if candidates is None:
-        wants = tuple(need - (occ & a).bit_count() for a, need in prob.areas)
-        places = prob.by_counts[ship].get(wants, [])
-        return [m for m in places if not m & occ and not must & ~m]
-    wanted = [(a, need - (occ & a).bit_count()) for a, need in prob.areas]
-    return [
-        m
-        for m in places
-        if not m & occ and not must & ~m and all((m & a).bit_count() == w for a, w in wanted)
-    ]
+    wants = tuple(need - (occ & a).bit_count() for a, need in prob.areas)
+    places = prob.by_counts[ship].get(wants, [])
+    return [m for m in places if not m & occ and not must & ~m]
 
 
-def exact(prob: Problem, budget: int = EXACT_NODES) -> Heat | None:
-    """Every consistent placement counted, or None when the search passes ``budget``."""
+def _expand(
+    prob: Problem, occ: int, empty: int, left: tuple[int, ...]
+) -> tuple[int, int, int, list[tuple[int, int]], float]:
+    """What the search does next from a partial layout: ``occ`` the squares of the ships
+    placed, ``empty`` the squares known open water, ``left`` the ships still to place.
+
+    Answers (kind, empty, square, options, share): DEAD when nothing can complete it; COVER,
+    the square that must hold a ship with the fewest ways (ship, place) to cover it, and
+    those ways; AREA, the lowest undecided square of the count with the least slack, the
+    ways to cover it (it may also be open water) and the share of its undecided squares
+    that must still hold a ship; FREE when every hit, contact and count is satisfied (the
+    ships left lie anywhere clear). ``empty`` comes back with what the counts imply: a
+    count already met leaves the rest of its area open water; one that needs every square
+    left makes them squares to cover."""
+    must = prob.required & ~occ
+    rooms: list[tuple[int, int]] = []
+    slack: tuple[int, int, float] | None = None
+    for area, need in prob.areas:
+        want = need - (occ & area).bit_count()
+        if want < 0:
+            return DEAD, empty, 0, [], 0.0
+        undecided = area & ~occ & ~empty
+        n = undecided.bit_count()
+        if want > n:
+            return DEAD, empty, 0, [], 0.0
+        if want == 0:
+            empty |= undecided
+        elif want == n:
+            must |= undecided
+        elif slack is None or n - want < slack[0]:
+            slack = (n - want, undecided, want / n)
+        rooms.append((area, want))
+    if must & empty or not left and (must or slack):
+        return DEAD, empty, 0, [], 0.0
+    taken = occ | empty
+    if must:
+        if must.bit_count() > sum(prob.sizes[k] for k in left):
+            return DEAD, empty, 0, [], 0.0
+        best: list[tuple[int, int]] | None = None
+        best_bit = 0
+        rest = must
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            ways = [
+                (k, m)
+                for k in left
+                for m in _through(prob, k, bit)
+                if not m & taken and all((m & a).bit_count() <= w for a, w in rooms)
+            ]
+            prob.scanned += 4 + len(ways) + sum(len(_through(prob, k, bit)) for k in left)
+            if best is None or len(ways) < len(best):
+                best, best_bit = ways, bit
+                if len(ways) <= 1:
+                    break
+        assert best is not None
+        if not best:
+            return DEAD, empty, 0, [], 0.0
+        return COVER, empty, best_bit, best, 1.0
+    if slack is not None:
+        _, undecided, share = slack
+        bit = undecided & -undecided
+        ways = [
+            (k, m)
+            for k in left
+            for m in _through(prob, k, bit)
+            if not m & taken and all((m & a).bit_count() <= w for a, w in rooms)
+        ]
+        return AREA, empty, bit, ways, share
+    return FREE, empty, 0, [], 0.0
+
+
+def exact(prob: Problem, budget: int = EXACT_WORK) -> Heat | None:
+    """Every consistent placement counted, or None when the search passes ``budget`` (places
+    looked at, and ``NODE_COST`` a node)."""
     board = prob.board
-    per: list[dict[int, int]] = [{} for _ in prob.ships]
-    total = 0
-    order = _order(prob)
-    head, last = order[:-1], order[-1]
+    n = len(prob.ships)
+    per: list[dict[int, int]] = [{} for _ in range(n)]
+    chosen = [0] * n
+    placed: list[int] = []
     spent = 0
-    leaves = 1
-    for i in head:
-        leaves *= len(prob.candidates[i])
-    if leaves > budget // LEAF_COST:
-        return None  # the search could not finish: sample instead
+    total = 0
 
-    # The last ship is counted in one pass over its places rather than one leaf each.
-    def leaf(chosen: list[int], occ: int) -> bool:
-        nonlocal total, spent
-        spent += LEAF_COST + len(_places(prob, last, prob.required & ~occ))
+    def charge(amount: int) -> None:
+        nonlocal spent
+        spent += amount
         if spent > budget:
             raise _Budget
-        fitting = _fitting(prob, last, occ)
-        if fitting:
-            k = len(fitting)
-            total += k
-            for i in head:
-                d = per[i]
-                d[chosen[i]] = d.get(chosen[i], 0) + k
-            d = per[last]
-            for m in fitting:
-                d[m] = d.get(m, 0) + 1
-        return False
 
-    sizes = dict(board.fleet)
+    def leaf(times: int) -> None:
+        nonlocal total
+        total += times
+        for k in placed:
+            d = per[k]
+            d[chosen[k]] = d.get(chosen[k], 0) + times
+
+    def free(occ: int, left: list[int]) -> None:
+        # The ships left lie anywhere clear of ``occ``: the one with most places last,
+        # counted in one pass over its places.
+        if not left:
+            leaf(1)
+            return
+        k = left[0]
+        places = prob.candidates[k]
+        charge(NODE_COST + len(places))
+        fits = [m for m in places if not m & occ]
+        if len(left) == 1:
+            if fits:
+                leaf(len(fits))
+                d = per[k]
+                for m in fits:
+                    d[m] = d.get(m, 0) + 1
+            return
+        placed.append(k)
+        for m in fits:
+            chosen[k] = m
+            free(occ | m, left[1:])
+        placed.pop()
+
+    def walk(occ: int, empty: int, left: tuple[int, ...]) -> None:
+        charge(NODE_COST)
+        kind, empty, bit, ways, _ = _expand(prob, occ, empty, left)
+        charge(len(ways) + prob.scanned)
+        prob.scanned = 0
+        if kind == DEAD:
+            return
+        if kind == FREE:
+            taken = occ | empty
+            order = sorted(left, key=lambda k: -len(prob.candidates[k]))
+            free(taken, order)
+            return
+        for k, m in ways:
+            chosen[k] = m
+            placed.append(k)
+            walk(occ | m, empty, tuple(x for x in left if x != k))
+            placed.pop()
+        if kind == AREA:
+            walk(occ, empty | bit, left)
+
     try:
-        _search(prob, head, prob.candidates, sizes[prob.ships[last]], leaf, budget)
+        walk(0, prob.blocked, tuple(range(n)))
     except _Budget:
         return None
     if not total:
@@ -513,7 +590,285 @@ def exact(prob: Problem, budget: int = EXACT_NODES) -> Heat | None:
     for d in per:
         for m, k in d.items():
             _spread(weights, m, float(k))
-    return Heat(board, weights, float(total), "exact", placements=total)
+    return Heat(board, weights, float(total), "exact", placements=total, margin=0.0)
+
+
+def _draw(prob: Problem, rng: random.Random, state: list[int]) -> tuple[float, int]:
+    """One layout drawn down the search tree, each step's way chosen at random: (the
+    layout's weight, one over the chance of drawing it, or 0 at a dead end; the work done;
+    the places the last free ship could take, which are its places given all the others)."""
+    n = len(prob.ships)
+    occ, empty, left = 0, prob.blocked, tuple(range(n))
+    weight = 1.0
+    work = 0
+    while True:
+        kind, empty, bit, ways, share = _expand(prob, occ, empty, left)
+        work += NODE_COST + len(ways) + prob.scanned
+        prob.scanned = 0
+        if kind == DEAD:
+            return 0.0, work
+        if kind == FREE:
+            break
+        if kind == AREA and (not ways or rng.random() >= share):
+            weight /= 1.0 - share if ways else 1.0
+            empty |= bit
+            continue
+        # A way that uses a ship leaves the others fewer to place: each is drawn with a
+        # chance in proportion to one over the places its ship has left (the layouts under
+        # it are about that much fewer), so the weights stay close to each other.
+        taken = occ | empty
+        room = {k: 0 for k, _ in ways}
+        for k in room:
+            room[k] = sum(1 for m in prob.candidates[k] if not m & taken) or 1
+            work += 3 * len(prob.candidates[k])
+        odds = [1.0 / room[k] for k, _ in ways]
+        whole = sum(odds)
+        u = rng.random() * whole
+        pick = 0
+        while pick < len(ways) - 1 and u >= odds[pick]:
+            u -= odds[pick]
+            pick += 1
+        k, m = ways[pick]
+        weight *= whole / odds[pick] / share
+        state[k] = m
+        occ |= m
+        left = tuple(x for x in left if x != k)
+    taken = occ | empty
+    for k in sorted(left, key=lambda k: (-prob.sizes[k], k)):
+        places = prob.candidates[k]
+        fits = [m for m in places if not m & taken]
+        work += NODE_COST + len(places)
+        if not fits:
+            return 0.0, work
+        weight *= len(fits)
+        m = fits[int(rng.random() * len(fits))]
+        state[k] = m
+        taken |= m
+    return weight, work
+
+
+def sample(prob: Problem, seed: int, work: int = WORK) -> Heat:
+    """Sampled (docs/computer.md): by strata when the ways of meeting what was told can be
+    listed within ``CORE_WORK``, else down the whole search tree."""
+    listed = ways_told(prob, work)
+    if listed is None:
+        return _tree_sample(prob, seed, work)
+    return _stratified(prob, listed[0], seed, work - listed[1])
+
+
+def ways_told(prob: Problem, work: int = WORK) -> tuple[list[Core], int] | None:
+    """Every way of meeting what was told and the work it took, or None past
+    ``CORE_WORK`` (or half of ``work``)."""
+    try:
+        return _cores(prob, min(CORE_WORK, work // 2))
+    except _Budget:
+        return None
+
+
+def counted(prob: Problem, cores: list[Core]) -> Heat | None:
+    """The exact heat when every way of meeting what was told leaves at most one ship free
+    (its places are then counted), else None."""
+    if any(len(left) > 1 for _, left, _ in cores):
+        return None
+    board = prob.board
+    weights = [0.0] * (board.columns * board.rows)
+    total = 0
+    for taken, left, placed in cores:
+        if left:
+            fits = [m for m in prob.candidates[left[0]] if not m & taken]
+            for m in fits:
+                _spread(weights, m, 1.0)
+        else:
+            fits = [0]
+        occ = 0
+        for _, m in placed:
+            occ |= m
+        _spread(weights, occ, float(len(fits)))
+        total += len(fits)
+    if not total:
+        raise _impossible(_why_none(prob), "view")
+    return Heat(board, weights, float(total), "exact", placements=total, margin=0.0)
+
+
+def _tree_sample(prob: Problem, seed: int, work: int = WORK, batches: int = BATCHES) -> Heat:
+    """Importance sampling down the search tree (docs/computer.md): layouts drawn one after
+    another, independently, until ``work`` (places looked at) is spent; each weighted by one
+    over the chance of drawing it, and each ship counted over every place it could take
+    given the others (the Rao-Blackwell estimate). The margin is three standard errors of
+    the worst square, from ``batches`` batches of the draws."""
+    rng = random.Random(seed)
+    n = len(prob.ships)
+    acc: list[dict[int, float]] = [{} for _ in range(batches)]
+    totals = [0.0] * batches
+    spent = 0
+    drawn = kept = 0
+    state = [0] * n
+    while spent < work or not kept and spent < work * GRACE:
+        weight, cost = _draw(prob, rng, state)
+        spent += cost
+        b = drawn % batches
+        drawn += 1
+        if not weight:
+            continue
+        kept += 1
+        totals[b] += weight
+        spent += _blackwell(prob, state, weight, acc[b])
+    if not kept:
+        raise SearchLimit(
+            "no placement of the rival's fleet that fits this view was found within the "
+            "search's limit",
+            "view",
+        )
+    return _weighed(prob, acc, totals, "importance", seed, drawn)
+
+
+Core = tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]]
+
+
+def _cores(prob: Problem, budget: int) -> tuple[list[Core], int]:
+    """Every way to satisfy the hits, contacts and counts (each down to the search's FREE),
+    as (the squares taken or known open water, the ships left to place anywhere clear of
+    them, the ships placed and their places); raises _Budget past ``budget`` places and
+    nodes."""
+    out: list[Core] = []
+    spent = 0
+
+    def walk(
+        occ: int, empty: int, left: tuple[int, ...], placed: tuple[tuple[int, int], ...]
+    ) -> None:
+        nonlocal spent
+        kind, empty, bit, ways, _ = _expand(prob, occ, empty, left)
+        spent += NODE_COST + len(ways) + prob.scanned
+        prob.scanned = 0
+        if spent > budget:
+            raise _Budget
+        if kind == FREE:
+            out.append((occ | empty, left, placed))
+            return
+        for k, m in ways:
+            walk(occ | m, empty, tuple(x for x in left if x != k), (*placed, (k, m)))
+        if kind == AREA:
+            walk(occ, empty | bit, left, placed)
+
+    walk(0, prob.blocked, tuple(range(len(prob.ships))), ())
+    return out, spent
+
+
+def _blackwell(prob: Problem, state: list[int], weight: float, d: dict[int, float]) -> int:
+    """A drawn layout counted ship by ship over every place the ship could take given all
+    the others (the Rao-Blackwell estimate: it is each ship's exact chance given them);
+    the work."""
+    everyone = 0
+    for m in state:
+        everyone |= m
+    work = 0
+    for k, own in enumerate(state):
+        options = _fitting(prob, k, everyone & ~own)
+        work += NODE_COST + 2 * len(options)
+        share = weight / len(options)
+        for m in options:
+            d[m] = d.get(m, 0.0) + share
+    return work
+
+
+def _stratified(
+    prob: Problem,
+    cores: list[Core],
+    seed: int,
+    work: int,
+    batches: int = BATCHES,
+) -> Heat:
+    """Importance sampling over the ways of meeting what was told (``cores``): a way drawn
+    in proportion to the product of its free ships' places (as if they could not collide),
+    then its free ships placed one after another, each uniformly among the places clear of
+    the others (the last counted over all of them); weighted by one over the chance of the
+    draw, so every fitting layout counts the same."""
+    rng = random.Random(seed)
+    n = len(prob.ships)
+    spent = NODE_COST * len(cores)
+    free: list[list[int]] = []
+    priors: list[float] = []
+    for _, left, _ in cores:
+        order = sorted(left, key=lambda k: (-prob.sizes[k], k))
+        free.append(order)
+        prior = 1.0
+        for k in order:
+            prior *= len(prob.candidates[k])
+        priors.append(prior)
+    whole = sum(priors)
+    cumulative = list(itertools.accumulate(priors))
+    acc: list[dict[int, float]] = [{} for _ in range(batches)]
+    totals = [0.0] * batches
+    drawn = 0
+    state = [0] * n
+    while spent < work or not any(totals) and spent < work * GRACE:
+        c = min(bisect.bisect_right(cumulative, rng.random() * whole), len(cores) - 1)
+        taken, _, placed = cores[c]
+        weight = whole / priors[c]
+        spent += NODE_COST
+        for k, m in placed:
+            state[k] = m
+        for k in free[c]:
+            places = prob.candidates[k]
+            spent += len(places)
+            fits = [m for m in places if not m & taken]
+            weight *= len(fits)
+            if not fits:
+                break
+            m = fits[int(rng.random() * len(fits))]
+            state[k] = m
+            taken |= m
+        b = drawn % batches
+        drawn += 1
+        if not weight:
+            continue
+        totals[b] += weight
+        spent += _blackwell(prob, state, weight, acc[b])
+    return _weighed(prob, acc, totals, "stratified", seed, drawn)
+
+
+def _weighed(
+    prob: Problem,
+    acc: list[dict[int, float]],
+    totals: list[float],
+    method: str,
+    seed: int,
+    drawn: int,
+) -> Heat:
+    """The heat of weighted draws kept in batches, and its margin: three standard errors of
+    the worst square, from the spread between the batches."""
+    board = prob.board
+    size = board.columns * board.rows
+    per_batch = []
+    for d in acc:
+        weights = [0.0] * size
+        for m, w in d.items():
+            _spread(weights, m, w)
+        per_batch.append(weights)
+    total = sum(totals)
+    weights = [sum(batch[i] for batch in per_batch) for i in range(size)]
+    worst = 0.0
+    used = [b for b in range(len(acc)) if totals[b] > 0]
+    if len(used) > 1:
+        for i in range(size):
+            p = weights[i] / total
+            spread = sum((per_batch[b][i] - p * totals[b]) ** 2 for b in used)
+            worst = max(worst, spread * len(used) / (len(used) - 1))
+    margin = 3 * math.sqrt(worst) / total if len(used) > 1 else 1.0
+    return Heat(
+        board,
+        weights,
+        total,
+        "sampled",
+        sampler={
+            "method": method,
+            "seed": seed,
+            "chains": len(acc),
+            "burn_in": 0,
+            "samples": drawn,
+        },
+        margin=min(1.0, margin),
+    )
 
 
 def _why_none(prob: Problem) -> str:
@@ -538,347 +893,33 @@ def _spread(weights: list[float], mask: int, weight: float) -> None:
         mask ^= low
 
 
-# --- sampled: Gibbs chains ----------------------------------------------------------------
-
-
-def _first_fit(prob: Problem, rng: random.Random, budget: int) -> list[int] | None:
-    """A consistent placement, found by covering the hits and contacts (each time the one
-    with the fewest ways to cover it, the ship and its place tried in a random order), then
-    placing the ships left the same way."""
-    n = len(prob.ships)
-    sizes = dict(prob.board.fleet)
-    state = [0] * n
-    tried = 0
-
-    def shuffled(items: list[int]) -> list[int]:
-        copy = list(items)
-        for i in range(len(copy) - 1, 0, -1):  # Fisher-Yates with floor(u * n)
-            j = int(rng.random() * (i + 1))
-            copy[i], copy[j] = copy[j], copy[i]
-        return copy
-
-    def hopeless(left: list[int], occ: int) -> bool:
-        room = sum(sizes[prob.ships[k]] for k in left)
-        uncovered = prob.required & ~occ
-        if uncovered.bit_count() > room or prob.ships_needed(uncovered)[0] > len(left):
-            return True
-        for area, need in prob.areas:
-            have = (occ & area).bit_count()
-            if have > need or need - have > room:
-                return True
-        return False
-
-    def walk(left: list[int], occ: int) -> bool:
-        nonlocal tried
-        if hopeless(left, occ):
-            return False
-        if not left:
-            return all((occ & a).bit_count() == need for a, need in prob.areas)
-        uncovered = prob.required & ~occ
-        if uncovered:
-            # The square with the fewest ways to cover it first; none at all: a dead end.
-            options: list[tuple[int, int]] = []
-            rest = uncovered
-            while rest:
-                square = rest & -rest
-                rest ^= square
-                ways = [(k, m) for k in left for m in _through(prob, k, square) if not m & occ]
-                tried += 1 + len(ways) // 4
-                if not ways:
-                    return False
-                if not options or len(ways) < len(options):
-                    options = ways
-        else:
-            k = left[0]
-            options = [(k, m) for m in prob.candidates[k] if not m & occ]
-        tried += len(options) + NODE_COST
-        if tried > budget:
-            raise _Budget
-        tries = [options[i] for i in shuffled(list(range(len(options))))]
-        if uncovered:
-            # Those covering the most told squares first (a ship along a line of hits): the
-            # likelier layouts, so the chain starts near them.
-            tries.sort(key=lambda option: -(option[1] & uncovered).bit_count())
-        for k, m in tries:
-            state[k] = m
-            if walk([x for x in left if x != k], occ | m):
-                return True
-        return False
-
-    order = shuffled(list(range(n)))
-    return state if walk(order, 0) else None
-
-
-def sample(
-    prob: Problem,
-    seed: int,
-    chains: int = CHAINS,
-    burn_in: int = BURN_IN,
-    sweeps: int = SWEEPS,
-    work: int | None = None,
-    first_fit: int = FIRST_FIT,
-    pair_per_ship: int = PAIR_MOVES,
-    swap_per_ship: int = SWAP_MOVES,
+def heat(
+    told: Told,
+    res: Resolution | None,
+    board: Board = GAME,
+    exact_work: int = EXACT_WORK,
+    work: int = WORK,
+    label: str = "heat map sampler seed",
 ) -> Heat:
-    """The Rao-Blackwellised Gibbs estimate (see the module's docstring): ``chains`` chains
-    of ``burn_in`` sweeps and then up to ``sweeps`` counted ones, each chain stopping early
-    before a sweep that, costing what the last one did, would pass its share of ``work``
-    (the places its moves looked at, so the same inputs always stop at the same sweep)."""
-    board = prob.board
-    rng = random.Random(seed)
-    n = len(prob.ships)
-    # acc[i][k]: how often each place of ship i was among k equally likely options.
-    acc: list[dict[int, Counter[int]]] = [{} for _ in range(n)]
-    kept = 0
-    # Pair moves let two ships trade what they cover (a hit, a contact, a count); with
-    # nothing to cover, one ship at a time already reaches every placement.
-    pair_moves = swap_moves = 0
-    if n >= 2 and prob.required:
-        pair_moves = pair_per_ship * n
-        swap_moves = swap_per_ship * n
-    elif n >= 2 and prob.areas:
-        pair_moves = n
-    counted = 0
-    searched = False
-    for _ in range(chains):
-        try:
-            state = _first_fit(prob, rng, first_fit)
-        except _Budget:
-            continue
-        searched = True
-        if state is None:
-            raise _impossible(_why_none(prob), "view")
-        spent = last = 0
-        for sweep in range(burn_in + sweeps):
-            # Stop before a counted sweep that, costing what the last one did, would pass
-            # the chain's share of the work (the first counted sweep always runs).
-            if work is not None and sweep > burn_in and spent + last > work // chains:
-                break
-            before = spent
-            record = sweep >= burn_in
-            counted += record
-            # The ships in a random order, taken two by two (the last alone when odd).
-            order = list(range(n))
-            for a in range(n - 1, 0, -1):  # Fisher-Yates, as the covering search's
-                b = int(rng.random() * (a + 1))
-                order[a], order[b] = order[b], order[a]
-            groups = [order[k : k + 2] for k in range(0, n, 2)]
-            for group in groups:
-                if len(group) == 2:
-                    i, j = group
-                    occ = 0
-                    for k in range(n):
-                        if k != i and k != j:
-                            occ |= state[k]
-                    if prob.required & ~occ:
-                        spent += _block(prob, state, i, j, occ, rng, acc if record else None)
-                        continue
-                for i in group:
-                    occ = 0
-                    for j in range(n):
-                        if j != i:
-                            occ |= state[j]
-                    options = _fitting(prob, i, occ)
-                    spent += prob.step + len(options)
-                    state[i] = options[int(rng.random() * len(options))]
-                    if record:
-                        k = len(options)
-                        bag = acc[i].get(k)
-                        if bag is None:
-                            bag = acc[i][k] = Counter()
-                        bag.update(options)
-            for _ in range(pair_moves):
-                spent += _pair_move(prob, state, rng)
-            for _ in range(swap_moves):
-                spent += _swap_move(prob, state, rng)
-            last = spent - before
-        kept += 1
-    if not searched:
-        raise SearchLimit(
-            "no placement of the rival's fleet that fits this view was found within the "
-            "search's limit: check the view (it asks more of the ships afloat than usual)",
-            "view",
-        )
-    merged: dict[int, float] = {}
-    for bags in acc:
-        for k, bag in bags.items():
-            for m, times in bag.items():
-                merged[m] = merged.get(m, 0.0) + times / k
-    weights = [0.0] * (board.columns * board.rows)
-    for m, w in merged.items():
-        _spread(weights, m, w)
-    return Heat(
-        board,
-        weights,
-        float(counted),
-        "sampled",
-        sampler={
-            "method": "gibbs",
-            "seed": seed,
-            "chains": kept,
-            "burn_in": burn_in,
-            "samples": counted,
-        },
-    )
-
-
-def _two_ships(state: list[int], rng: random.Random) -> tuple[int, int, int]:
-    """Two different ships drawn uniformly (i, then j among the others), and the squares
-    the other ships take."""
-    n = len(state)
-    i = int(rng.random() * n)
-    j = int(rng.random() * (n - 1))
-    if j >= i:
-        j += 1
-    occ = 0
-    for k in range(n):
-        if k != i and k != j:
-            occ |= state[k]
-    return i, j, occ
-
-
-def _pair_move(prob: Problem, state: list[int], rng: random.Random) -> int:
-    """Metropolis-Hastings on two ships at once. The first goes, half the time, to any place
-    clear of the other ships, half the time to one of those that cover squares the two must
-    cover (a hit, a contact): which of those squares, as a set, drawn first among the sets
-    its places can cover, then the place among those covering exactly that set; the second
-    goes uniformly among the places that then fit. Accepted with probability
-    min(1, q(old) fits(new) / (q(new) fits(old))), q being the chance of proposing a first
-    place: every placement stays equally likely."""
-    i, j, occ = _two_ships(state, rng)
-    must = prob.required & ~occ
-    if not must and not prob.areas:
-        return prob.step  # nothing for the two to trade: moves of one ship at a time do as well
-    anywhere = [m for m in prob.candidates[i] if not m & occ]
-    # The places covering told squares, grouped by which of them they cover.
-    groups: dict[int, list[int]] = {}
-    if must:
-        rest = must
-        seen = 0
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            for m in _through(prob, i, bit):
-                if not m & occ and not m & seen:
-                    groups.setdefault(m & must, []).append(m)
-            seen |= bit
-    if groups and rng.random() < 0.5:
-        keys = list(groups)
-        group = groups[keys[int(rng.random() * len(keys))]]
-        a = group[int(rng.random() * len(group))]
-    else:
-        a = anywhere[int(rng.random() * len(anywhere))]
-    new = _fitting(prob, j, occ | a)
-    if not new:
-        return prob.step + len(anywhere)
-    old = _fitting(prob, j, occ | state[i])
-
-    def q(m: int) -> float:
-        if not groups:
-            return 1.0 / len(anywhere)
-        told = m & must
-        return 0.5 / len(anywhere) + (0.5 / len(groups) / len(groups[told]) if told else 0.0)
-
-    if rng.random() * q(a) * len(old) < q(state[i]) * len(new):
-        state[i] = a
-        state[j] = new[int(rng.random() * len(new))]
-    return prob.step + len(anywhere) + len(new) + len(old)
-
-
-def _block(
-    prob: Problem,
-    state: list[int],
-    i: int,
-    j: int,
-    occ: int,
-    rng: random.Random,
-    acc: list[dict[int, Counter[int]]] | None,
-) -> int:
-    """Ships i and j re-placed together, uniformly among every pair of their places that fits
-    with ``occ`` (the other ships) and everything told; the two must cover at least one told
-    square between them. Counted out in full: the told square of lowest index that the two
-    must cover is covered by one of them, so the pairs are i's places through it, each with
-    j's places that then fit, and then j's places through it, each with i's that then fit.
-    With ``acc``, every pair is counted (the Rao-Blackwell estimate of both ships)."""
-    must = prob.required & ~occ
-    low = must & -must
-    options: list[tuple[int, int, int, list[int]]] = []
-    work = prob.step
-    total = 0
-    for first, second in ((i, j), (j, i)):
-        for a in _through(prob, first, low):
-            if a & occ:
-                continue
-            fits = _fitting(prob, second, occ | a)
-            work += prob.step + len(fits)
-            if fits:
-                options.append((first, a, second, fits))
-                total += len(fits)
-    pick = int(rng.random() * total)
-    for first, a, second, fits in options:
-        if pick < len(fits):
-            state[first] = a
-            state[second] = fits[pick]
-            break
-        pick -= len(fits)
-    if acc is not None:
-        for first, a, second, fits in options:
-            bag = acc[first].get(total)
-            if bag is None:
-                bag = acc[first][total] = Counter()
-            bag[a] += len(fits)
-            bag = acc[second].get(total)
-            if bag is None:
-                bag = acc[second][total] = Counter()
-            bag.update(fits)
-    return work
-
-
-def _swap_move(prob: Problem, state: list[int], rng: random.Random) -> int:
-    """Metropolis-Hastings: two ships trade the told squares (hits, contacts) they cover.
-
-    Ships i and j are drawn as for a pair move; ``told`` is what i covers of the squares the
-    two must cover between them (none: nothing is done). j goes uniformly to one of its
-    places clear of the other ships that covers exactly ``told`` of those squares, then i
-    uniformly among the places that then fit (it takes over what j covered). The way back is
-    the same move with i and j the other way round, so the move is accepted with probability
-    min(1, A_j F_i(new) / (A_i F_j(old))): A_k the places of ship k covering exactly
-    ``told``, F_k the places of k that fit around the other one. So a ship running on from a
-    line of hits hands the line to a ship of another length in one move, and every fitting
-    layout stays equally likely."""
-    i, j, occ = _two_ships(state, rng)
-    must = prob.required & ~occ
-    told = state[i] & must
-    if not told:
-        return prob.step
-    low = told & -told
-    ahead = [m for m in _through(prob, j, low) if not m & occ and m & must == told]
-    if not ahead:
-        return prob.step
-    a = ahead[int(rng.random() * len(ahead))]
-    new = _fitting(prob, i, occ | a)
-    if not new:
-        return prob.step + len(ahead)
-    back = [m for m in _through(prob, i, low) if not m & occ and m & must == told]
-    old = _fitting(prob, j, occ | state[i])
-    if rng.random() * len(back) * len(old) < len(ahead) * len(new):
-        state[j] = a
-        state[i] = new[int(rng.random() * len(new))]
-    return prob.step + len(ahead) + len(back) + len(new) + len(old)
-
-
-def heat(told: Told, res: Resolution | None, board: Board = GAME) -> Heat:
-    """Exact if the search fits its budget; otherwise sampled with a seed from the dice."""
+    """Exact if the search fits its budget, or if every way of meeting what was told leaves
+    at most one ship free; otherwise sampled with a seed from the dice (``label``'s roll)."""
     prob = problem(told, board)
-    found = exact(prob)
+    found = exact(prob, exact_work)
     if found is not None:
         return found
+    listed = ways_told(prob, work)
+    if listed is not None:
+        found = counted(prob, listed[0])
+        if found is not None:
+            return found
     seed = 0
     if res is not None:
-        roll = res.roll("heat map sampler seed", SEED_DICE, SEED_SIDES)
+        roll = res.roll(label, SEED_DICE, SEED_SIDES)
         for value in roll.values:
             seed = seed * SEED_SIDES + (value - 1)
-    return sample(prob, seed, work=WORK)
+    if listed is None:
+        return _tree_sample(prob, seed, work)
+    return _stratified(prob, listed[0], seed, work - listed[1])
 
 
 # --- the step --------------------------------------------------------------------------------
@@ -896,7 +937,7 @@ class HeatmapInput:
 
 
 def told_of(view: Any, counts: tuple[Count, ...] = ()) -> Told:
-    return Told(view.misses, view.hits, view.contacts, view.sunk, counts)
+    return Told(view.misses, view.hits, view.contacts, view.sunk, counts, view.dive_contacts)
 
 
 def answer(found: Heat, told: Told) -> SalvoGridHeatmapResult:
@@ -914,6 +955,7 @@ def answer(found: Heat, told: Told) -> SalvoGridHeatmapResult:
         "method": found.method,
         "placements": found.placements,
         "sampler": found.sampler,
+        "margin": round(found.margin, DECIMALS),
         "afloat": [ship_name(ship) for ship, _ in board.fleet if ship not in sunk],
         "rows": [
             [round(probabilities[r * board.columns + c], DECIMALS) for c in range(board.columns)]

@@ -220,6 +220,7 @@ class SalvoGridLikelySquare(TypedDict):
 
 class SalvoGridHeatmapResult(TypedDict):
     method: SalvoGridHeatMethod
+    margin: float
     placements: int | None
     sampler: SalvoGridSampler | None
     afloat: list[SalvoGridShip]
