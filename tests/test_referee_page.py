@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -193,6 +194,61 @@ def test_the_page_gives_the_verdict_and_codes_of_the_other_two_verifiers(
     ]
     assert shown["log"] == report["log"]["codes"]
     assert page.errors == []
+
+
+def _cards(page: Page) -> list[dict[str, Any]]:
+    cards: list[dict[str, Any]] = page.page.evaluate(
+        """() => [...document.querySelectorAll('#entries > li')].map((li) => ({
+             index: Number(li.dataset.index),
+             state: li.dataset.state,
+             fault: li.classList.contains('fault'),
+             number: li.querySelector('.number').textContent,
+             heading: li.querySelector('h3').innerText,
+             faults: [...li.querySelectorAll('.faults > li')].map((f) => ({
+               code: f.dataset.code, text: f.innerText})),
+           }))"""
+    )
+    return cards
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MANIFEST if n != "duplicate-members"))
+def test_the_card_where_the_log_fails_is_marked_with_the_problem(page: Page, name: str) -> None:
+    """A broken chain, a nonce that jumps, another seed: the card of the entry the problem
+    names ("entry 3" is the card labelled Entry 3) says so, in red, with the problem's text;
+    every other card is left as its own checks leave it."""
+    report = page.drop(name)["report"]
+    expected: dict[int, list[tuple[str, str]]] = {}
+    for code, text in zip(report["log"]["codes"], report["log"]["problems"], strict=True):
+        named = re.match(r"entry (\d+)\b", text)
+        assert named, f"a log problem that names no entry: {text}"
+        expected.setdefault(int(named.group(1)) - 1, []).append((code, text))
+    cards = _cards(page)
+    for card in cards:
+        faults = expected.get(card["index"], [])
+        assert [f["code"] for f in card["faults"]] == [code for code, _ in faults]
+        assert card["fault"] is bool(faults)
+        for (_, text), shown in zip(faults, card["faults"], strict=True):
+            assert text in shown["text"]
+            assert card["number"] == "Entry " + text.split()[1].split("'")[0].rstrip(":")
+        if faults:
+            assert card["state"] in ("fault", "bad") and "the log fails here" in card["heading"]
+        entry = report["entries"][card["index"]]
+        if entry["signature_valid"] is False or entry["dice_valid"] is False:
+            assert card["state"] == "bad" and "MISMATCH" in card["heading"]
+    if MANIFEST[name]["valid"]:
+        assert not expected and all(card["state"] != "fault" for card in cards)
+
+
+def test_a_log_cut_in_the_middle_marks_the_card_after_the_cut(page: Page) -> None:
+    page.drop("middle-removed")
+    marked = [card for card in _cards(page) if card["fault"]]
+    assert [card["number"] for card in marked] == ["Entry 3"]
+    assert [fault["code"] for fault in marked[0]["faults"]] == ["chain-broken", "nonce-gap"]
+    assert "entry 3's prev is not the hash of entry 2's receipt" in marked[0]["faults"][0]["text"]
+    # The verdict's summary links the problem to its card.
+    link = page.page.locator("#verdict ul.summary a").first
+    assert link.get_attribute("href") == "#card-3"
+    assert page.page.locator("#card-3").get_attribute("data-index") == "2"
 
 
 def test_a_valid_game_is_explained_entry_by_entry_with_its_luck(page: Page) -> None:

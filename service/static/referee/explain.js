@@ -2,7 +2,7 @@
 // table row, the outcome, how lucky the roll was, and a line to paste into a forum post.
 
 import { get, isDict, pyEqual } from "./json.js";
-import { SEALED_NOT_YET } from "./verify.js";
+import { SEALED_NOT_YET, entryName } from "./verify.js";
 
 /** What each problem code means, in a player's words (the verifier's own words follow). */
 export const MEANING = {
@@ -35,6 +35,12 @@ export const MEANING = {
   "client-seed-changed": "The players' half of the sealed seed changes mid-game.",
   more: "More problems than are listed.",
 };
+
+/** "Entry N" at the head of a card or a line: the verifiers' own numbering, from 1. */
+export function entryTitle(index) {
+  const name = entryName(index);
+  return name[0].toUpperCase() + name.slice(1);
+}
 
 function text(value) {
   if (typeof value === "string") return value;
@@ -72,6 +78,7 @@ export function state(entry) {
   if (entry.signatureValid === false || entry.diceValid === false) {
     return { kind: "bad", words: "MISMATCH" };
   }
+  if (entry.logFound.length) return { kind: "fault", words: "the log fails here" };
   if (codes.includes(SEALED_NOT_YET)) return { kind: "pending", words: "not yet checkable" };
   if (codes.includes("supplied-dice")) return { kind: "supplied", words: "supplied dice, signed as supplied" };
   return { kind: "ok", words: `ok, ${entry.rollsMatched} rolls match` };
@@ -259,7 +266,7 @@ export function luck(document, odds) {
 export function forumLine(entry, luckFound) {
   const document = entry.document;
   const { words } = state(entry);
-  const parts = [`Entry ${entry.index + 1}, ${stepName(document)}`];
+  const parts = [`${entryTitle(entry.index)}, ${stepName(document)}`];
   const rolls = get(document, "rolls");
   if (Array.isArray(rolls) && rolls.length) {
     parts.push(
@@ -279,7 +286,7 @@ export function forumLine(entry, luckFound) {
   if (result) parts.push(`result: ${result}`);
   parts.push(diceLine(document));
   if (luckFound?.available) parts.push(`luck: ${luckFound.probability}, percentile ${luckFound.percentile}`);
-  const codes = entry.codes();
+  const codes = [...entry.codes(), ...entry.logFound.map(([code]) => code)];
   parts.push(
     entry.signatureValid === true ? "signature OK" : entry.signatureValid === null ? "signature not checked" : "signature FAILS",
   );
