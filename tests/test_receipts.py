@@ -103,9 +103,9 @@ def test_a_removed_entry_is_reported(game_client: FlaskClient) -> None:
     assert report["log"]["chain_unbroken"] is False
     assert report["log"]["nonces_consecutive"] is False
     assert report["log"]["problems"] == [
-        "entry 2's prev is not the hash of entry 1's receipt: "
+        "entry 3's prev is not the hash of entry 2's receipt: "
         "an entry was removed, inserted, reordered or replayed",
-        "entry 2: nonce 3 is missing before it",
+        "entry 3: nonce 3 is missing before it",
     ]
 
 
@@ -146,7 +146,7 @@ def test_a_replayed_entry_is_reported(game_client: FlaskClient) -> None:
     report = verify(game_client, log[:3] + [log[2]] + log[3:])
     assert report["valid"] is False
     assert all(e["signature_valid"] for e in report["entries"])
-    assert "entry 3 repeats nonce 3" in report["log"]["problems"]
+    assert "entry 4 repeats nonce 3" in report["log"]["problems"]
     assert report["log"]["chain_unbroken"] is False
 
 
@@ -161,7 +161,7 @@ def test_a_discarded_reroll_shows_as_a_gap(game_client: FlaskClient) -> None:
     report = verify(game_client, [*log, reroll])
     assert report["log"]["chain_unbroken"] is True
     assert report["log"]["nonces_consecutive"] is False
-    assert report["log"]["problems"] == ["entry 3: nonce 4 is missing before it"]
+    assert report["log"]["problems"] == ["entry 4: nonce 4 is missing before it"]
     assert report["valid"] is False
 
 

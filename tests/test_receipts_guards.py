@@ -318,7 +318,7 @@ def test_a_pending_turn_thrown_away_is_reported_in_words_and_breaks_the_nonces(
     report = verify(client, [pending, skipped.get_json()])["log"]
     assert report["codes"] == ["pending-unfinished"]
     assert report["problems"] == [
-        "entry 1 does not finish the turn entry 0 left pending (the same request with "
+        "entry 2 does not finish the turn entry 1 left pending (the same request with "
         "player_action and the same dice): that turn was thrown away"
     ]
     assert report["nonces_consecutive"] is False
@@ -364,7 +364,7 @@ def test_a_roll_replayed_behind_a_step_that_rolled_nothing_is_a_repeated_nonce(
     assert log[5]["rolls"] == log[3]["rolls"] and log[4]["rolls"] == []
     for report in _both_verdicts(client, log):
         assert report["codes"] == ["nonce-repeat"]
-        assert report["problems"] == ["entry 5 repeats nonce 4"]
+        assert report["problems"] == ["entry 6 repeats nonce 4"]
         assert report["nonces_consecutive"] is False
         assert (report["chain_unbroken"], report["one_seed"]) == (True, True)
 
@@ -392,7 +392,7 @@ def test_a_roll_going_back_to_an_earlier_nonce_breaks_the_nonces(client: FlaskCl
     report = verify(client, log)
     assert report["valid"] is False
     assert report["log"]["codes"] == ["nonce-back"]
-    assert report["log"]["problems"] == ["entry 4 goes back from nonce 4 to 2"]
+    assert report["log"]["problems"] == ["entry 5 goes back from nonce 4 to 2"]
     assert report["log"]["nonces_consecutive"] is False
     assert [e["dice_valid"] for e in report["entries"]] == [True] * 5
     standalone = tool.check(json.loads(json.dumps(log)))
@@ -406,8 +406,8 @@ def test_missing_nonces_are_counted_in_words(client: FlaskClient) -> None:
     several = play(client)[:3]
     _then(client, several, "fire", TURN[3][1], 7)
     for log, words in [
-        (one, "entry 3: nonce 4 is missing before it"),
-        (several, "entry 3: nonces 4 to 6 are missing before it"),
+        (one, "entry 4: nonce 4 is missing before it"),
+        (several, "entry 4: nonces 4 to 6 are missing before it"),
     ]:
         report = verify(client, log)["log"]
         assert (report["codes"], report["problems"]) == (["nonce-gap"], [words])
@@ -427,7 +427,7 @@ def test_a_log_whose_first_entry_points_back_does_not_start_the_game(client: Fla
     assert report["valid"] is False
     assert report["log"]["codes"] == ["cut-head"]
     assert report["log"]["problems"] == [
-        "entry 0 carries a prev: the log does not start at the beginning of the game "
+        "entry 1 carries a prev: the log does not start at the beginning of the game "
         "(its first entries are missing)"
     ]
     assert report["log"]["starts_at_beginning"] is False
@@ -443,7 +443,7 @@ def test_an_entry_without_a_prev_restarts_the_chain(client: FlaskClient) -> None
     report = verify(client, log)
     assert report["valid"] is False
     assert report["log"]["codes"] == ["chain-restart"]
-    assert report["log"]["problems"] == ["entry 3 carries no prev: the chain starts again"]
+    assert report["log"]["problems"] == ["entry 4 carries no prev: the chain starts again"]
     assert report["log"]["chain_unbroken"] is False
     assert (report["log"]["nonces_consecutive"], report["log"]["one_seed"]) == (True, True)
     standalone = tool.check(json.loads(json.dumps(log)))["log"]
@@ -696,7 +696,7 @@ def test_a_sealed_game_whose_client_seed_changes_says_which_entry(client: FlaskC
         log.append(response.get_json())
     report = verify(client, log)["log"]
     assert report["codes"] == ["client-seed-changed"]
-    assert report["problems"] == ["entry 3 changes the client seed"]
+    assert report["problems"] == ["entry 4 changes the client seed"]
     assert report["one_seed"] is False
     standalone = tool.check(json.loads(json.dumps(log)))["log"]
     assert (standalone["codes"], standalone["problems"]) == (report["codes"], report["problems"])
@@ -712,7 +712,7 @@ def test_a_game_starts_at_nonce_0_or_1_and_a_first_roll_at_2_is_a_cut_head(
     if cut:
         assert report["codes"] == ["cut-head"]
         assert report["problems"] == [
-            "entry 0's first roll has nonce 2: the log does not start at the beginning of the "
+            "entry 1's first roll has nonce 2: the log does not start at the beginning of the "
             "game (nonce 0 or 1 comes first)"
         ]
 
@@ -729,8 +729,8 @@ def test_an_entry_with_an_unreadable_nonce_does_not_end_the_log_checks(
     assert report["entries"][1]["codes"] == ["altered", "no-dice"]
     assert report["log"]["codes"] == ["nonce-gap", "nonce-repeat"]
     assert report["log"]["problems"] == [
-        "entry 2: nonce 2 is missing before it",
-        "entry 3 repeats nonce 3",
+        "entry 3: nonce 2 is missing before it",
+        "entry 4 repeats nonce 3",
     ]
 
 
@@ -1173,7 +1173,7 @@ def test_a_seeded_roll_from_another_seed_is_another_seed() -> None:
     ) == (
         ["another-seed"],
         [
-            "entry 2 rolls from another seed than the game's first: a roll from another seed "
+            "entry 3 rolls from another seed than the game's first: a roll from another seed "
             "stands in for one of the game's"
         ],
         False,
@@ -1194,7 +1194,7 @@ def test_a_sealed_roll_under_another_commitment_is_another_seed(sealed_first: bo
     assert _log_codes(*first, *rolls) == (
         ["another-seed"],
         [
-            f"entry {index} rolls from another commitment than the game's first: a roll from "
+            f"entry {index + 1} rolls from another commitment than the game's first: a roll from "
             "another seed stands in for one of the game's"
         ],
         False,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -195,6 +196,61 @@ def test_the_page_gives_the_verdict_and_codes_of_the_other_two_verifiers(
     assert page.errors == []
 
 
+def _cards(page: Page) -> list[dict[str, Any]]:
+    cards: list[dict[str, Any]] = page.page.evaluate(
+        """() => [...document.querySelectorAll('#entries > li')].map((li) => ({
+             index: Number(li.dataset.index),
+             state: li.dataset.state,
+             fault: li.classList.contains('fault'),
+             number: li.querySelector('.number').textContent,
+             heading: li.querySelector('h3').innerText,
+             faults: [...li.querySelectorAll('.faults > li')].map((f) => ({
+               code: f.dataset.code, text: f.innerText})),
+           }))"""
+    )
+    return cards
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MANIFEST if n != "duplicate-members"))
+def test_the_card_where_the_log_fails_is_marked_with_the_problem(page: Page, name: str) -> None:
+    """A broken chain, a nonce that jumps, another seed: the card of the entry the problem
+    names ("entry 3" is the card labelled Entry 3) says so, in red, with the problem's text;
+    every other card is left as its own checks leave it."""
+    report = page.drop(name)["report"]
+    expected: dict[int, list[tuple[str, str]]] = {}
+    for code, text in zip(report["log"]["codes"], report["log"]["problems"], strict=True):
+        named = re.match(r"entry (\d+)\b", text)
+        assert named, f"a log problem that names no entry: {text}"
+        expected.setdefault(int(named.group(1)) - 1, []).append((code, text))
+    cards = _cards(page)
+    for card in cards:
+        faults = expected.get(card["index"], [])
+        assert [f["code"] for f in card["faults"]] == [code for code, _ in faults]
+        assert card["fault"] is bool(faults)
+        for (_, text), shown in zip(faults, card["faults"], strict=True):
+            assert text in shown["text"]
+            assert card["number"] == "Entry " + text.split()[1].split("'")[0].rstrip(":")
+        if faults:
+            assert card["state"] in ("fault", "bad") and "the log fails here" in card["heading"]
+        entry = report["entries"][card["index"]]
+        if entry["signature_valid"] is False or entry["dice_valid"] is False:
+            assert card["state"] == "bad" and "MISMATCH" in card["heading"]
+    if MANIFEST[name]["valid"]:
+        assert not expected and all(card["state"] != "fault" for card in cards)
+
+
+def test_a_log_cut_in_the_middle_marks_the_card_after_the_cut(page: Page) -> None:
+    page.drop("middle-removed")
+    marked = [card for card in _cards(page) if card["fault"]]
+    assert [card["number"] for card in marked] == ["Entry 3"]
+    assert [fault["code"] for fault in marked[0]["faults"]] == ["chain-broken", "nonce-gap"]
+    assert "entry 3's prev is not the hash of entry 2's receipt" in marked[0]["faults"][0]["text"]
+    # The verdict's summary links the problem to its card.
+    link = page.page.locator("#verdict ul.summary a").first
+    assert link.get_attribute("href") == "#card-3"
+    assert page.page.locator("#card-3").get_attribute("data-index") == "2"
+
+
 def test_a_valid_game_is_explained_entry_by_entry_with_its_luck(page: Page) -> None:
     state = page.drop("valid-game")
     assert state["verdict"] == "valid"
@@ -206,6 +262,18 @@ def test_a_valid_game_is_explained_entry_by_entry_with_its_luck(page: Page) -> N
     assert "Fire table at Long: 8+ straddles" in text and "miss" in text  # the table row
     straddle = page.page.locator("#entries > li[data-index='4']").inner_text()
     assert "13 -2 target armor 2 -2 range Long = 9" in straddle  # each modifier, its source
+    # Each result in words, not a run of field names.
+    results = page.page.evaluate(
+        "[...document.querySelectorAll('#entries .result')].map((p) => p.textContent)"
+    )
+    assert results == [
+        "Result: weather Misty, initial range modifier -4",
+        "Result: enemy acts first",
+        "Result: action OB, reason rolled",
+        "Result: miss, shots per turn 1",
+        "Result: NE, no hits",
+        "Result: Turret, 1 turret hit",
+    ]
     # Luck from each step's /odds: the share of rolls that give a more common outcome.
     percentiles = page.page.evaluate(
         "[...document.querySelectorAll('#entries .luck')].map((p) => p.dataset.percentile)"
@@ -403,6 +471,63 @@ def test_the_page_asks_the_odds_of_signed_entries_once_a_request_and_at_most_its
         f"odds of signed entries only); 2 past the limit of {limit} odds requests for one "
         "log; 1 whose request is larger than the service takes."
     )
+    assert page.errors == []
+
+
+AJAX_HIT: dict[str, Any] = {"flotation_hits": 1, "speed_hits": 1}
+ATTACK: dict[str, Any] = {
+    "firer": {"ship": "Graf Spee"},
+    "target": {"ship": "Ajax", "state": AJAX_HIT},
+    "weather": "Fair",
+    "guns_bearing": "broadside",
+}
+
+
+def test_an_attack_has_its_luck_and_its_result_in_words(
+    page: Page, server: Server, tmp_path: Path
+) -> None:
+    """An attack's /odds outcomes are summaries of what it did to the target: the page
+    finds the entry's summary among them, as the service makes it (odds.attack_summary)."""
+    from service.rulesets.salvo_solo.odds import attack_summary
+    from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipState
+
+    # Hits and the target afloat; the target sunk after one shot; a miss at Long range.
+    asked = [("Short", 1), ("Short", 28), ("Long", 2)]
+    log = [_signed(server, "attack", {**ATTACK, "range": r}, nonce) for r, nonce in asked]
+    expected = []
+    for entry in log:
+        result, inputs = entry["result"], entry["provenance"]["request"]["body"]
+        before = Ship(CATALOG["Ajax"], ShipState(**AJAX_HIT))
+        after = Ship(CATALOG["Ajax"], ShipState(**result["target"]["state"]))
+        summary = attack_summary(before, after, result["straddled"])
+        odds = server.request("POST", f"{SOLO}/attack/odds", {**ATTACK, "range": inputs["range"]})
+        assert odds.status == 200, odds.body
+        matching = [o for o in odds.json()["outcomes"] if o["result"] == summary]
+        assert len(matching) == 1
+        expected.append(matching[0]["probability"])
+    assert [len(e["result"]["shots"]) for e in log] == [2, 1, 1]
+    path = tmp_path / "attacks.json"
+    path.write_text(json.dumps(log))
+    page.clear()
+    before_run = page.runs()
+    page.page.set_input_files("#log-file", str(path))
+    page.wait(before_run)
+    page.wait_for_luck()
+    luck = page.page.evaluate(
+        """() => [...document.querySelectorAll('#entries .luck')].map((p) => ({
+             luck: p.dataset.luck, text: p.textContent}))"""
+    )
+    assert [line["luck"] for line in luck] == ["available"] * 3
+    for line, probability in zip(luck, expected, strict=True):
+        assert line["text"].startswith(f"Luck: a {probability} chance")
+    words = page.page.evaluate(
+        "[...document.querySelectorAll('#entries .result')].map((p) => p.textContent)"
+    )
+    assert words[0] == (
+        "Result: 2 shots, straddled; 1 flotation hit, 2 turret hits, 1 speed hit; Ajax not sunk"
+    )
+    assert "sunk" in words[1] and "not sunk" not in words[1]
+    assert words[2].startswith("Result: 1 shot, no straddle")
     assert page.errors == []
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -234,3 +235,31 @@ def test_the_standalone_canonical_json_is_rfc_8785(value: Any) -> None:
 )
 def test_the_standalone_canonical_numbers(number: float) -> None:
     assert tool.canonical_json(number) == rfc8785.dumps(number)
+
+
+def test_every_text_counts_entries_from_1_as_the_cards_do(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A problem's "entry N" is the card labelled Entry N: the JSON's index plus one."""
+    head = service_verdict(client, "head-removed", monkeypatch)["log"]["problems"]
+    assert head[0].startswith("entry 1 carries a prev")  # the first entry, index 0
+    middle = service_verdict(client, "middle-removed", monkeypatch)["log"]["problems"]
+    # The third entry (index 2) follows the second (index 1) now that one between is gone.
+    assert middle[0].startswith("entry 3's prev is not the hash of entry 2's receipt")
+    for name in sorted(MANIFEST):
+        verdict = service_verdict(client, name, monkeypatch)
+        if verdict.get("refused"):
+            continue
+        count = len(verdict["entries"])
+        for text in verdict["log"]["problems"]:
+            named = [int(n) for n in re.findall(r"\bentry (\d+)", text)]
+            assert named and all(1 <= n <= count for n in named), (name, text)
+    done = subprocess.run(
+        [sys.executable, str(VERIFIER), str(LOGS / "tail-removed.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    game = json.loads((LOGS / "tail-removed.json").read_text())
+    assert f"the log ends with entry {len(game)}, " in done.stdout

@@ -17,8 +17,9 @@ answers of POST /v1/seeds/reveal after the log; each revealed seed must hash to 
 commitment. Before that they are "not yet checkable", not a mismatch.
 
 Exit status: 0 when valid and every die re-derived; 1 when anything is wrong, or when
-sealed rolls are not yet checkable; 2 when a file cannot be read. Log problems name the
-entries by index, from 0; the lines per entry count from 1.
+sealed rolls are not yet checkable; 2 when a file cannot be read. Every text names an
+entry counting from 1, as players do ("entry 1" is the first); the `index` members of the
+--json verdict count from 0, as POST /v1/receipts/verify's do.
 
 Standard library only (plus `cryptography`, when importable, for the signatures); it
 imports nothing of the service. The algorithm (fc-dice-v1) is described in docs/dice.md:
@@ -268,6 +269,11 @@ def show(value) -> str:
     return text if len(text) <= MAX_ECHO else text[: MAX_ECHO - 3] + "..."
 
 
+def entry_name(index) -> str:
+    """How every text names an entry: counting from 1, as players do (`index` counts from 0)."""
+    return f"entry {index + 1}"
+
+
 def capped(found, limit):
     if len(found) <= limit:
         return found
@@ -331,6 +337,10 @@ class Entry:
         self.receipt_hash = None
         self.found = []
         self.rolls_matched = 0
+
+    @property
+    def name(self):
+        return entry_name(self.index)
 
     def add(self, code, message):
         self.found.append((code, message))
@@ -514,23 +524,21 @@ def check_log(entries, accept_supplied):
         found.append(
             (
                 "cut-head",
-                "entry 0 carries a prev: the log does not start at the beginning of the game "
-                "(its first entries are missing)",
+                f"{entries[0].name} carries a prev: the log does not start at the beginning of the "
+                "game (its first entries are missing)",
             )
         )
     for before, entry in zip(entries, entries[1:], strict=False):
         prev = _get(entry.document, "provenance", "request", "body", "prev")
         if prev is None:
             flags["chain"] = False
-            found.append(
-                ("chain-restart", f"entry {entry.index} carries no prev: the chain starts again")
-            )
+            found.append(("chain-restart", f"{entry.name} carries no prev: the chain starts again"))
         elif prev != before.receipt_hash:
             flags["chain"] = False
             found.append(
                 (
                     "chain-broken",
-                    f"entry {entry.index}'s prev is not the hash of entry {before.index}'s "
+                    f"{entry.name}'s prev is not the hash of {before.name}'s "
                     "receipt: an entry was removed, inserted, reordered or replayed",
                 )
             )
@@ -555,7 +563,7 @@ def check_log(entries, accept_supplied):
                 found.append(
                     (
                         "supplied-dice",
-                        f"entry {entry.index}: the player supplied its dice, in a game the "
+                        f"{entry.name}: the player supplied its dice, in a game the "
                         "service rolls from one seed (a referee who accepts table dice says "
                         "accept_supplied)",
                     )
@@ -570,7 +578,7 @@ def check_log(entries, accept_supplied):
                 found.append(
                     (
                         "another-seed",
-                        f"entry {entry.index} rolls from another {seed[0]} than the game's "
+                        f"{entry.name} rolls from another {seed[0]} than the game's "
                         "first: a roll from another seed stands in for one of the game's",
                     )
                 )
@@ -580,9 +588,7 @@ def check_log(entries, accept_supplied):
                 client_seed = _get(document, "dice", "client_seed")
             elif _get(document, "dice", "client_seed") != client_seed:
                 flags["one_seed"] = False
-                found.append(
-                    ("client-seed-changed", f"entry {entry.index} changes the client seed")
-                )
+                found.append(("client-seed-changed", f"{entry.name} changes the client seed"))
         nonce = _count(_get(document, "dice", "nonce"))
         if nonce is None:
             continue
@@ -592,7 +598,7 @@ def check_log(entries, accept_supplied):
             found.append(
                 (
                     "cut-head",
-                    f"entry {entry.index}'s first roll has nonce {nonce}: the log does not start "
+                    f"{entry.name}'s first roll has nonce {nonce}: the log does not start "
                     "at the beginning of the game (nonce 0 or 1 comes first)",
                 )
             )
@@ -605,7 +611,7 @@ def check_log(entries, accept_supplied):
                 found.append(
                     (
                         "pending-unfinished",
-                        f"entry {entry.index} does not finish the turn entry {last_entry.index} "
+                        f"{entry.name} does not finish the turn {last_entry.name} "
                         "left pending (the same request with player_action and the same dice): "
                         "that turn was thrown away",
                     )
@@ -615,13 +621,13 @@ def check_log(entries, accept_supplied):
                     pass  # the second call of one turn
                 elif rolled_before and rolled:
                     flags["nonces"] = False
-                    found.append(("nonce-repeat", f"entry {entry.index} repeats nonce {nonce}"))
+                    found.append(("nonce-repeat", f"{entry.name} repeats nonce {nonce}"))
             elif nonce < before:
                 flags["nonces"] = False
                 found.append(
                     (
                         "nonce-back",
-                        f"entry {entry.index} goes back from nonce {before} to {nonce}",
+                        f"{entry.name} goes back from nonce {before} to {nonce}",
                     )
                 )
             elif nonce > before + 1:
@@ -631,7 +637,7 @@ def check_log(entries, accept_supplied):
                     if nonce == before + 2
                     else f"nonces {before + 1} to {nonce - 1} are"
                 )
-                found.append(("nonce-gap", f"entry {entry.index}: {missing} missing before it"))
+                found.append(("nonce-gap", f"{entry.name}: {missing} missing before it"))
         # a nonce whose dice were shown stays shown, whatever rolled nothing under it since
         shown = rolled or (last is not None and nonce == last[0] and last[1])
         last, last_entry = (nonce, shown), entry
@@ -802,7 +808,6 @@ def report(verdict, notes) -> None:
         print("verdict: INVALID")
         return
     for entry in verdict["_entries"]:
-        number = entry.index + 1
         label = step_name(entry.document)
         codes = [code for code, _ in entry.found]
         if entry.signature_valid is False or entry.dice_valid is False:
@@ -817,7 +822,7 @@ def report(verdict, notes) -> None:
             state = "supplied dice, signed as supplied"
         else:
             state = f"ok, {entry.rolls_matched} rolls match"
-        print(f"entry {number} {label}: {state}")
+        print(f"{entry.name} {label}: {state}")
         for code, message in capped(entry.found, MAX_ENTRY_PROBLEMS):
             print(f"  [{code}] {message}")
     log = verdict["log"]
@@ -826,7 +831,7 @@ def report(verdict, notes) -> None:
             print(f"log: [{code}] {message}")
         end = log["ends_with"]
         print(
-            f"the log ends with entry {end['index']}, receipt hash {end['receipt_hash']}, "
+            f"the log ends with {entry_name(end['index'])}, receipt hash {end['receipt_hash']}, "
             f"nonce {end['nonce']}: compare with the last receipt the players hold"
         )
     if not verdict["valid"]:

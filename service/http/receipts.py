@@ -184,8 +184,16 @@ CODES = {
 }
 
 
+INDEX = (
+    "counting from 0 (the first entry is 0); the `problems` texts name entries counting "
+    'from 1, as players do ("entry 1" is index 0)'
+)
+
+
 class VerifiedEntrySchema(Schema):
-    index = fields.Integer(required=True)
+    index = fields.Integer(
+        required=True, metadata={"description": f"The entry's place in the log, {INDEX}"}
+    )
     ruleset = fields.String(required=True, allow_none=True)
     step = fields.String(required=True, allow_none=True)
     signature_valid = fields.Boolean(required=True)
@@ -206,7 +214,9 @@ class VerifiedEntrySchema(Schema):
 
 
 class LogEndSchema(Schema):
-    index = fields.Integer(required=True, metadata={"description": "The log's last entry"})
+    index = fields.Integer(
+        required=True, metadata={"description": f"The log's last entry, {INDEX}"}
+    )
     receipt_hash = fields.String(required=True, allow_none=True)
     nonce = fields.Integer(
         required=True, allow_none=True, metadata={"description": "The game's last nonce"}

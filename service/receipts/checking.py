@@ -62,6 +62,12 @@ def show(value: Any) -> str:
     return text if len(text) <= MAX_ECHO else text[: MAX_ECHO - 3] + "..."
 
 
+def entry_name(index: int) -> str:
+    """How a problem text names an entry: counting from 1, as players and the referee's page
+    do (the answer's ``index`` members count from 0)."""
+    return f"entry {index + 1}"
+
+
 def capped(found: list[tuple[str, str]], limit: int) -> list[tuple[str, str]]:
     if len(found) <= limit:
         return found
@@ -130,6 +136,10 @@ class Entry:
 
     def add(self, code: str, message: str) -> None:
         self.found.append((code, message))
+
+    @property
+    def name(self) -> str:
+        return entry_name(self.index)
 
     @property
     def rolled(self) -> bool:
@@ -300,19 +310,19 @@ def _chain(log: _Log, entries: list[Entry]) -> None:
         log.head = False
         log.add(
             "cut-head",
-            "entry 0 carries a prev: the log does not start at the beginning of the game "
-            "(its first entries are missing)",
+            f"{entries[0].name} carries a prev: the log does not start at the beginning of the "
+            "game (its first entries are missing)",
         )
     for before, entry in zip(entries, entries[1:], strict=False):
         prev = entry.get("provenance", "request", "body", "prev")
         if prev is None:
             log.chain = False
-            log.add("chain-restart", f"entry {entry.index} carries no prev: the chain starts again")
+            log.add("chain-restart", f"{entry.name} carries no prev: the chain starts again")
         elif prev != before.receipt_hash:
             log.chain = False
             log.add(
                 "chain-broken",
-                f"entry {entry.index}'s prev is not the hash of entry {before.index}'s receipt: "
+                f"{entry.name}'s prev is not the hash of {before.name}'s receipt: "
                 "an entry was removed, inserted, reordered or replayed",
             )
 
@@ -322,10 +332,10 @@ def _nonce_step(log: _Log, entry: Entry, nonce: int, last: tuple[int, bool]) -> 
     if nonce == before:
         if rolled_before and entry.rolled:
             log.nonces = False
-            log.add("nonce-repeat", f"entry {entry.index} repeats nonce {nonce}")
+            log.add("nonce-repeat", f"{entry.name} repeats nonce {nonce}")
     elif nonce < before:
         log.nonces = False
-        log.add("nonce-back", f"entry {entry.index} goes back from nonce {before} to {nonce}")
+        log.add("nonce-back", f"{entry.name} goes back from nonce {before} to {nonce}")
     elif nonce > before + 1:
         log.nonces = False
         missing = (
@@ -333,7 +343,7 @@ def _nonce_step(log: _Log, entry: Entry, nonce: int, last: tuple[int, bool]) -> 
             if nonce == before + 2
             else f"nonces {before + 1} to {nonce - 1} are"
         )
-        log.add("nonce-gap", f"entry {entry.index}: {missing} missing before it")
+        log.add("nonce-gap", f"{entry.name}: {missing} missing before it")
 
 
 def left_pending(document: Any) -> bool:
@@ -353,7 +363,7 @@ def unfinished_turn(log: _Log, before: Entry, entry: Entry) -> None:
         log.nonces = False
         log.add(
             "pending-unfinished",
-            f"entry {entry.index} does not finish the turn entry {before.index} left pending "
+            f"{entry.name} does not finish the turn {before.name} left pending "
             "(the same request with player_action and the same dice): that turn was thrown "
             "away",
         )
@@ -419,7 +429,7 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
             if not accept_supplied:
                 log.add(
                     "supplied-dice",
-                    f"entry {entry.index}: the player supplied its dice, in a game the service "
+                    f"{entry.name}: the player supplied its dice, in a game the service "
                     "rolls from one seed (a referee who accepts table dice says accept_supplied)",
                 )
             continue
@@ -431,7 +441,7 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
                 log.one_seed = False
                 log.add(
                     "another-seed",
-                    f"entry {entry.index} rolls from another {seed[0]} than the game's first: "
+                    f"{entry.name} rolls from another {seed[0]} than the game's first: "
                     "a roll from another seed stands in for one of the game's",
                 )
             continue  # a step that rolled nothing, e.g. with fresh server dice: no part
@@ -440,7 +450,7 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
                 client_seed = entry.get("dice", "client_seed")
             elif entry.get("dice", "client_seed") != client_seed:
                 log.one_seed = False
-                log.add("client-seed-changed", f"entry {entry.index} changes the client seed")
+                log.add("client-seed-changed", f"{entry.name} changes the client seed")
         nonce = _count(entry.get("dice", "nonce"))
         if nonce is None:
             continue
@@ -448,7 +458,7 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
             log.head = False
             log.add(
                 "cut-head",
-                f"entry {entry.index}'s first roll has nonce {nonce}: the log does not start at "
+                f"{entry.name}'s first roll has nonce {nonce}: the log does not start at "
                 "the beginning of the game (nonce 0 or 1 comes first)",
             )
         elif last is not None and last_entry is not None:

@@ -2,7 +2,7 @@
 // table row, the outcome, how lucky the roll was, and a line to paste into a forum post.
 
 import { get, isDict, pyEqual } from "./json.js";
-import { SEALED_NOT_YET } from "./verify.js";
+import { SEALED_NOT_YET, entryName } from "./verify.js";
 
 /** What each problem code means, in a player's words (the verifier's own words follow). */
 export const MEANING = {
@@ -35,6 +35,12 @@ export const MEANING = {
   "client-seed-changed": "The players' half of the sealed seed changes mid-game.",
   more: "More problems than are listed.",
 };
+
+/** "Entry N" at the head of a card or a line: the verifiers' own numbering, from 1. */
+export function entryTitle(index) {
+  const name = entryName(index);
+  return name[0].toUpperCase() + name.slice(1);
+}
 
 function text(value) {
   if (typeof value === "string") return value;
@@ -72,6 +78,7 @@ export function state(entry) {
   if (entry.signatureValid === false || entry.diceValid === false) {
     return { kind: "bad", words: "MISMATCH" };
   }
+  if (entry.logFound.length) return { kind: "fault", words: "the log fails here" };
   if (codes.includes(SEALED_NOT_YET)) return { kind: "pending", words: "not yet checkable" };
   if (codes.includes("supplied-dice")) return { kind: "supplied", words: "supplied dice, signed as supplied" };
   return { kind: "ok", words: `ok, ${entry.rollsMatched} rolls match` };
@@ -107,9 +114,87 @@ export function modifierLines(document) {
   });
 }
 
+// --- results in words -------------------------------------------------------------------------
+
+const HIT_KINDS = [
+  ["F", "flotation"],
+  ["T", "turret"],
+  ["S", "speed"],
+];
+
+function counted(count, name) {
+  return `${count} ${count === 1 && name.endsWith("s") ? name.slice(0, -1) : name}`;
+}
+
+/** A Salvo! hits string ("FFT") as counts: "2 flotation hits, 1 turret hit". */
+export function hitWords(letters) {
+  const said = HIT_KINDS.map(([code, kind]) => [[...letters].filter((l) => l === code).length, kind])
+    .filter(([count]) => count > 0)
+    .map(([count, kind]) => counted(count, `${kind} hits`));
+  return said.length ? said.join(", ") : "no hits";
+}
+
+const named = (name) => name.replaceAll("_", " ").replaceAll("-", " ");
+const SAID_ALONE = new Set(["outcome", "name"]); // a table's own word: "NE", "Turret"
+
+/** Any result in words: true flags by name (false ones left out), numbers and words with
+ * their names, lists counted, a hits string as counts, nested objects in parentheses. */
+export function resultWords(result) {
+  if (!isDict(result)) return result === null ? "" : text(result);
+  const parts = [];
+  for (const [name, value] of Object.entries(result)) {
+    if (value === null || value === false) continue;
+    if (value === true) parts.push(named(name));
+    else if (name === "hits" && typeof value === "string" && /^[FTS]*$/.test(value)) parts.push(hitWords(value));
+    else if (typeof value === "string" && SAID_ALONE.has(name)) parts.push(value);
+    else if (Array.isArray(value)) parts.push(counted(value.length, named(name)));
+    else if (isDict(value)) {
+      const inner = resultWords(value);
+      if (inner) parts.push(`${named(name)} (${inner})`);
+    } else parts.push(`${named(name)} ${text(value)}`);
+  }
+  return parts.join(", ");
+}
+
+function attackWords(result) {
+  const shots = Array.isArray(get(result, "shots")) ? result.shots : [];
+  const hits = shots.map((shot) => get(shot, "hits")).filter((h) => typeof h === "string").join("");
+  const lost = shots.some((shot) => get(shot, "special_damage", "fire_control_lost") === true);
+  const target = text(get(result, "target", "name"));
+  return [
+    `${counted(shots.length, "shots")}, ${get(result, "straddled") === true ? "straddled" : "no straddle"}`,
+    hitWords(hits) + (lost ? ", fire control lost" : ""),
+    `${target} ${get(result, "target_sunk") === true ? "sunk" : "not sunk"}`,
+  ].join("; ");
+}
+
+/** The steps whose results say more in words of their own than in the generic ones. */
+const STEP_WORDS = {
+  "salvo-solo/initiative": (result) => `${text(get(result, "first"))} acts first`,
+  "salvo-solo/fire": (result) => {
+    const { straddle, ...rest } = result;
+    return [straddle === true ? "straddle" : "miss", resultWords(rest)].filter(Boolean).join(", ");
+  },
+  "salvo-solo/end-of-turn": (result) =>
+    get(result, "game_over") === true ? "game over" : "the game goes on",
+  "salvo-solo/attack": attackWords,
+  "salvo-solo/turn": (result) => {
+    const events = get(result, "events");
+    const said = [counted(Array.isArray(events) ? events.length : 0, "events")];
+    const pending = get(result, "pending");
+    if (isDict(pending)) {
+      said.push(`waits for the player's Action (the enemy's is ${text(get(pending, "enemy_action"))})`);
+    }
+    return said.join("; ");
+  },
+};
+
+/** The entry's result in words, for its card and its forum line. */
 export function resultLine(document) {
   const result = get(document, "result");
-  return isDict(result) ? text(result) : result === null ? "" : text(result);
+  const words = STEP_WORDS[`${get(document, "ruleset")}/${get(document, "step")}`];
+  if (words !== undefined && isDict(result)) return words(result);
+  return resultWords(result);
 }
 
 export function diceLine(document) {
@@ -228,14 +313,50 @@ export function leftOutNote(plan) {
   return `Luck left out for ${total} ${total === 1 ? "entry" : "entries"}: ${parts.join("; ")}.`;
 }
 
+/** A Salvo! attack's outcome as its /odds lists it: not the shots, but what they did to the
+ * target (the service's attack summary: the F, T and S hits dealt, fire control newly lost,
+ * the target sunk, the firer straddled), from the target's state in the request and after
+ * the attack. The summary's two other members, the speed lost and the guns silenced, follow
+ * from those hits and the target's card, the same for every outcome of one request: the
+ * members here pick out the one outcome. */
+export function attackSummary(document) {
+  const result = get(document, "result");
+  const before = get(document, "provenance", "request", "body", "target", "state");
+  const after = get(result, "target", "state");
+  if (!isDict(after)) return null;
+  const was = (name, missing) => get(before, name) ?? missing; // the request's defaults
+  const dealt = (name) => Number(get(after, name)) - Number(was(name, 0));
+  return {
+    flotation_hits: dealt("flotation_hits"),
+    turret_hits: dealt("turret_hits"),
+    speed_hits: dealt("speed_hits"),
+    fire_control_lost: get(after, "fire_control") !== was("fire_control", "ready"),
+    sunk: get(result, "target_sunk"),
+    straddled: get(result, "straddled"),
+  };
+}
+
+/** Steps whose /odds outcomes are not their results but a summary of them. */
+const OUTCOME_OF = { "salvo-solo/attack": attackSummary };
+
+/** Whether an /odds outcome is this entry's: its result, or the members of its summary. */
+function outcomeMatcher(document) {
+  const summarise = OUTCOME_OF[`${get(document, "ruleset")}/${get(document, "step")}`];
+  const result = get(document, "result");
+  if (summarise === undefined) return (outcome) => pyEqual(outcome, result);
+  const summary = summarise(document);
+  if (summary === null) return () => false;
+  return (outcome) => isDict(outcome) && Object.keys(summary).every((name) => pyEqual(get(outcome, name), summary[name]));
+}
+
 /** The luck of an outcome among the step's outcomes: its probability, and its percentile
  * (the share of rolls that give a more common outcome: 0 for the likeliest, near 100 for
  * a long shot). */
 export function luck(document, odds) {
   const outcomes = get(odds, "outcomes");
   if (!Array.isArray(outcomes)) return { available: false, why: "the odds answer lists no outcomes" };
-  const result = get(document, "result");
-  const found = outcomes.find((outcome) => pyEqual(get(outcome, "result"), result));
+  const matches = outcomeMatcher(document);
+  const found = outcomes.find((outcome) => matches(get(outcome, "result")));
   if (found === undefined) {
     return { available: false, why: "this outcome is not among the outcomes /odds lists" };
   }
@@ -259,7 +380,7 @@ export function luck(document, odds) {
 export function forumLine(entry, luckFound) {
   const document = entry.document;
   const { words } = state(entry);
-  const parts = [`Entry ${entry.index + 1}, ${stepName(document)}`];
+  const parts = [`${entryTitle(entry.index)}, ${stepName(document)}`];
   const rolls = get(document, "rolls");
   if (Array.isArray(rolls) && rolls.length) {
     parts.push(
@@ -279,7 +400,7 @@ export function forumLine(entry, luckFound) {
   if (result) parts.push(`result: ${result}`);
   parts.push(diceLine(document));
   if (luckFound?.available) parts.push(`luck: ${luckFound.probability}, percentile ${luckFound.percentile}`);
-  const codes = entry.codes();
+  const codes = [...entry.codes(), ...entry.logFound.map(([code]) => code)];
   parts.push(
     entry.signatureValid === true ? "signature OK" : entry.signatureValid === null ? "signature not checked" : "signature FAILS",
   );

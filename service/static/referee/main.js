@@ -1,10 +1,11 @@
 // The page: read what the referee drops or pastes, check it in the browser, show it.
 
 import { NotJSON, parse, Duplicate, get, isDict } from "./json.js";
-import { SEALED_NOT_YET, check, cryptoAvailable, loadKeys, read, revealedSeeds } from "./verify.js";
+import { SEALED_NOT_YET, check, cryptoAvailable, entryAt, entryName, loadKeys, read, revealedSeeds } from "./verify.js";
 import {
   MEANING,
   diceLine,
+  entryTitle,
   forumLine,
   leftOutNote,
   luck,
@@ -239,14 +240,17 @@ function render(report, notes, revealFailed, source, mine) {
       const document = checked[entry.index].document;
       entry.codes.forEach((code) => {
         if (code === SEALED_NOT_YET) return;
-        wrong.push(`Entry ${entry.index + 1} (${isDict(document) ? stepName(document) : "?"}): ${MEANING[code] ?? code}`);
+        wrong.push(`${entryTitle(entry.index)} (${isDict(document) ? stepName(document) : "?"}): ${MEANING[code] ?? code}`);
       });
     }
     if (report.log) {
-      report.log.codes.forEach((code, i) => wrong.push(`${MEANING[code] ?? code} (${report.log.problems[i]})`));
+      report.log.codes.forEach((code, i) => {
+        const at = entryAt(checked, report.log.problems[i]);
+        wrong.push({ text: `${MEANING[code] ?? code} (${report.log.problems[i]})`, at });
+      });
     }
     if (wrong.length && verdict === "invalid") {
-      lines.push(element("ul", { className: "summary" }, ...wrong.slice(0, 8).map((text) => element("li", { text }))));
+      lines.push(element("ul", { className: "summary" }, ...wrong.slice(0, 8).map(summaryLine)));
       if (wrong.length > 8) lines.push(element("p", { text: `... and ${wrong.length - 8} more below` }));
     }
   }
@@ -254,6 +258,17 @@ function render(report, notes, revealFailed, source, mine) {
   $("notes").replaceChildren(...notes.map((text) => element("p", { className: "note", text })));
   renderLog(report, verdict);
   renderEntries(checked, mine);
+}
+
+function cardId(index) {
+  return `card-${index + 1}`;
+}
+
+/** A line of the verdict's summary: a log problem links to the card of the entry it is at. */
+function summaryLine(line) {
+  if (typeof line === "string") return element("li", { text: line });
+  if (line.at === null) return element("li", { text: line.text });
+  return element("li", {}, element("a", { href: `#${cardId(line.at.index)}`, text: line.text }));
 }
 
 const LOG_WORDS = {
@@ -292,7 +307,7 @@ function renderLog(report, verdict) {
   );
   const end = log.ends_with;
   const ends =
-    `The log ends with entry ${end.index + 1} (receipt hash ${end.receipt_hash ?? "none"}, ` +
+    `The log ends with ${entryName(end.index)} (receipt hash ${end.receipt_hash ?? "none"}, ` +
     `nonce ${end.nonce ?? "none"}): compare it with the last receipt each player holds; ` +
     "a log cut at its tail passes every other check.";
   const line =
@@ -347,7 +362,8 @@ function renderEntries(entries, mine) {
     const codes = entry.codes();
     const problems = entry.asDict();
     const item = element("li", {
-      className: `entry ${kind}`,
+      className: `entry ${kind}${entry.logFound.length ? " fault" : ""}`,
+      id: cardId(entry.index),
       "data-index": String(entry.index),
       "data-state": kind,
       "data-codes": problems.codes.join(" "),
@@ -358,7 +374,7 @@ function renderEntries(entries, mine) {
       element(
         "h3",
         {},
-        element("span", { className: "number", text: `Entry ${entry.index + 1}` }),
+        element("span", { className: "number", text: entryTitle(entry.index) }),
         " ",
         element("span", { className: "step", text: isDict(document) ? stepName(document) : "not an answer" }),
         " ",
@@ -378,6 +394,25 @@ function renderEntries(entries, mine) {
               element("strong", { text: MEANING[code] ?? code }),
               " ",
               element("span", { className: "words", text: `[${code}] ${problems.problems[i]}` }),
+            ),
+          ),
+        ),
+      );
+    }
+    if (entry.logFound.length) {
+      // Where the log as a whole fails: on this entry's card, not only in the log's box.
+      item.dataset.logCodes = entry.logFound.map(([code]) => code).join(" ");
+      item.append(
+        element(
+          "ul",
+          { className: "faults" },
+          ...entry.logFound.map(([code, message]) =>
+            element(
+              "li",
+              { className: "fault", "data-code": code },
+              element("strong", { text: MEANING[code] ?? code }),
+              " ",
+              element("span", { className: "words", text: `[${code}] ${message}` }),
             ),
           ),
         ),
@@ -414,7 +449,7 @@ function renderEntries(entries, mine) {
     }
     const luckLine = element("p", { className: "luck", "data-luck": "none" });
     item.append(luckLine);
-    const line = forumBox(isDict(document) ? forumLine(entry, null) : `Entry ${entry.index + 1}: not an answer`);
+    const line = forumBox(isDict(document) ? forumLine(entry, null) : `${entryTitle(entry.index)}: not an answer`);
     item.append(line);
     const request = isDict(document) && !codes.includes("not-a-response") ? oddsRequest(document) : null;
     if (request !== null) {

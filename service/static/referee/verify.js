@@ -191,6 +191,20 @@ export function show(value) {
   return text.length <= MAX_ECHO ? text : `${text.slice(0, MAX_ECHO - 3)}...`;
 }
 
+/** "entry N", counting from 1 as players and the cards do (the reports' `index` counts
+ * from 0, as POST /v1/receipts/verify's does). */
+export function entryName(index) {
+  return `entry ${index + 1}`;
+}
+
+/** The entry a log problem is at: every log problem's text starts with the name of the
+ * entry where the log fails ("entry 3's prev is not ..."); null for one that names none
+ * ("... and 2 more"). */
+export function entryAt(entries, message) {
+  const match = /^entry (\d+)\b/.exec(message);
+  return match === null ? null : (entries[Number(match[1]) - 1] ?? null);
+}
+
 function capped(found, limit) {
   if (found.length <= limit) return found;
   return [...found.slice(0, limit), ["more", `... and ${found.length - limit} more`]];
@@ -283,6 +297,12 @@ class Entry {
     this.found = [];
     this.rollsMatched = 0;
     this.derived = []; // the dice re-derived, roll by roll, to show beside the response's
+    this.logFound = []; // [code, message] of the log's problems at this entry, for its card
+  }
+
+  /** How every text names this entry: counting from 1, as players do (`index` from 0). */
+  get name() {
+    return entryName(this.index);
   }
 
   add(code, message) {
@@ -453,7 +473,7 @@ function checkLog(entries, acceptSupplied) {
     flags.head = false;
     found.push([
       "cut-head",
-      "entry 0 carries a prev: the log does not start at the beginning of the game " +
+      `${entries[0].name} carries a prev: the log does not start at the beginning of the game ` +
         "(its first entries are missing)",
     ]);
   }
@@ -462,12 +482,12 @@ function checkLog(entries, acceptSupplied) {
     const prev = prevOf(entry);
     if (prev === null) {
       flags.chain = false;
-      found.push(["chain-restart", `entry ${entry.index} carries no prev: the chain starts again`]);
+      found.push(["chain-restart", `${entry.name} carries no prev: the chain starts again`]);
     } else if (!pyEqual(prev, before.receiptHash)) {
       flags.chain = false;
       found.push([
         "chain-broken",
-        `entry ${entry.index}'s prev is not the hash of entry ${before.index}'s ` +
+        `${entry.name}'s prev is not the hash of ${before.name}'s ` +
           "receipt: an entry was removed, inserted, reordered or replayed",
       ]);
     }
@@ -489,7 +509,7 @@ function checkLog(entries, acceptSupplied) {
       if (!acceptSupplied) {
         found.push([
           "supplied-dice",
-          `entry ${entry.index}: the player supplied its dice, in a game the ` +
+          `${entry.name}: the player supplied its dice, in a game the ` +
             "service rolls from one seed (a referee who accepts table dice says " +
             "accept_supplied)",
         ]);
@@ -503,7 +523,7 @@ function checkLog(entries, acceptSupplied) {
         flags.oneSeed = false;
         found.push([
           "another-seed",
-          `entry ${entry.index} rolls from another ${seed.split("\u0000")[0]} than the game's ` +
+          `${entry.name} rolls from another ${seed.split("\u0000")[0]} than the game's ` +
             "first: a roll from another seed stands in for one of the game's",
         ]);
       }
@@ -514,7 +534,7 @@ function checkLog(entries, acceptSupplied) {
         clientSeed = get(document, "dice", "client_seed");
       } else if (!pyEqual(get(document, "dice", "client_seed"), clientSeed)) {
         flags.oneSeed = false;
-        found.push(["client-seed-changed", `entry ${entry.index} changes the client seed`]);
+        found.push(["client-seed-changed", `${entry.name} changes the client seed`]);
       }
     }
     const nonce = count(get(document, "dice", "nonce"));
@@ -524,7 +544,7 @@ function checkLog(entries, acceptSupplied) {
       flags.head = false;
       found.push([
         "cut-head",
-        `entry ${entry.index}'s first roll has nonce ${nonce}: the log does not start ` +
+        `${entry.name}'s first roll has nonce ${nonce}: the log does not start ` +
           "at the beginning of the game (nonce 0 or 1 comes first)",
       ]);
     } else if (last !== null) {
@@ -533,7 +553,7 @@ function checkLog(entries, acceptSupplied) {
         flags.nonces = false;
         found.push([
           "pending-unfinished",
-          `entry ${entry.index} does not finish the turn entry ${lastEntry.index} left pending ` +
+          `${entry.name} does not finish the turn ${lastEntry.name} left pending ` +
             "(the same request with player_action and the same dice): that turn was thrown away",
         ]);
       }
@@ -542,23 +562,24 @@ function checkLog(entries, acceptSupplied) {
           // the second call of one turn
         } else if (rolledBefore && didRoll) {
           flags.nonces = false;
-          found.push(["nonce-repeat", `entry ${entry.index} repeats nonce ${nonce}`]);
+          found.push(["nonce-repeat", `${entry.name} repeats nonce ${nonce}`]);
         }
       } else if (nonce < before) {
         flags.nonces = false;
-        found.push(["nonce-back", `entry ${entry.index} goes back from nonce ${before} to ${nonce}`]);
+        found.push(["nonce-back", `${entry.name} goes back from nonce ${before} to ${nonce}`]);
       } else if (nonce > before + 1) {
         flags.nonces = false;
         const missing =
           nonce === before + 2
             ? `nonce ${before + 1} is`
             : `nonces ${before + 1} to ${nonce - 1} are`;
-        found.push(["nonce-gap", `entry ${entry.index}: ${missing} missing before it`]);
+        found.push(["nonce-gap", `${entry.name}: ${missing} missing before it`]);
       }
     }
     last = [nonce, didRoll || (last !== null && last[0] === nonce && last[1])];
     lastEntry = entry;
   }
+  for (const [code, message] of found) entryAt(entries, message)?.logFound.push([code, message]);
   const shown = capped(found, MAX_LOG_PROBLEMS);
   const final = entries[entries.length - 1];
   return {
