@@ -264,34 +264,21 @@ class SalvoGridSunkShipSchema(Schema):
 
 class SalvoGridViewSchema(Schema):
     """What one captain knows of the enemy ocean: the salvo step hands it back as `view`,
-    and the computer step takes it as `view`, as it is."""
+    and the computer and heat map steps take it as `view`, as it is, with, optionally,
+    which contacts a dive gave away (the salvo's `told.fire` says `contact` for a shot on
+    the diving submarine; a radar buoy's contact may be any ship)."""
 
     misses = _squares(SQUARES_ON_BOARD, load_default=list)
     hits = _squares(t.FLEET_SQUARES, load_default=list)
     contacts = _squares(t.FLEET_SQUARES, load_default=list)
     sunk = BoundedList(fields.Nested(SalvoGridSunkShipSchema), load_default=list, most=len(t.FLEET))
-
-    @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> View:
-        return View(
-            tuple(data["misses"]),
-            tuple(data["hits"]),
-            tuple(data["contacts"]),
-            tuple((s["ship"], tuple(s["squares"])) for s in data["sunk"]),
-        )
-
-
-class SalvoGridAskedViewSchema(SalvoGridViewSchema):
-    """The `view` a salvo answer handed back, as the computer and heat map steps take it:
-    with, optionally, which contacts a dive gave away (the salvo's `told.fire` says
-    `contact` for a shot on the diving submarine; a radar buoy's contact may be any ship)."""
-
     dive_contacts = _squares(
         t.SHIP_SIZES["submarine"],
         load_default=list,
         metadata={
-            "description": "Squares a shot found the diving submarine on: each listed under "
-            "`contacts` (or `hits`, or the sunk submarine's squares, once fired on again)"
+            "description": "Squares a shot found the diving submarine on, as the captain "
+            "marks them (the salvo step never writes it): each listed under `contacts` (or "
+            "`hits`, or the sunk submarine's squares, once fired on again)"
         },
     )
 
@@ -321,7 +308,7 @@ class SalvoGridSalvoInputs(Schema):
 
 class SalvoGridComputerInputs(Schema):
     ocean = fields.Nested(SalvoGridOceanSchema, required=True)
-    view = fields.Nested(SalvoGridAskedViewSchema, required=True)
+    view = fields.Nested(SalvoGridViewSchema, required=True)
     level = LEVEL.field(load_default="standard")
 
 
@@ -342,7 +329,7 @@ class SalvoGridCountSchema(Schema):
 
 class SalvoGridHeatmapInputs(Schema):
     view = fields.Nested(
-        SalvoGridAskedViewSchema,
+        SalvoGridViewSchema,
         required=True,
         metadata={"description": "The `view` a salvo answer handed back, as it is"},
     )

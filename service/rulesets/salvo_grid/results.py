@@ -135,6 +135,7 @@ class SalvoGridView(TypedDict):
     hits: NotRequired[list[SalvoGridSquare]]
     contacts: NotRequired[list[SalvoGridSquare]]
     sunk: NotRequired[list[SalvoGridSunkShip]]
+    dive_contacts: NotRequired[list[SalvoGridSquare]]
 
 
 class SalvoGridCaptainResult(TypedDict):
