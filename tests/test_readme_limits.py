@@ -20,7 +20,7 @@ from service import MAX_BODY_BYTES, create_app
 from service.engine import dice as engine_dice
 from service.engine.errors import LimitError
 from service.http import problems, seeds
-from service.http.jsonbody import MAX_OBJECT_MEMBERS
+from service.http.jsonbody import BYTES_PER_OBJECT, MAX_OBJECT_MEMBERS
 from service.receipts import checking
 from service.rulesets.fleet_action import tables as fleet_action_tables
 from service.rulesets.salvo_solo import advice, odds
@@ -78,6 +78,7 @@ LIMITS = [
     ("README.md", rf"a body of at most {NUMBER} KiB", MAX_BODY_BYTES // 1024),
     ("README.md", rf"\| body \| {NUMBER} KB \(the service's own\)", MAX_BODY_BYTES // 1024),
     ("README.md", rf"an object of at most {NUMBER} members", MAX_OBJECT_MEMBERS),
+    ("README.md", rf"opening at most {NUMBER} objects", MAX_BODY_BYTES // BYTES_PER_OBJECT),
     ("README.md", rf"a die of \d+ to {NUMBER} sides", engine_dice.MAX_SIDES),
     ("README.md", rf"at most {NUMBER} dice per request", engine_dice.MAX_DICE_PER_REQUEST),
     ("README.md", rf"{NUMBER} in a `/v1/dice/roll` notation", engine_dice.MAX_NOTATION_DICE),

@@ -19,7 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import create_app
-from service.http.jsonbody import MAX_OBJECT_MEMBERS
+from service.http.jsonbody import BYTES_PER_OBJECT, MAX_OBJECT_MEMBERS
 from service.http.problems import MAX_FIELD_ERRORS
 
 BODY_LIMIT = 64 * 1024
@@ -248,6 +248,26 @@ def test_an_object_of_thousands_of_names_is_refused_as_a_limit(client: FlaskClie
             "message": f"an object has at most {MAX_OBJECT_MEMBERS} members, not 5000",
         }
     ]
+
+
+def test_a_body_of_thousands_of_objects_is_refused_before_it_is_read(
+    client: FlaskClient,
+) -> None:
+    most = BODY_LIMIT // BYTES_PER_OBJECT
+    body = {"view": {}, "counts": [{}] * most}  # the view's object and the body's: 2 more
+    problem = client.post("/v1/rulesets/salvo-grid/heatmap", json=body).get_json()
+    assert problem["type"] == "/problems#limit"
+    assert problem["errors"] == [
+        {
+            "field": "(body)",
+            "message": f"a request body opens at most {most} objects (one for each "
+            f"{BYTES_PER_OBJECT} bytes of its size limit), not {most + 2}",
+        }
+    ]
+    body["counts"] = [{}] * (most - 2)  # read, and refused for the list's length
+    problem = client.post("/v1/rulesets/salvo-grid/heatmap", json=body).get_json()
+    assert problem["type"] == "/problems#validation"
+    assert problem["errors"][0]["field"] == "counts"
 
 
 def test_an_object_at_the_member_limit_is_read(client: FlaskClient) -> None:

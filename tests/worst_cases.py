@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.engine.dice import MAX_NOTATION_DICE, MAX_SIDES
+from service.http.jsonbody import BYTES_PER_OBJECT
 from service.http.seeds import EXAMPLE_TOKEN, MAX_REVEAL_IN
 from service.rulesets.dreadnought.api import MAX_BATTERIES
 from service.rulesets.salvo_grid.api import FLEET_A, LOOT_A
@@ -686,6 +687,7 @@ UNDOCUMENTED = [
 
 REFUSAL_BUDGET_MS = 5.0
 BODY_ROOM = 60 * 1024  # a body under the 64 KiB limit, with room for the rest of it
+BODY_OBJECTS = 64 * 1024 // BYTES_PER_OBJECT  # the most objects such a body may open
 
 
 def flood(item: Any, room: int = BODY_ROOM) -> list[Any]:
@@ -708,6 +710,11 @@ def _refusal(path: str, limit: str, body: Body, status: int = 422) -> Case:
 REFUSAL_CASES = [
     _refusal(
         f"{GRID}/heatmap", "refused: 64 KiB of empty counts", {"view": {}, "counts": flood({})}
+    ),
+    _refusal(
+        f"{GRID}/heatmap",
+        "refused: empty counts, as many objects as the body may open",
+        {"view": {}, "counts": [{}] * (BODY_OBJECTS - 2)},
     ),
     _refusal(
         f"{DREAD}/fire",

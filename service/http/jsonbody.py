@@ -38,6 +38,10 @@ from ..engine.errors import LimitError
 
 # Far above the members of any object the service takes or answers (15 at most today).
 MAX_OBJECT_MEMBERS = 256
+# A body opens at most one object for each this many bytes of its route's size limit
+# (4,096 for 64 KiB): a game log opens one every 50 to 120 bytes. Every object costs the
+# decoder a call of its own, so a flood of empty ones is refused before it is read.
+BYTES_PER_OBJECT = 16
 
 
 class BodyError(ValueError):
@@ -244,10 +248,21 @@ class MalformedBody(BadRequest):
 
 
 class _RequestJson:
-    """The JSON module of a request: its body decoded by ``loads`` with objects bounded."""
+    """The JSON module of one request: its body decoded by ``loads`` with its objects
+    bounded, their number by the request's size limit."""
 
-    @staticmethod
-    def loads(s: str | bytes, **kwargs: Any) -> Any:
+    def __init__(self, size_limit: int | None) -> None:
+        self.size_limit = size_limit
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        most = (self.size_limit or len(s)) // BYTES_PER_OBJECT
+        opened = s.count(b"{") if isinstance(s, bytes) else s.count("{")
+        if opened > most:
+            raise LimitError(
+                f"a request body opens at most {most} objects (one for each "
+                f"{BYTES_PER_OBJECT} bytes of its size limit), not {opened}",
+                field="(body)",
+            )
         return loads(s, _REQUEST_DECODER)
 
 
@@ -256,7 +271,7 @@ class IJsonRequest(Request):
     # body is read with its objects bounded all the same, whatever it was handed.
     @property
     def json_module(self) -> Any:
-        return _RequestJson
+        return _RequestJson(self.max_content_length)
 
     @json_module.setter
     def json_module(self, provider: Any) -> None:
