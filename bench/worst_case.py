@@ -174,7 +174,9 @@ def walk_at_the_cap(seconds: float) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=0.5, help="CPU per case (default 0.5)")
-    parser.add_argument("--only", help="only cases whose path contains this text")
+    parser.add_argument(
+        "--only", help="only cases whose path or limit contains this text (refused: refusals)"
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
         "--odds-examples",
@@ -202,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         gc.freeze()
         plain = measure(client, PLAIN, max(args.seconds, 1.0))
         cases = odds_examples(client) if args.odds_examples else WORST_CASES
-        cases = [c for c in cases if not args.only or args.only in c.path]
+        cases = [c for c in cases if not args.only or args.only in f"{c.path} {c.limit}"]
         rows = []
         for case in cases:
             row = measure(client, case, args.seconds)
