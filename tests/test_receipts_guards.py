@@ -349,8 +349,9 @@ def _then(client: FlaskClient, log: list[Doc], step: str, body: Doc, nonce: int)
 def _both_verdicts(client: FlaskClient, log: list[Doc]) -> tuple[Doc, Doc]:
     """The log part of POST /v1/receipts/verify's answer and of tools/verify_dice.py's."""
     service = verify(client, log)
-    standalone = tool.check(json.loads(json.dumps(log)))
-    assert service["valid"] == standalone["valid"]
+    keys = tool.load_keys(client.get("/.well-known/jwks.json").get_json())
+    standalone = tool.check(json.loads(json.dumps(log)), keys)
+    assert (service["valid"], service["verdict"]) == (standalone["valid"], standalone["verdict"])
     return service["log"], standalone["log"]
 
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Check a saved Fire Control response, or a game log, without the service.
 
-    python3 verify_dice.py [--jwks jwks.json] [--accept-supplied] [--json] \
+    python3 verify_dice.py --jwks jwks.json [--accept-supplied] [--json] \
         game.json [revealed.json ...]
+    python3 verify_dice.py --dice-only game.json     # the dice alone, no signatures
 
 It checks what POST /v1/receipts/verify checks, with the same problem codes and words:
 the receipts (Ed25519 signatures over the RFC 8785 canonical JSON, against the saved
@@ -16,8 +17,12 @@ Sealed rolls (fc-dice-sealed-v1) are checked once their seed is revealed: pass t
 answers of POST /v1/seeds/reveal after the log; each revealed seed must hash to the
 commitment. Before that they are "not yet checkable", not a mismatch.
 
-Exit status: 0 when valid and every die re-derived; 1 when anything is wrong, or when
-sealed rolls are not yet checkable; 2 when a file cannot be read. Log problems name the
+Exit status, one per verdict (`verdict` in the --json output says the same): 0 `valid`,
+every signature checked and every die re-derived; 1 `invalid`, something is wrong; 2 a file
+cannot be read; 3 `signatures-not-checked`, nothing wrong in the dice but no --jwks (or no
+`cryptography`), so nothing shows the answers are the service's; 4 `not-yet-checkable`,
+nothing wrong so far but sealed rolls wait for their reveal. --dice-only asks for the dice
+alone without keys: 0 `dice-valid` when they hold. Log problems name the
 entries by index, from 0; the lines per entry count from 1.
 
 Standard library only (plus `cryptography`, when importable, for the signatures); it
@@ -217,6 +222,16 @@ def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
+def canonical_b64url(text: str) -> bool:
+    """base64url as the service writes it: unpadded, a length some bytes have, spare bits 0."""
+    if len(text) % 4 == 1:
+        return False
+    try:
+        return base64.urlsafe_b64encode(_unb64(text)).rstrip(b"=").decode() == text
+    except ValueError:
+        return False
+
+
 def load_keys(jwks) -> dict:
     """kid -> Ed25519 public key, from a saved /.well-known/jwks.json."""
     found = {}
@@ -232,6 +247,13 @@ def check_signature(keys, document):
     if not isinstance(receipt, str) or not DETACHED.fullmatch(receipt):
         return False, "no-receipt", "no receipt: `receipt` must be a detached JWS (header..sig)"
     head, _, signature = receipt.partition("..")
+    if not (canonical_b64url(head) and canonical_b64url(signature)):
+        return (
+            False,
+            "receipt-not-canonical",
+            "the receipt is not spelled as the service writes it (base64url with its spare "
+            "bits zero): another spelling of a receipt is another receipt",
+        )
     try:
         header = json.loads(_unb64(head))
     except (ValueError, TypeError):
@@ -657,7 +679,25 @@ def check_log(entries, accept_supplied):
 LOG_CHECKS = ("chain_unbroken", "starts_at_beginning", "nonces_consecutive", "one_seed")
 
 
-def check(document, keys=None, revealed=None, accept_supplied=False):
+# The verdicts, and the exit status of each (2: a file cannot be read). The service gives
+# the first three; the last two are this verifier's own, when it had no keys.
+VALID, INVALID, NOT_YET = "valid", "invalid", "not-yet-checkable"
+UNSIGNED, DICE_ONLY = "signatures-not-checked", "dice-valid"
+EXIT = {VALID: 0, INVALID: 1, UNSIGNED: 3, NOT_YET: 4, DICE_ONLY: 0}
+
+
+def verdict_of(holds, waiting, keys_given, dice_only):
+    """One word for the whole verdict: what the exit status says too."""
+    if not holds:
+        return INVALID
+    if not keys_given and not dice_only:
+        return UNSIGNED  # nothing wrong in the dice, but no signature was checked
+    if waiting:
+        return NOT_YET
+    return VALID if keys_given else DICE_ONLY
+
+
+def check(document, keys=None, revealed=None, accept_supplied=False, dice_only=False):
     """The verdict, shaped like POST /v1/receipts/verify's answer (plus what was not checked)."""
     revealed = revealed or {}
     if isinstance(document, dict):
@@ -671,19 +711,22 @@ def check(document, keys=None, revealed=None, accept_supplied=False):
         return _refused("limit", "(body)", limit)
     entries = [check_entry(i, d, keys, revealed) for i, d in enumerate(documents)]
     log = check_log(entries, accept_supplied) if is_log else None
-    valid = all(e.signature_valid is not False and e.dice_valid is not False for e in entries)
+    holds = all(e.signature_valid is not False and e.dice_valid is not False for e in entries)
     if log is not None:
-        valid = (
-            valid
+        holds = (
+            holds
             and all(log[name] for name in LOG_CHECKS)
             and (accept_supplied or not log["supplied_entries"])
         )
+    waiting = sum(any(code == SEALED_NOT_YET for code, _ in e.found) for e in entries)
+    verdict = verdict_of(holds, waiting, keys is not None, dice_only)
     return {
-        "valid": valid,
+        "valid": verdict in (VALID, DICE_ONLY),
+        "verdict": verdict,
+        "not_yet_checkable": waiting,
         "entries": [e.as_dict() for e in entries],
         "log": log,
         "signatures_checked": keys is not None,
-        "not_yet_checkable": sum(SEALED_NOT_YET in dict(e.found) for e in entries),
         "refused": None,
         "_entries": entries,
     }
@@ -692,6 +735,7 @@ def check(document, keys=None, revealed=None, accept_supplied=False):
 def _refused(code, field, message):
     return {
         "valid": False,
+        "verdict": INVALID,
         "entries": [],
         "log": None,
         "signatures_checked": False,
@@ -738,6 +782,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--jwks", help="the service's saved /.well-known/jwks.json")
     parser.add_argument("--accept-supplied", action="store_true", help="accept table dice")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    parser.add_argument(
+        "--dice-only",
+        action="store_true",
+        help="check the dice and the log without the signatures (no --jwks): exit 0 when "
+        "they hold, though nothing shows the answers are the service's",
+    )
     args = parser.parse_args(argv[1:])
 
     keys, notes = None, []
@@ -756,8 +806,10 @@ def main(argv: list[str]) -> int:
     else:
         revealed, reveal_problems = revealed_seeds(reveals)
         notes.extend(reveal_problems)
-        verdict = check(document, keys, revealed, args.accept_supplied)
+        verdict = check(document, keys, revealed, args.accept_supplied, args.dice_only)
     verdict["signatures_checked"] = keys is not None
+    if reveal_problems:
+        verdict["valid"], verdict["verdict"] = False, INVALID
     if keys is None:
         notes.append(
             "signatures NOT checked: "
@@ -766,15 +818,19 @@ def main(argv: list[str]) -> int:
                 if args.jwks
                 else "pass the service's saved /.well-known/jwks.json with --jwks"
             )
+            + (
+                ": nothing shows these answers are the service's; the dice alone were checked"
+                if args.dice_only
+                else " (or --dice-only to check the dice alone)"
+            )
         )
-    failed = not verdict["valid"] or bool(reveal_problems)
     if args.json:
         for note in notes:  # stdout holds the verdict alone
             print(note, file=sys.stderr)
         print(json.dumps({k: v for k, v in verdict.items() if k != "_entries"}, indent=2))
     else:
         report(verdict, notes)
-    return 1 if failed or verdict["not_yet_checkable"] else 0
+    return EXIT[verdict["verdict"]]
 
 
 def _text(value) -> str:
@@ -829,14 +885,17 @@ def report(verdict, notes) -> None:
             f"the log ends with entry {end['index']}, receipt hash {end['receipt_hash']}, "
             f"nonce {end['nonce']}: compare with the last receipt the players hold"
         )
-    if not verdict["valid"]:
-        print("verdict: INVALID")
-    elif verdict["not_yet_checkable"]:
-        print(
-            f"verdict: valid so far; {verdict['not_yet_checkable']} sealed rolls not yet checkable"
-        )
-    else:
-        print("verdict: VALID")
+    print("verdict: " + HEADLINES[verdict["verdict"]].format(**verdict))
+
+
+HEADLINES = {
+    VALID: "VALID",
+    INVALID: "INVALID",
+    NOT_YET: "NOT YET CHECKABLE: nothing wrong so far, but {not_yet_checkable} sealed rolls "
+    "wait for the reveal (pass the reveal answer after it)",
+    UNSIGNED: "NOT CHECKED: the dice hold, but no signature was checked (--jwks jwks.json)",
+    DICE_ONLY: "DICE VALID (signatures not checked, as asked)",
+}
 
 
 if __name__ == "__main__":

@@ -230,7 +230,25 @@ class VerifiedLogSchema(Schema):
 
 
 class VerifyResponseSchema(Schema):
-    valid = fields.Boolean(required=True)
+    valid = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "True only when every check held and every die was re-derived "
+            "(`verdict` is `valid`)"
+        },
+    )
+    verdict = fields.String(
+        required=True,
+        validate=validate.OneOf([checking.VALID, checking.INVALID, checking.NOT_YET]),
+        metadata={
+            "description": "`valid`; `invalid` (the problems say what is wrong); "
+            "`not-yet-checkable`: nothing found wrong, but sealed rolls wait for their seed's "
+            "reveal and none of their dice was checked (ask again after `reveal_after`)"
+        },
+    )
+    not_yet_checkable = fields.Integer(
+        required=True, metadata={"description": "Entries whose sealed seed is not revealed yet"}
+    )
     entries = fields.List(fields.Nested(VerifiedEntrySchema), required=True)
     log = fields.Nested(VerifiedLogSchema, required=True, allow_none=True)
 
@@ -330,6 +348,8 @@ VERIFY_BODY = {
 
 VERIFY_ANSWER = {
     "valid": False,
+    "verdict": "invalid",
+    "not_yet_checkable": 0,
     "entries": [
         {
             "index": 0,

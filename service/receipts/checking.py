@@ -479,6 +479,9 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
     }
 
 
+# The verdicts: every check held; something is wrong; nothing is wrong yet, but sealed rolls
+# wait for their reveal (no die of theirs was checked, so the log is not valid yet).
+VALID, INVALID, NOT_YET = "valid", "invalid", "not-yet-checkable"
 LOG_CHECKS = ("chain_unbroken", "starts_at_beginning", "nonces_consecutive", "one_seed")
 
 
@@ -495,11 +498,19 @@ def check(
     first: this re-derives every die the document declares."""
     entries = [check_entry(i, doc, keys, seals, now) for i, doc in enumerate(documents)]
     report = check_log(entries, accept_supplied=accept_supplied) if log else None
-    valid = all(e.signature_valid and e.dice_valid is not False for e in entries)
+    holds = all(e.signature_valid and e.dice_valid is not False for e in entries)
     if report is not None:
-        valid = (
-            valid
+        holds = (
+            holds
             and all(report[name] for name in LOG_CHECKS)
             and (accept_supplied or not report["supplied_entries"])
         )
-    return {"valid": valid, "entries": [e.as_dict() for e in entries], "log": report}
+    waiting = sum(any(code == SEALED_NOT_YET for code, _ in e.found) for e in entries)
+    verdict = VALID if holds and not waiting else NOT_YET if holds else INVALID
+    return {
+        "valid": verdict == VALID,
+        "verdict": verdict,
+        "not_yet_checkable": waiting,
+        "entries": [e.as_dict() for e in entries],
+        "log": report,
+    }

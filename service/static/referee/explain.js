@@ -10,6 +10,7 @@ export const MEANING = {
   "bad-header": "The signature is not one this service makes.",
   "unknown-key": "The signature names a key the key set does not hold.",
   "no-canonical-form": "The answer holds a value no signature can cover.",
+  "receipt-not-canonical": "The signature is spelled otherwise than the service writes it.",
   altered: "The answer was changed after the service signed it.",
   "provenance-kid": "The answer names another key than its signature.",
   "rolls-missing": "The answer lists no dice.",

@@ -56,6 +56,15 @@ function b64url(bytes) {
   return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
+// base64url as the service writes it: unpadded, a length some bytes have, spare bits zero.
+function canonicalB64url(text) {
+  try {
+    return b64url(unb64(text)) === text;
+  } catch {
+    return false;
+  }
+}
+
 function hex(buffer) {
   return Array.from(new Uint8Array(buffer), (byte) => byte.toString(16).padStart(2, "0")).join(
     "",
@@ -137,6 +146,14 @@ async function checkSignature(keys, document) {
     return [false, "no-receipt", "no receipt: `receipt` must be a detached JWS (header..sig)"];
   }
   const [head, signature] = receipt.split("..");
+  if (!canonicalB64url(head) || !canonicalB64url(signature)) {
+    return [
+      false,
+      "receipt-not-canonical",
+      "the receipt is not spelled as the service writes it (base64url with its spare " +
+        "bits zero): another spelling of a receipt is another receipt",
+    ];
+  }
   let header = null;
   try {
     const text = new TextDecoder("utf-8", { fatal: true }).decode(unb64(head));
@@ -579,15 +596,28 @@ function checkLog(entries, acceptSupplied) {
   };
 }
 
+// The verdicts, as tools/verify_dice.py names them (the page has no dice-only check).
+export const VALID = "valid";
+export const INVALID = "invalid";
+export const NOT_YET = "not-yet-checkable";
+export const UNSIGNED = "signatures-not-checked";
+
+function verdictOf(holds, waiting, keysGiven) {
+  if (!holds) return INVALID;
+  if (!keysGiven) return UNSIGNED;
+  return waiting ? NOT_YET : VALID;
+}
+
 const LOG_CHECKS = ["chain_unbroken", "starts_at_beginning", "nonces_consecutive", "one_seed"];
 
 function refused(code, field, message) {
   return {
     valid: false,
+    verdict: INVALID,
+    not_yet_checkable: 0,
     entries: [],
     log: null,
     signatures_checked: false,
-    not_yet_checkable: 0,
     refused: { code, field, message },
     checked: [],
   };
@@ -613,19 +643,22 @@ export async function check(document, keys, revealed, acceptSupplied) {
     entries.push(await checkEntry(index, item, keys, revealed ?? new Map()));
   }
   const log = isLog ? checkLog(entries, acceptSupplied) : null;
-  let valid = entries.every((e) => e.signatureValid !== false && e.diceValid !== false);
+  let holds = entries.every((e) => e.signatureValid !== false && e.diceValid !== false);
   if (log !== null) {
-    valid =
-      valid &&
+    holds =
+      holds &&
       LOG_CHECKS.every((name) => log[name]) &&
       (acceptSupplied || log.supplied_entries === 0);
   }
+  const waiting = entries.filter((e) => e.codes().includes(SEALED_NOT_YET)).length;
+  const verdict = verdictOf(holds, waiting, keys !== null);
   return {
-    valid,
+    valid: verdict === VALID,
+    verdict,
+    not_yet_checkable: waiting,
     entries: entries.map((e) => e.asDict()),
     log,
     signatures_checked: keys !== null,
-    not_yet_checkable: entries.filter((e) => e.codes().includes(SEALED_NOT_YET)).length,
     refused: null,
     checked: entries,
   };
