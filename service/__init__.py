@@ -131,6 +131,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     receipts.init_app(app)
     api.register_blueprint(receipts.blp)
     api.register_blueprint(seeds.blp)
+    api.register_blueprint(seeds.games)
     for name in REGISTERED:
         module = importlib.import_module(f".rulesets.{name}.api", __name__)
         meta.register_ruleset(app, module.RULESET)

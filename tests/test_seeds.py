@@ -576,3 +576,47 @@ def test_the_threat_table_names_a_test_that_exists_for_each_cannot() -> None:
             assert named, f"{party} cannot {_what}: no test named"
         assert set(named) <= defined, set(named) - defined
     assert any(row[1] == "can" and "peek" in row[2] for row in rows)
+
+
+def test_a_token_that_binds_the_rules_rolls_under_them_only(client: FlaskClient) -> None:
+    """The seal fixes the game's ruleset and readings before the first roll: a step under
+    other readings or of another ruleset is refused; the same readings, left out or spelled
+    out, roll; so does a plain dice roll, which names no ruleset."""
+    house = {"straddle-21-plus": "no-effect"}
+    sealed = client.post("/v1/seeds", json={"ruleset": "salvo-solo", "rules": house}).get_json()
+    assert sealed["ruleset"] == "salvo-solo" and sealed["rules"]["straddle-21-plus"] == "no-effect"
+    assert sealed["rules"]["gun-size-bands"] == "bands"  # every reading in force, named
+    assert sealed["rules_sha256"] is not None
+    dice = {"sealed": sealed["sealed"], "client_seed": CLIENT_SEED, "nonce": 1}
+    weather = "/v1/rulesets/salvo-solo/weather"
+    assert client.post(weather, json={"dice": dice, "rules": house}).status_code == 200
+    refused = client.post(weather, json={"dice": dice})
+    assert refused.status_code == 422
+    assert refused.get_json()["errors"][0]["field"] == "dice.sealed"
+    assert "binds the game's ruleset and readings" in refused.get_json()["detail"]
+    other = client.post("/v1/rulesets/fleet-action/initiative", json={"dice": dice})
+    assert other.status_code == 422
+    plain = client.post("/v1/dice/roll", json={"notation": "2d6", "dice": dice})
+    assert plain.status_code == 200
+    assert client.post("/v1/seeds", json={"reveal_in": 0}).get_json()["rules_sha256"] is None
+
+
+def test_a_seal_refuses_rules_it_cannot_read(client: FlaskClient) -> None:
+    for body, field in [
+        ({"rules": {"straddle-21-plus": "no-effect"}}, "ruleset"),
+        ({"ruleset": "salvo-solo", "rules": {"no-such-ruling": "x"}}, "rules.no-such-ruling"),
+        ({"ruleset": "salvo-solo", "rules": {"straddle-21-plus": "x"}}, "rules.straddle-21-plus"),
+    ]:
+        answer = client.post("/v1/seeds", json=body)
+        assert answer.status_code == 422, body
+        assert answer.get_json()["errors"][0]["field"] == field
+
+
+def test_a_game_header_names_every_reading_in_force(client: FlaskClient) -> None:
+    header = client.post("/v1/games", json={"ruleset": "salvo-solo"})
+    assert header.status_code == 200
+    opened = header.get_json()
+    assert (opened["ruleset"], opened["step"]) == ("salvo-solo", "game-header")
+    defaults = client.post("/v1/rulesets/salvo-solo/weather", json={}).get_json()["rules"]
+    assert opened["rules"] == defaults
+    assert verify(client, opened)["valid"] is True

@@ -4,10 +4,11 @@ The fixture logs (tests/fixtures/logs/, made by the real service with test-only 
 make_logs.py there) cover a valid game; its head, a middle entry and its tail removed; an
 edited result; a replayed entry; entries reordered; mixed seeds; dice supplied in a seeded
 game (refused, then accepted by the referee); a step that rolls nothing; duplicate member
-names; a sealed game before and after its reveal. Both verifiers must give the same verdict,
-the same problem codes for each entry and the log, and the same words (except where only
-the wording of what to do next differs: a sealed roll the service can open at the reveal
-time, the standalone verifier with the reveal answer).
+names; a sealed game before and after its reveal; a re-spelled receipt; a game that changes
+its ruleset or its readings, with and without a game header that fixes them. Both verifiers
+must give the same verdict, the same problem codes for each entry and the log, and the
+same words (except where only the wording of what to do next differs: a sealed roll the
+service can open at the reveal time, the standalone verifier with the reveal answer).
 """
 
 from __future__ import annotations
@@ -133,6 +134,12 @@ EXPECTED_CODES = {
     ],
     "mixed-seeds": ["another-seed"],
     "supplied-in-seeded": ["supplied-dice"],
+    "ruleset-changed": ["ruleset-changed"],
+    "readings-changed": ["readings-changed"],
+    "game-header-readings-changed": ["readings-changed"],
+    "readings-spelled-out": [],
+    "plain-roll-joins": [],
+    "game-header": [],
 }
 
 

@@ -528,6 +528,44 @@ def left_pending(document) -> bool:
     )
 
 
+def game_rules(documents):
+    """The ruleset and readings in force of the game: its first entry's that names a ruleset."""
+    for document in documents:
+        if isinstance(_get(document, "ruleset"), str):
+            return document["ruleset"], document.get("rules")
+    return None
+
+
+def one_ruleset(entries, found):
+    """One game, one ruleset, one set of readings in force; a plain roll names none."""
+    game = game_rules([entry.document for entry in entries])
+    holds = True
+    for entry in entries if game is not None else ():
+        ruleset = _get(entry.document, "ruleset")
+        if not isinstance(ruleset, str):
+            continue
+        if ruleset != game[0]:
+            holds = False
+            found.append(
+                (
+                    "ruleset-changed",
+                    f"entry {entry.index} is of the ruleset {show(ruleset)}, the game's is "
+                    f"{show(game[0])}: one game is played under one ruleset",
+                )
+            )
+        elif entry.document.get("rules") != game[1]:
+            holds = False
+            found.append(
+                (
+                    "readings-changed",
+                    f"entry {entry.index} reads the rules otherwise than the game's first entry "
+                    f"(its rules {show(entry.document.get('rules'))}): a reading is chosen once "
+                    "a game",
+                )
+            )
+    return holds
+
+
 def check_log(entries, accept_supplied):
     found = []
     flags = {"chain": True, "head": True, "nonces": True, "one_seed": True}
@@ -556,6 +594,7 @@ def check_log(entries, accept_supplied):
                     "receipt: an entry was removed, inserted, reordered or replayed",
                 )
             )
+    flags["one_ruleset"] = one_ruleset(entries, found)
     game = next(
         (
             _seed_of(e.document)
@@ -664,6 +703,7 @@ def check_log(entries, accept_supplied):
         "starts_at_beginning": flags["head"],
         "nonces_consecutive": flags["nonces"],
         "one_seed": flags["one_seed"],
+        "one_ruleset": flags["one_ruleset"],
         "supplied_entries": supplied,
         "accept_supplied": accept_supplied,
         "ends_with": {
@@ -676,7 +716,13 @@ def check_log(entries, accept_supplied):
     }
 
 
-LOG_CHECKS = ("chain_unbroken", "starts_at_beginning", "nonces_consecutive", "one_seed")
+LOG_CHECKS = (
+    "chain_unbroken",
+    "starts_at_beginning",
+    "nonces_consecutive",
+    "one_seed",
+    "one_ruleset",
+)
 
 
 # The verdicts, and the exit status of each (2: a file cannot be read). The service gives

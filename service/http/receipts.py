@@ -209,6 +209,14 @@ class VerifiedLogSchema(Schema):
     )
     nonces_consecutive = fields.Boolean(required=True)
     one_seed = fields.Boolean(required=True)
+    one_ruleset = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Every entry that names a ruleset names the game's one ruleset and "
+            "the same readings in force (`rules`) as the first that does (a seal or header "
+            "that binds them, else the first step); a plain dice roll names none and may join"
+        },
+    )
     supplied_entries = fields.Integer(
         required=True, metadata={"description": "Entries whose dice the player supplied"}
     )
@@ -289,12 +297,13 @@ VERIFY_EXAMPLE = {
 
 
 def _signed_answers() -> list[str]:
-    """The component of every signed answer: each step's, the dice roll's and the seal's."""
+    """The component of every signed answer: each step's, the dice roll's, the seal's and the
+    game header's."""
     names: list[str] = []
     for module in REGISTERED:
         ruleset = importlib.import_module(f"...rulesets.{module}", __name__).RULESET
         names.extend(f"{camel(ruleset.id)}{camel(step.name)}Response" for step in ruleset.steps)
-    return [*names, "RollResponse", "SealResponse"]
+    return [*names, "RollResponse", "SealResponse", "GameResponse"]
 
 
 SIGNED_ANSWER = component(

@@ -290,6 +290,7 @@ class _Log:
     head: bool = True
     nonces: bool = True
     one_seed: bool = True
+    one_ruleset: bool = True
 
     def add(self, code: str, message: str) -> None:
         self.found.append((code, message))
@@ -314,6 +315,43 @@ def _chain(log: _Log, entries: list[Entry]) -> None:
                 "chain-broken",
                 f"entry {entry.index}'s prev is not the hash of entry {before.index}'s receipt: "
                 "an entry was removed, inserted, reordered or replayed",
+            )
+
+
+def game_rules(documents: list[Any]) -> tuple[str, Any] | None:
+    """The ruleset and readings in force of a game: those of its first entry that names a
+    ruleset (a seal or a game header that binds them, or its first step)."""
+    for document in documents:
+        ruleset = document.get("ruleset") if isinstance(document, dict) else None
+        if isinstance(ruleset, str):
+            return ruleset, document.get("rules")
+    return None
+
+
+def _one_ruleset(log: _Log, entries: list[Entry]) -> None:
+    """One game, one ruleset, one set of readings: an entry that names another ruleset, or
+    other readings in force (``rules``, every ruling's reading, defaults included), is not
+    of this game. A plain dice roll and an unbound seal name none and may join any game."""
+    game = game_rules([entry.document for entry in entries])
+    if game is None:
+        return
+    for entry in entries:
+        ruleset = entry.get("ruleset")
+        if not isinstance(ruleset, str):
+            continue
+        if ruleset != game[0]:
+            log.one_ruleset = False
+            log.add(
+                "ruleset-changed",
+                f"entry {entry.index} is of the ruleset {show(ruleset)}, the game's is "
+                f"{show(game[0])}: one game is played under one ruleset",
+            )
+        elif entry.get("rules") != game[1]:
+            log.one_ruleset = False
+            log.add(
+                "readings-changed",
+                f"entry {entry.index} reads the rules otherwise than the game's first entry "
+                f"(its rules {show(entry.get('rules'))}): a reading is chosen once a game",
             )
 
 
@@ -400,6 +438,7 @@ def finishes_pending_turn(before: Any, document: Any) -> bool:
 def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[str, Any]:
     log = _Log()
     _chain(log, entries)
+    _one_ruleset(log, entries)
     game = next(
         (
             _seed_of(entry)
@@ -467,6 +506,7 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
         "starts_at_beginning": log.head,
         "nonces_consecutive": log.nonces,
         "one_seed": log.one_seed,
+        "one_ruleset": log.one_ruleset,
         "supplied_entries": supplied,
         "accept_supplied": accept_supplied,
         "ends_with": {
@@ -482,7 +522,13 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
 # The verdicts: every check held; something is wrong; nothing is wrong yet, but sealed rolls
 # wait for their reveal (no die of theirs was checked, so the log is not valid yet).
 VALID, INVALID, NOT_YET = "valid", "invalid", "not-yet-checkable"
-LOG_CHECKS = ("chain_unbroken", "starts_at_beginning", "nonces_consecutive", "one_seed")
+LOG_CHECKS = (
+    "chain_unbroken",
+    "starts_at_beginning",
+    "nonces_consecutive",
+    "one_seed",
+    "one_ruleset",
+)
 
 
 def check(

@@ -34,6 +34,8 @@ export const MEANING = {
   "pending-unfinished": "A turn was asked, its enemy's Action seen, and never finished.",
   "another-seed": "A roll comes from another seed than the game's.",
   "client-seed-changed": "The players' half of the sealed seed changes mid-game.",
+  "ruleset-changed": "An entry is of another ruleset than the game's.",
+  "readings-changed": "An entry reads the rules another way than the game does.",
   more: "More problems than are listed.",
 };
 

@@ -257,6 +257,7 @@ const LOG_WORDS = {
   starts_at_beginning: "the log starts at the beginning of the game",
   nonces_consecutive: "the roll numbers (nonces) count up by one",
   one_seed: "every roll comes from the game's one seed",
+  one_ruleset: "every entry is of the game's one ruleset, read the same way",
 };
 
 function renderLog(report, verdict) {

@@ -462,6 +462,38 @@ function seedOf(document) {
   return null;
 }
 
+// The ruleset and readings in force of the game: its first entry's that names a ruleset.
+function gameRules(entries) {
+  const first = entries.find((e) => typeof get(e.document, "ruleset") === "string");
+  return first === undefined ? null : [first.document.ruleset, get(first.document, "rules")];
+}
+
+// One game, one ruleset, one set of readings in force; a plain roll names none.
+function oneRuleset(entries, found) {
+  const game = gameRules(entries);
+  let holds = true;
+  for (const entry of game === null ? [] : entries) {
+    const ruleset = get(entry.document, "ruleset");
+    if (typeof ruleset !== "string") continue;
+    if (ruleset !== game[0]) {
+      holds = false;
+      found.push([
+        "ruleset-changed",
+        `entry ${entry.index} is of the ruleset ${show(ruleset)}, the game's is ` +
+          `${show(game[0])}: one game is played under one ruleset`,
+      ]);
+    } else if (!pyEqual(get(entry.document, "rules"), game[1])) {
+      holds = false;
+      found.push([
+        "readings-changed",
+        `entry ${entry.index} reads the rules otherwise than the game's first entry ` +
+          `(its rules ${show(get(entry.document, "rules"))}): a reading is chosen once a game`,
+      ]);
+    }
+  }
+  return holds;
+}
+
 function checkLog(entries, acceptSupplied) {
   const found = [];
   const flags = { chain: true, head: true, nonces: true, oneSeed: true };
@@ -489,6 +521,7 @@ function checkLog(entries, acceptSupplied) {
       ]);
     }
   }
+  flags.oneRuleset = oneRuleset(entries, found);
   const first = entries.find(
     (e) =>
       (rolled(e.document) || typeof get(e.document, "commitment") === "string") &&
@@ -584,6 +617,7 @@ function checkLog(entries, acceptSupplied) {
     starts_at_beginning: flags.head,
     nonces_consecutive: flags.nonces,
     one_seed: flags.oneSeed,
+    one_ruleset: flags.oneRuleset,
     supplied_entries: supplied,
     accept_supplied: acceptSupplied,
     ends_with: {
@@ -608,7 +642,13 @@ function verdictOf(holds, waiting, keysGiven) {
   return waiting ? NOT_YET : VALID;
 }
 
-const LOG_CHECKS = ["chain_unbroken", "starts_at_beginning", "nonces_consecutive", "one_seed"];
+const LOG_CHECKS = [
+  "chain_unbroken",
+  "starts_at_beginning",
+  "nonces_consecutive",
+  "one_seed",
+  "one_ruleset",
+];
 
 function refused(code, field, message) {
   return {
