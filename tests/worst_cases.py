@@ -651,6 +651,12 @@ OTHER_CASES = [
     Case("POST", "/v1/receipts/verify", "the body limit (64 KiB) of 100-dice rolls", signed_log),
     Case("POST", "/v1/seeds", "one seal and a receipt", {"reveal_in": MAX_REVEAL_IN, "prev": PREV}),
     Case("POST", "/v1/seeds/reveal", "one token opened", {"sealed": EXAMPLE_TOKEN}),
+    Case(
+        "POST",
+        "/v1/games",
+        "a ruleset's readings validated and signed",
+        {"ruleset": "salvo-solo", "rules": {"straddle-21-plus": "no-effect"}, "prev": PREV},
+    ),
     Case("GET", "/.well-known/jwks.json", "every key"),
     Case("GET", "/healthz", "none"),
     Case("GET", "/readyz", "none"),

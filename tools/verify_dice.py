@@ -494,9 +494,23 @@ def _seed_of(document):
     return None
 
 
+# What a pending turn's finishing request may differ in: its prev, the player's Action,
+# the dice written out (fresh dice come back as pending.dice) and the readings' spelling.
+PENDING_FREE = frozenset({"prev", "player_action", "dice", "rules"})
+
+
+def _same_dice(before, after) -> bool:
+    if not (isinstance(before, dict) and isinstance(after, dict)):
+        return False
+    return {k: v for k, v in before.items() if k != "seed_source"} == {
+        k: v for k, v in after.items() if k != "seed_source"
+    }
+
+
 def finishes_pending_turn(before, document) -> bool:
     """The second call of a Salvo! turn left pending: the same request plus player_action
-    (prev aside), its rolls beginning with the pending answer's. One turn, not a replay."""
+    (prev, dice and rules aside), the same dice and readings in force in both answers, its
+    rolls beginning with the pending answer's. One turn, not a replay."""
     if not all(
         isinstance(answer, dict)
         and answer.get("ruleset") == "salvo-solo"
@@ -507,12 +521,15 @@ def finishes_pending_turn(before, document) -> bool:
     bodies = [_get(answer, "provenance", "request", "body") for answer in (before, document)]
     if not all(isinstance(body, dict) for body in bodies):
         return False
-    asked, finished = ({k: v for k, v in body.items() if k != "prev"} for body in bodies)
-    if "player_action" in asked or finished.pop("player_action", None) is None:
+    asked, finished = bodies
+    if "player_action" in asked or "player_action" not in finished:
         return False
     opening, rolls = before.get("rolls"), document.get("rolls")
     return (
-        asked == finished
+        {k: v for k, v in asked.items() if k not in PENDING_FREE}
+        == {k: v for k, v in finished.items() if k not in PENDING_FREE}
+        and before.get("rules") == document.get("rules")
+        and _same_dice(before.get("dice"), document.get("dice"))
         and isinstance(opening, list)
         and isinstance(rolls, list)
         and rolls[: len(opening)] == opening
@@ -606,7 +623,7 @@ def check_log(entries, accept_supplied):
     )
     client_seed = None
     last = None
-    last_entry = None
+    pending = None  # the game's last roll, when it left a turn pending
     supplied = 0
     for entry in entries:
         document = entry.document
@@ -659,22 +676,24 @@ def check_log(entries, accept_supplied):
             )
         elif last is not None:
             before, rolled_before = last
-            if left_pending(last_entry.document) and not finishes_pending_turn(
-                last_entry.document, document
-            ):
-                flags["nonces"] = False
-                found.append(
-                    (
-                        "pending-unfinished",
-                        f"entry {entry.index} does not finish the turn entry {last_entry.index} "
-                        "left pending (the same request with player_action and the same dice): "
-                        "that turn was thrown away",
+            # a step that rolls nothing (advice on the pending turn) leaves it pending
+            one_turn = False
+            if pending is not None and rolled:
+                one_turn = finishes_pending_turn(pending.document, document)
+                if not one_turn:
+                    flags["nonces"] = False
+                    found.append(
+                        (
+                            "pending-unfinished",
+                            f"entry {entry.index} does not finish the turn entry "
+                            f"{pending.index} left pending (the same request with player_action "
+                            "and the dice pending.dice names): that turn was thrown away",
+                        )
                     )
-                )
-            if nonce == before:
-                if finishes_pending_turn(last_entry.document, document):
-                    pass  # the second call of one turn
-                elif rolled_before and rolled:
+            if one_turn:
+                pass  # the second call of one turn: the pending call's dice and nonce
+            elif nonce == before:
+                if rolled_before and rolled:
                     flags["nonces"] = False
                     found.append(("nonce-repeat", f"entry {entry.index} repeats nonce {nonce}"))
             elif nonce < before:
@@ -693,9 +712,11 @@ def check_log(entries, accept_supplied):
                     else f"nonces {before + 1} to {nonce - 1} are"
                 )
                 found.append(("nonce-gap", f"entry {entry.index}: {missing} missing before it"))
+        if rolled:
+            pending = entry if left_pending(document) else None
         # a nonce whose dice were shown stays shown, whatever rolled nothing under it since
         shown = rolled or (last is not None and nonce == last[0] and last[1])
-        last, last_entry = (nonce, shown), entry
+        last = (nonce, shown)
     shown = capped(found, MAX_LOG_PROBLEMS)
     return {
         "entries": len(entries),

@@ -74,11 +74,16 @@ class TokenDice(engine_dice.SealedDice):
         *args: Any,
         client_seed_sha256: str | None,
         rules_sha256: str | None,
+        token: str,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.client_seed_sha256 = client_seed_sha256
         self.rules_sha256 = rules_sha256
+        self.token = token
+
+    def again(self) -> dict[str, Any] | None:
+        return {"sealed": self.token, "client_seed": self.client_seed, "nonce": self.nonce}
 
     def describe(self) -> dict[str, Any]:
         if self.client_seed_sha256 is None:
@@ -127,6 +132,7 @@ def sealed_dice(
         reveal_after=rfc3339(opened.reveal_after),
         client_seed_sha256=opened.client_seed_sha256,
         rules_sha256=opened.rules_sha256,
+        token=token,
     )
 
 

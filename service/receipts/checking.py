@@ -385,26 +385,31 @@ def left_pending(document: Any) -> bool:
     )
 
 
-def unfinished_turn(log: _Log, before: Entry, entry: Entry) -> None:
-    """A pending turn must be finished by the next roll, or it was asked and thrown away."""
-    if left_pending(before.document) and not finishes_pending_turn(before.document, entry.document):
-        log.nonces = False
-        log.add(
-            "pending-unfinished",
-            f"entry {entry.index} does not finish the turn entry {before.index} left pending "
-            "(the same request with player_action and the same dice): that turn was thrown "
-            "away",
-        )
+# What a pending turn's finishing request may differ in: its own link, the player's
+# Action, the dice written out (fresh dice are sent back as the seed and nonce the pending
+# answer names) and the readings' spelling (compared as the readings in force instead).
+PENDING_FREE = frozenset({"prev", "player_action", "dice", "rules"})
+
+
+def _same_dice(before: Any, after: Any) -> bool:
+    """The same dice: the answers' ``dice`` alike but for who chose the seed."""
+    if not (isinstance(before, dict) and isinstance(after, dict)):
+        return False
+    return {k: v for k, v in before.items() if k != "seed_source"} == {
+        k: v for k, v in after.items() if k != "seed_source"
+    }
 
 
 def finishes_pending_turn(before: Any, document: Any) -> bool:
     """Whether ``document`` is the second call of the Salvo! turn ``before`` left pending.
 
     A turn asked without the player's Action, when the enemy has the initiative, answers
-    ``result.pending``; the same request with ``player_action`` and the same dice finishes
-    it, rolling the same opening dice again. The two make one turn, not a replay: the
-    finishing request is the pending one plus ``player_action`` (``prev`` aside), and its
-    rolls begin with every roll of the pending answer.
+    ``result.pending``; the request with ``player_action`` and the dice ``pending.dice``
+    names finishes it, rolling the same opening dice again. The two make one turn, not a
+    replay: the finishing request is the pending one plus ``player_action`` (its ``prev``,
+    ``dice`` and ``rules`` aside), both answers show the same dice (whoever chose the seed)
+    and the same readings in force, and its rolls begin with every roll of the pending
+    answer. Seeded, fresh and sealed dice alike.
     """
     if not (isinstance(before, dict) and isinstance(document, dict)):
         return False
@@ -421,17 +426,29 @@ def finishes_pending_turn(before: Any, document: Any) -> bool:
         body = request.get("body") if isinstance(request, dict) else None
         if not isinstance(body, dict):
             return False
-        bodies.append({k: v for k, v in body.items() if k != "prev"})
+        bodies.append(body)
     asked, finished = bodies
     if "player_action" in asked or "player_action" not in finished:
         return False
-    del finished["player_action"]
     opening, rolls = before.get("rolls"), document.get("rolls")
     return (
-        asked == finished
+        {k: v for k, v in asked.items() if k not in PENDING_FREE}
+        == {k: v for k, v in finished.items() if k not in PENDING_FREE}
+        and before.get("rules") == document.get("rules")
+        and _same_dice(before.get("dice"), document.get("dice"))
         and isinstance(opening, list)
         and isinstance(rolls, list)
         and rolls[: len(opening)] == opening
+    )
+
+
+def _unfinished(log: _Log, pending: Entry, entry: Entry) -> None:
+    log.nonces = False
+    log.add(
+        "pending-unfinished",
+        f"entry {entry.index} does not finish the turn entry {pending.index} left pending "
+        "(the same request with player_action and the dice pending.dice names): that turn "
+        "was thrown away",
     )
 
 
@@ -450,7 +467,7 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
     )
     client_seed: Any = None
     last: tuple[int, bool] | None = None
-    last_entry: Entry | None = None
+    pending: Entry | None = None  # the game's last roll, when it left a turn pending
     supplied = 0
     for entry in entries:
         if entry.get("dice", "mode") == "supplied":
@@ -490,15 +507,22 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
                 f"entry {entry.index}'s first roll has nonce {nonce}: the log does not start at "
                 "the beginning of the game (nonce 0 or 1 comes first)",
             )
-        elif last is not None and last_entry is not None:
-            unfinished_turn(log, last_entry, entry)
-            one_turn = finishes_pending_turn(last_entry.document, entry.document)
-            if not (nonce == last[0] and one_turn):
+        elif last is not None:
+            # A step that rolls nothing (advice on the pending turn, say) leaves it pending;
+            # the next roll of the game must finish it.
+            one_turn = False
+            if pending is not None and entry.rolled:
+                one_turn = finishes_pending_turn(pending.document, entry.document)
+                if not one_turn:
+                    _unfinished(log, pending, entry)
+            if not one_turn:  # the finishing call shares the pending one's dice and nonce
                 _nonce_step(log, entry, nonce, last)
+        if entry.rolled:
+            pending = entry if left_pending(entry.document) else None
         # A nonce whose dice were shown stays shown: a step that rolled nothing under the
         # same nonce does not make it fresh for the next roll.
         shown = entry.rolled or (last is not None and nonce == last[0] and last[1])
-        last, last_entry = (nonce, shown), entry
+        last = (nonce, shown)
     final = entries[-1]
     return {
         "entries": len(entries),

@@ -228,8 +228,23 @@ export function leftPending(document) {
   );
 }
 
-// The second call of a Salvo! turn left pending: the same request plus player_action (prev
-// aside), its rolls beginning with the pending answer's. One turn, not a replay.
+// What a pending turn's finishing request may differ in: its prev, the player's Action,
+// the dice written out (fresh dice come back as pending.dice) and the readings' spelling.
+const PENDING_FREE = new Set(["prev", "player_action", "dice", "rules"]);
+
+function withoutKeys(value, names) {
+  return Object.fromEntries(Object.entries(value).filter(([name]) => !names.has(name)));
+}
+
+function sameDice(before, after) {
+  if (!isDict(before) || !isDict(after)) return false;
+  const unsourced = new Set(["seed_source"]);
+  return pyEqual(withoutKeys(before, unsourced), withoutKeys(after, unsourced));
+}
+
+// The second call of a Salvo! turn left pending: the same request plus player_action (prev,
+// dice and rules aside), the same dice and readings in force in both answers, its rolls
+// beginning with the pending answer's. One turn, not a replay.
 export function finishesPendingTurn(before, document) {
   const turns = [before, document].every(
     (answer) =>
@@ -240,17 +255,16 @@ export function finishesPendingTurn(before, document) {
   if (!turns || !isDict(get(before, "result", "pending"))) return false;
   const bodies = [before, document].map((answer) => get(answer, "provenance", "request", "body"));
   if (!bodies.every(isDict)) return false;
-  const [asked, finished] = bodies.map((body) =>
-    Object.fromEntries(Object.entries(body).filter(([name]) => name !== "prev")),
-  );
+  const [asked, finished] = bodies;
   if (Object.hasOwn(asked, "player_action") || !Object.hasOwn(finished, "player_action")) {
     return false;
   }
-  delete finished.player_action;
   const opening = get(before, "rolls");
   const rolls = get(document, "rolls");
   return (
-    pyEqual(asked, finished) &&
+    pyEqual(withoutKeys(asked, PENDING_FREE), withoutKeys(finished, PENDING_FREE)) &&
+    pyEqual(get(before, "rules"), get(document, "rules")) &&
+    sameDice(get(before, "dice"), get(document, "dice")) &&
     Array.isArray(opening) &&
     Array.isArray(rolls) &&
     pyEqual(rolls.slice(0, opening.length), opening)
@@ -530,7 +544,7 @@ function checkLog(entries, acceptSupplied) {
   const game = first === undefined ? null : seedOf(first.document);
   let clientSeed = null;
   let last = null;
-  let lastEntry = null;
+  let pending = null; // the game's last roll, when it left a turn pending
   let supplied = 0;
   for (const entry of entries) {
     const document = entry.document;
@@ -579,18 +593,24 @@ function checkLog(entries, acceptSupplied) {
       ]);
     } else if (last !== null) {
       const [before, rolledBefore] = last;
-      if (leftPending(lastEntry.document) && !finishesPendingTurn(lastEntry.document, document)) {
-        flags.nonces = false;
-        found.push([
-          "pending-unfinished",
-          `entry ${entry.index} does not finish the turn entry ${lastEntry.index} left pending ` +
-            "(the same request with player_action and the same dice): that turn was thrown away",
-        ]);
+      // a step that rolls nothing (advice on the pending turn) leaves it pending
+      let oneTurn = false;
+      if (pending !== null && didRoll) {
+        oneTurn = finishesPendingTurn(pending.document, document);
+        if (!oneTurn) {
+          flags.nonces = false;
+          found.push([
+            "pending-unfinished",
+            `entry ${entry.index} does not finish the turn entry ${pending.index} left pending ` +
+              "(the same request with player_action and the dice pending.dice names): that " +
+              "turn was thrown away",
+          ]);
+        }
       }
-      if (nonce === before) {
-        if (finishesPendingTurn(lastEntry.document, document)) {
-          // the second call of one turn
-        } else if (rolledBefore && didRoll) {
+      if (oneTurn) {
+        // the second call of one turn: the pending call's dice and nonce
+      } else if (nonce === before) {
+        if (rolledBefore && didRoll) {
           flags.nonces = false;
           found.push(["nonce-repeat", `entry ${entry.index} repeats nonce ${nonce}`]);
         }
@@ -606,8 +626,8 @@ function checkLog(entries, acceptSupplied) {
         found.push(["nonce-gap", `entry ${entry.index}: ${missing} missing before it`]);
       }
     }
+    if (didRoll) pending = leftPending(document) ? entry : null;
     last = [nonce, didRoll || (last !== null && last[0] === nonce && last[1])];
-    lastEntry = entry;
   }
   const shown = capped(found, MAX_LOG_PROBLEMS);
   const final = entries[entries.length - 1];
