@@ -27,7 +27,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from service import create_app
-from tests.fixtures.logs.make_logs import app_config
+from tests.fixtures.logs.make_logs import app_config, whole_games
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "tests" / "fixtures" / "logs"
@@ -261,6 +261,40 @@ def test_a_sealed_game_before_its_reveal_is_not_yet_checkable_not_valid() -> Non
     verdict = json.loads(done.stdout)
     assert done.returncode == 4
     assert (verdict["valid"], verdict["verdict"]) == (False, "not-yet-checkable")
+
+
+def test_a_whole_game_of_every_ruleset_verifies_in_one_request(tmp_path: Path) -> None:
+    """Each game played afresh through the HTTP API, every call chained, goes to the
+    service in one request (a salvo-grid battle is past the 64 KiB of other bodies) and to
+    the standalone verifier, with one verdict: valid. The referee's page checks the same
+    games as fixture logs (tests/test_referee_page.py)."""
+    client = create_app(app_config()).test_client()
+    for name, game in whole_games(client).items():
+        body = json.dumps(game).encode()
+        answer = client.post("/v1/receipts/verify", data=body, content_type="application/json")
+        assert answer.status_code == 200, (name, len(body))
+        report = answer.get_json()
+        assert (report["valid"], report["verdict"]) == (True, "valid"), (name, report["log"])
+        (tmp_path / f"{name}.json").write_bytes(body)
+        done = run_tool("--json", "--jwks", str(LOGS / "jwks.json"), str(tmp_path / f"{name}.json"))
+        assert done.returncode == 0, done.stdout[-2000:]
+        assert normal(json.loads(done.stdout)) == normal(report), name
+    battle = json.dumps(whole_games(client)["whole-salvo-grid"]).encode()
+    assert len(battle) > 64 * 1024  # what the route's own limit is for
+
+
+def test_the_verify_route_has_a_body_limit_of_its_own() -> None:
+    client = create_app(app_config()).test_client()
+    step = client.post(
+        "/v1/dice/roll",
+        data=json.dumps({"notation": "1d6", "x": "a" * 70_000}),
+        content_type="application/json",
+    )
+    assert step.status_code == 413  # other routes keep 64 KiB
+    over = json.dumps([{"padding": "a" * (1024 * 1024)}]).encode()
+    refused = client.post("/v1/receipts/verify", data=over, content_type="application/json")
+    assert refused.status_code == 413
+    assert refused.get_json()["type"].endswith("#body-too-large")
 
 
 json_values = st.recursive(

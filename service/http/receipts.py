@@ -388,8 +388,15 @@ VERIFY_DESCRIPTION = (
     "body that is neither an object nor a list of objects is a 422. "
 )
 
+# This route's own body limit (service/__init__.py sets it): whole games, a 100-entry log of
+# the largest answers (a Salvo! turn answer is up to about 8 KB) with room to spare. Its CPU
+# stays bounded by the checker's own limits (100 entries, 10,000 dice): docs/performance.md.
+VERIFY_BODY_BYTES = 1024 * 1024
+
 LIMITS = (
-    f"Limits: at most {checking.MAX_LOG_ENTRIES} entries in a log and "
+    f"Limits: a body of at most {VERIFY_BODY_BYTES} bytes (this route's own limit, 413 past "
+    f"it: a whole game of any ruleset fits), at most {checking.MAX_LOG_ENTRIES} entries in a "
+    "log and "
     f"{checking.MAX_DOCUMENT_DICE} dice in a whole document (past either, a 422 naming it); "
     f"an entry's rolls past what the service rolls ({engine_dice.MAX_DICE_PER_REQUEST} dice "
     f"a request, 2 to {engine_dice.MAX_SIDES} sides) are reported, not re-derived; each "
