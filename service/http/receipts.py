@@ -22,7 +22,7 @@ from ..receipts import checking, keys
 from ..receipts.canonical import CanonicalizationError
 from ..receipts.signing import Signer
 from ..rulesets import REGISTERED
-from .components import camel, component, ref
+from .components import EnumType, camel, component, ref
 from .fields import date_time
 from .problems import problem
 
@@ -168,6 +168,16 @@ CODES = {
 }
 
 
+VERDICT = EnumType(
+    "Verdict",
+    (checking.VALID, checking.INVALID, checking.NOT_YET),
+    "The verdict in one word: `valid`; `invalid` (the problems say what is wrong); "
+    "`not-yet-checkable`: nothing found wrong, but sealed rolls wait for their seed's reveal "
+    "and none of their dice was checked (ask again after `reveal_after`). "
+    "tools/verify_dice.py adds `signatures-not-checked` and `dice-valid` of its own.",
+)
+
+
 class VerifiedEntrySchema(Schema):
     index = fields.Integer(required=True)
     ruleset = fields.String(required=True, allow_none=True)
@@ -245,15 +255,7 @@ class VerifyResponseSchema(Schema):
             "(`verdict` is `valid`)"
         },
     )
-    verdict = fields.String(
-        required=True,
-        validate=validate.OneOf([checking.VALID, checking.INVALID, checking.NOT_YET]),
-        metadata={
-            "description": "`valid`; `invalid` (the problems say what is wrong); "
-            "`not-yet-checkable`: nothing found wrong, but sealed rolls wait for their seed's "
-            "reveal and none of their dice was checked (ask again after `reveal_after`)"
-        },
-    )
+    verdict = VERDICT.field(required=True)
     not_yet_checkable = fields.Integer(
         required=True, metadata={"description": "Entries whose sealed seed is not revealed yet"}
     )

@@ -22,7 +22,7 @@ from ..engine.ruleset import Ruleset
 from ..receipts import sealing
 from ..receipts.signing import rfc3339
 from ..rulesets import REGISTERED
-from .envelope import rules_schema
+from .envelope import RULESET_ID, rules_schema
 from .fields import StrictInteger, date_time
 from .problems import problem
 from .receipts import HASH, ProvenanceSchema, current_keys, prev_field, receipt_field, signed
@@ -57,9 +57,6 @@ def rulesets() -> dict[str, Ruleset]:
     return {module.RULESET.id: module.RULESET for module in found}
 
 
-RULESET_IDS = [
-    importlib.import_module(f"..rulesets.{name}", __package__).RULESET.id for name in REGISTERED
-]
 RULES_BINDING = (
     'Hex SHA-256 of the RFC 8785 JSON of `{"ruleset": ..., "rules": ...}` (the ruleset and '
     "every ruling's reading in force) the token binds: it rolls a step of that ruleset under "
@@ -68,8 +65,9 @@ RULES_BINDING = (
 
 
 class GameRulesError(RuleError):
-    kind = KINDS["validation"].id
-    title = "Unprocessable Entity"
+    """Rules a game cannot be played under: a ruling the ruleset does not read two ways, a
+    reading it does not have, readings without their ruleset (a rule violation: the schema
+    takes any ruling name, since which there are depends on the ruleset)."""
 
 
 def game_readings(ruleset_id: str | None, rules: Any) -> dict[str, str] | None:
@@ -89,9 +87,8 @@ def game_readings(ruleset_id: str | None, rules: Any) -> dict[str, str] | None:
 
 
 def ruleset_field() -> fields.String:
-    return fields.String(
-        validate=validate.OneOf(RULESET_IDS),
-        metadata={"description": "The game's ruleset, fixed before the first roll"},
+    return RULESET_ID.field(
+        metadata={"description": "The game's ruleset, fixed before the first roll"}
     )
 
 
@@ -153,7 +150,7 @@ class SealedSeedSchema(Schema):
 
 
 class SealResponseSchema(SealedSeedSchema):
-    ruleset = fields.String(
+    ruleset = RULESET_ID.field(
         required=True,
         allow_none=True,
         metadata={"description": "The ruleset the token binds; null: none"},
@@ -318,17 +315,13 @@ games = Blueprint(
 
 
 class GameRequestSchema(Schema):
-    ruleset = fields.String(
-        required=True,
-        validate=validate.OneOf(RULESET_IDS),
-        metadata={"description": "The game's ruleset"},
-    )
+    ruleset = RULESET_ID.field(required=True, metadata={"description": "The game's ruleset"})
     rules = rules_in_field()
     prev = prev_field()
 
 
 class GameResponseSchema(Schema):
-    ruleset = fields.String(required=True, metadata={"example": "salvo-solo"})
+    ruleset = RULESET_ID.field(required=True, metadata={"example": "salvo-solo"})
     step = fields.String(
         required=True, metadata={"description": "Always `game-header`", "example": "game-header"}
     )
