@@ -19,9 +19,11 @@ from .http.api import Api
 from .http.components import COMPONENTS, component_to_property, nullable_as_one_of
 from .http.fields import StrictBoolean, StrictInteger, const_to_property, one_of_to_property
 from .http.problems import problem
+from .http.receipts import VERIFY_BODY_BYTES
 from .rulesets import REGISTERED
 
 MAX_BODY_BYTES = 64 * 1024
+VERIFY_ENDPOINT = "receipts.verify"
 
 DEFAULTS: Mapping[str, Any] = {
     "API_TITLE": "Fire Control",
@@ -37,7 +39,8 @@ DEFAULTS: Mapping[str, Any] = {
             "description": "Naval wargame rules resolved as a service: every step of four "
             "rulesets, seeded and reproducible or with the player's own dice, every answer "
             "showing its whole arithmetic. Errors are RFC 9457 problem details. Bodies are "
-            f"limited to {MAX_BODY_BYTES} bytes.",
+            f"limited to {MAX_BODY_BYTES} bytes ({VERIFY_BODY_BYTES} for "
+            "POST /v1/receipts/verify, which takes whole game logs).",
             "license": {
                 "name": "Proprietary: no licence has been granted for this service yet",
                 "identifier": "LicenseRef-Proprietary",
@@ -71,6 +74,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         """Every POST takes a JSON object; say so plainly rather than guess."""
         if request.method != "POST" or request.routing_exception is not None:
             return None
+        if request.endpoint == VERIFY_ENDPOINT:  # before anything reads the body
+            request.max_content_length = VERIFY_BODY_BYTES
         if not request.is_json:
             return problem(
                 415,
@@ -96,7 +101,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         to one byte past the limit. Werkzeug would stop at the limit and hand on a cut body
         (a 400 "Invalid JSON body" instead of the 413 a Content-Length gets), and a framing
         error the server raises while reading would surface as a 500."""
-        limit = app.config.get("MAX_CONTENT_LENGTH")
+        limit = request.max_content_length
         if limit is None:
             return None
         source = request.environ["wsgi.input"]
@@ -131,6 +136,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     receipts.init_app(app)
     api.register_blueprint(receipts.blp)
     api.register_blueprint(seeds.blp)
+    api.register_blueprint(seeds.games)
     for name in REGISTERED:
         module = importlib.import_module(f".rulesets.{name}.api", __name__)
         meta.register_ruleset(app, module.RULESET)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 from pathlib import Path
 from typing import Any
@@ -77,3 +78,74 @@ def record_moves(monkeypatch: pytest.MonkeyPatch, name: str) -> list[tuple[Path,
 
     monkeypatch.setattr(os, name, recording)
     return moves
+
+
+# --- whole games of every ruleset, chained, as players make them ----------------------------
+
+
+def _chain(client: FlaskClient, log: list[dict[str, Any]], path: str, body: dict[str, Any]) -> Any:
+    if log:
+        body = {**body, "prev": receipt_hash(log[-1])}
+    response = client.post(path, json=body)
+    assert response.status_code == 200, response.get_json()
+    log.append(response.get_json())
+    return log[-1]
+
+
+SOLO_START = {
+    "turn": 1,
+    "weather": "Fair",
+    "range": "Long",
+    "player": AJAX,
+    "enemy": SPEE,
+    "enemy_last_action": None,
+    "player_has_straddled": False,
+    "enemy_has_straddled": False,
+}
+
+
+def salvo_solo_game(client: FlaskClient, seed: str, most_turns: int = 60) -> list[dict[str, Any]]:
+    """A whole game of Salvo! to its end, a turn a request: each turn is asked without the
+    player's Action first, and a pending one is finished with the dice its answer names."""
+    log: list[dict[str, Any]] = []
+    state, nonce = SOLO_START, 1
+    for _ in range(most_turns):
+        body: dict[str, Any] = {"state": state, "dice": {"seed": seed, "nonce": nonce}}
+        asked = client.post(f"{SOLO}/turn", json={**body, **_prev(log)})
+        if asked.status_code == 200:  # the enemy acts first: the turn waits for the player
+            log.append(asked.get_json())
+            body["dice"] = log[-1]["result"]["pending"]["dice"]
+        pending = log[-1]["result"].get("pending") if asked.status_code == 200 else None
+        action = pending["choices"][0] if pending else "C"
+        finished = client.post(f"{SOLO}/turn", json={**body, "player_action": action, **_prev(log)})
+        if finished.status_code == 422:  # at speed 0 a ship can only Offer Broadside
+            finished = client.post(
+                f"{SOLO}/turn", json={**body, "player_action": "OB", **_prev(log)}
+            )
+        assert finished.status_code == 200, finished.get_json()
+        log.append(finished.get_json())
+        result = log[-1]["result"]
+        if result["game_over"]:
+            return log
+        state, nonce = result["state"], nonce + 1
+    raise AssertionError(f"seed {seed!r}: no end after {most_turns} turns")
+
+
+def _prev(log: list[dict[str, Any]]) -> dict[str, str]:
+    return {"prev": receipt_hash(log[-1])} if log else {}
+
+
+def step_sequence(client: FlaskClient, ruleset: str, seed: str) -> list[dict[str, Any]]:
+    """Every step of a ruleset once, in the order its API lists them, on the request
+    examples of its documentation with the game's seed and the next nonce."""
+    module = importlib.import_module(f"service.rulesets.{ruleset.replace('-', '_')}.api")
+    log: list[dict[str, Any]] = []
+    for nonce, spec in enumerate(module.STEPS, start=1):
+        body = {k: v for k, v in spec.example.items() if k != "dice"}
+        _chain(
+            client,
+            log,
+            f"{module.blp.url_prefix}/{spec.name}",
+            {**body, "dice": {"seed": seed, "nonce": nonce}},
+        )
+    return log

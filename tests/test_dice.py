@@ -268,7 +268,7 @@ def run_verifier(tmp_path: Path, document: Any) -> subprocess.CompletedProcess[s
     saved = tmp_path / "saved.json"
     saved.write_text(json.dumps(document), encoding="utf-8")
     return subprocess.run(
-        [sys.executable, "-I", str(VERIFIER), str(saved)],
+        [sys.executable, "-I", str(VERIFIER), "--dice-only", str(saved)],
         capture_output=True,
         text=True,
         check=False,

@@ -78,7 +78,7 @@ LIMITS = [
     ("README.md", rf"a body of at most {NUMBER} KiB", MAX_BODY_BYTES // 1024),
     ("README.md", rf"\| body \| {NUMBER} KB \(the service's own\)", MAX_BODY_BYTES // 1024),
     ("README.md", rf"an object of at most {NUMBER} members", MAX_OBJECT_MEMBERS),
-    ("README.md", rf"opening at most {NUMBER} objects", MAX_BODY_BYTES // BYTES_PER_OBJECT),
+    ("README.md", rf"opening at most one object per {NUMBER} bytes", BYTES_PER_OBJECT),
     ("README.md", rf"a die of \d+ to {NUMBER} sides", engine_dice.MAX_SIDES),
     ("README.md", rf"at most {NUMBER} dice per request", engine_dice.MAX_DICE_PER_REQUEST),
     ("README.md", rf"{NUMBER} in a `/v1/dice/roll` notation", engine_dice.MAX_NOTATION_DICE),

@@ -199,7 +199,8 @@ def test_a_reveal_file_that_is_json_but_no_object_is_named_and_fails(
     code, out, err = run_verifier(capsys, "--jwks", str(LOGS / "jwks.json"), log, str(path))
     assert code == 1
     assert "a reveal file is not a JSON object (the saved answer of POST /v1/seeds/reveal)" in out
-    assert "verdict: INVALID" not in out  # the log itself is fine: its rolls are not yet checked
+    assert "[dice-mismatch]" not in out  # the log itself is fine: its rolls are not yet checked
+    assert "verdict: INVALID" in out  # but the check as a whole is no pass, as the exit says
     assert err == ""
     code, out, err = run_verifier(capsys, "--json", log, str(path))
     assert code == 1
@@ -220,7 +221,8 @@ def test_a_reveal_problem_fails_even_when_nothing_is_sealed(
             capsys, "--jwks", jwks, str(LOGS / "valid-game.json"), str(path)
         )
         assert code == 1, out
-        assert "verdict: VALID" in out  # the log's own verdict is unchanged
+        assert "verdict: INVALID" in out  # what the exit status says; the log's entries hold
+        assert "MISMATCH" not in out
     code, out, _ = run_verifier(capsys, "--jwks", jwks, str(LOGS / "valid-game.json"))
     assert code == 0 and "verdict: VALID" in out
 

@@ -55,6 +55,10 @@ BODY = {
 }
 
 
+DICE = {"mode": "seeded", "seed": "game-seed", "nonce": 7, "seed_source": "client"}
+READINGS = {"straddle-21-plus": "as-20", "initiative-in-turn": "player-reacts"}
+
+
 def pending() -> Doc:
     """The first call: no player_action, the enemy has the initiative, the turn waits."""
     return {
@@ -62,6 +66,8 @@ def pending() -> Doc:
         "step": "turn",
         "result": {"pending": {"waiting_for": "player_action"}},
         "rolls": copy.deepcopy(OPENING),
+        "dice": dict(DICE),
+        "rules": dict(READINGS),
         "provenance": {"request": {"body": {**copy.deepcopy(BODY), "prev": "receipt-1"}}},
     }
 
@@ -76,6 +82,8 @@ def finishing() -> Doc:
         "step": "turn",
         "result": {"hits": 1},
         "rolls": [*copy.deepcopy(OPENING), more],
+        "dice": dict(DICE),
+        "rules": dict(READINGS),
         "provenance": {"request": {"body": body}},
     }
 
@@ -86,6 +94,20 @@ def test_the_same_request_with_player_action_and_the_same_dice_finishes_the_turn
     assert finishes_pending_turn(before, after) is True
     # prev differs between the two calls by nature: it is set aside, whatever it holds
     del after["provenance"]["request"]["body"]["prev"]
+    assert finishes_pending_turn(before, after) is True
+
+
+def test_the_readings_in_force_and_the_dice_shown_are_compared_not_the_request_text() -> None:
+    """rules left out, partly given or spelled out are the same turn (the answers' rules
+    echo is compared); fresh dice are finished with the seed and nonce the pending answer
+    names (only who chose the seed differs between the answers)."""
+    before, after = pending(), finishing()
+    after["provenance"]["request"]["body"]["rules"] = dict(READINGS)
+    before["provenance"]["request"]["body"]["rules"] = {"straddle-21-plus": "as-20"}
+    assert finishes_pending_turn(before, after) is True
+    del before["provenance"]["request"]["body"]["dice"]  # fresh dice: the service's seed
+    before["dice"]["seed_source"] = "server"
+    after["provenance"]["request"]["body"]["dice"] = {"seed": "game-seed", "nonce": 7}
     assert finishes_pending_turn(before, after) is True
 
 
@@ -148,8 +170,14 @@ NOT_ONE_TURN: dict[str, tuple[str, Callable[[Doc], None]]] = {
         _set("provenance.request.body.enemy", {"ship": "destroyer", "speed": 6}),
     ),
     "the second call drops a member": ("after", _drop("provenance.request.body.enemy")),
-    "the second call adds a member": ("after", _set("provenance.request.body.rules", {})),
-    "the second call uses other dice": ("after", _set("provenance.request.body.dice.nonce", 8)),
+    "the second call adds a member": ("after", _set("provenance.request.body.weather", "Fair")),
+    "the second answer shows other dice": ("after", _set("dice.nonce", 8)),
+    "the second answer shows another seed": ("after", _set("dice.seed", "another")),
+    "the second answer shows no dice": ("after", _drop("dice")),
+    "the second answer reads a ruling otherwise": (
+        "after",
+        _set("rules.straddle-21-plus", "no-effect"),
+    ),
     "the pending answer's rolls are not a list": ("before", _set("rolls", {"0": OPENING[0]})),
     "the pending answer has no rolls member": ("before", _drop("rolls")),
     "the second answer's rolls are not a list": ("after", _set("rolls", "2,5,4")),
@@ -319,7 +347,7 @@ def test_a_pending_turn_thrown_away_is_reported_in_words_and_breaks_the_nonces(
     assert report["codes"] == ["pending-unfinished"]
     assert report["problems"] == [
         "entry 2 does not finish the turn entry 1 left pending (the same request with "
-        "player_action and the same dice): that turn was thrown away"
+        "player_action and the dice pending.dice names): that turn was thrown away"
     ]
     assert report["nonces_consecutive"] is False
     assert (report["chain_unbroken"], report["one_seed"]) == (True, True)
@@ -350,8 +378,9 @@ def _then(client: FlaskClient, log: list[Doc], step: str, body: Doc, nonce: int)
 def _both_verdicts(client: FlaskClient, log: list[Doc]) -> tuple[Doc, Doc]:
     """The log part of POST /v1/receipts/verify's answer and of tools/verify_dice.py's."""
     service = verify(client, log)
-    standalone = tool.check(json.loads(json.dumps(log)))
-    assert service["valid"] == standalone["valid"]
+    keys = tool.load_keys(client.get("/.well-known/jwks.json").get_json())
+    standalone = tool.check(json.loads(json.dumps(log)), keys)
+    assert (service["valid"], service["verdict"]) == (standalone["valid"], standalone["verdict"])
     return service["log"], standalone["log"]
 
 
@@ -1736,3 +1765,12 @@ def test_new_keys_are_whole_and_named_by_their_thumbprint() -> None:
     assert set(seal) == {"kty", "k", "kid"} and seal["kty"] == "oct"
     assert len(base64.urlsafe_b64decode(seal["k"] + "=")) == 32
     assert seal["kid"] == _thumbprint({"k": seal["k"], "kty": "oct"})[:16]
+
+
+@pytest.mark.parametrize("case", [None, *NOT_ONE_TURN], ids=["one turn", *NOT_ONE_TURN])
+def test_the_standalone_verifier_tells_one_turn_as_the_service_does(case: str | None) -> None:
+    before, after = pending(), finishing()
+    if case is not None:
+        which, change = NOT_ONE_TURN[case]
+        change(before if which == "before" else after)
+    assert tool.finishes_pending_turn(before, after) is finishes_pending_turn(before, after)

@@ -53,6 +53,7 @@ def blocks(text: str) -> list[str]:
 
 VERIFY = section("## Verify a roll").split("\n### ")[0]  # without its sealed subsection
 SEALED = section("### A sealed seed, from the seal to the reveal")
+WHOLE = section("### A whole game, from the first roll to the verdict")
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +134,17 @@ def test_the_sealed_walkthrough_runs_from_the_seal_to_the_reveal(
     assert "entry 2 salvo-solo/attack: ok, 1 rolls match" in blocks(SEALED)[1]
     answer = server.request("POST", "/v1/receipts/verify", body=log)
     assert answer.status == 200 and answer.json()["valid"] is True
+
+
+def test_the_whole_game_walkthrough_plays_to_the_end_and_is_valid(
+    server: Server, tmp_path: Path
+) -> None:
+    out = run(server, tmp_path, blocks(WHOLE))
+    log = load(tmp_path / "whole-game.json")
+    assert log[0]["step"] == "game-header" and log[0]["rules"]["straddle-21-plus"] == "no-effect"
+    assert log[-1]["result"]["game_over"] is True
+    assert all(entry["rules"] == log[0]["rules"] for entry in log)
+    assert any("pending" in entry.get("result", {}) for entry in log)  # a turn waited
+    assert '{"verdict":"valid","log":[]}' in out and out.rstrip().endswith("verdict: VALID")
+    for line in re.findall(r"^# (.*)$", blocks(WHOLE)[1], re.MULTILINE):
+        assert line in out

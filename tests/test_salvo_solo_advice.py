@@ -328,6 +328,21 @@ def test_a_known_enemy_action_is_played(client: FlaskClient) -> None:
     assert data["enemy_action"] == "W"
 
 
+def test_a_pending_turn_is_judged_with_the_initiative_it_decided(client: FlaskClient) -> None:
+    """A known enemy Action is a pending turn's, which the enemy's initiative decided. Read
+    in initiative order, the enemy withdrawing first from Extreme ends the game whatever
+    the player does: every Action is a sure draw in one turn, never a game where the
+    player, given the initiative again by a re-roll, closes first and fights on."""
+    body = {**STATE, "range": "Extreme"}
+    rules = {"simultaneous-actions": "in-initiative-order"}
+    data = client.post(
+        f"{BASE}/advice", json={"state": body, "enemy_action": "W", "dice": SEED, "rules": rules}
+    ).get_json()["result"]
+    for judged in data["actions"]:
+        assert judged["draw"]["count"] == judged["samples"], judged["action"]
+        assert judged["expected_turns"] == 1
+
+
 def test_a_doomed_ship_is_told_to_withdraw(client: FlaskClient) -> None:
     # Ajax is one F hit from sinking at Extreme range from a fresh Hood: only running helps.
     body = {

@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 
 from service.rulesets.salvo_solo.ships import CATALOG
 from service.rulesets.salvo_solo.steps import MAX_TURN
-from tests.receipts_helpers import receipt_hash
+from tests.receipts_helpers import receipt_hash, verify
 from tests.salvo_solo_helpers import AJAX, BASE, SPEE, refused, resolve
 
 START = {"turn": 1, "weather": "Fair", "range": "Long", "player": AJAX, "enemy": SPEE}
@@ -57,6 +57,7 @@ def test_graf_spee_has_the_initiative_and_ajax_waits_to_see_its_action(
         "choose": "player_action",
         "choices": ["C", "OB", "W"],
         "dice_used": 2,
+        "dice": None,
         "detail": "Graf Spee has the initiative and will Close (C): send the same request "
         "with player_action, one of C, OB, W, and the same dice (supplied dice: these 2, then "
         "the rest of the turn's) to finish the turn",
@@ -96,6 +97,7 @@ def test_a_seeded_turn_asked_twice_rolls_the_same_initiative_and_enemy_action(
             continue
         pending = first.get_json()
         assert first.status_code == 200 and "pending" in pending["result"], pending
+        assert pending["result"]["pending"]["dice"] == dice  # what the finishing call sends
         for action in pending["result"]["pending"]["choices"]:
             finished = post(client, {"state": START, "player_action": action, "dice": dice})
             same_opening(pending, finished)
@@ -117,12 +119,33 @@ def test_a_sealed_turn_asked_twice_rolls_the_same_initiative_and_enemy_action(
             assert "has the initiative and acts first" in first.get_json()["detail"]
             continue
         pending = first.get_json()
+        assert pending["result"]["pending"]["dice"] == dice
         finished = post(client, {"state": START, "player_action": "OB", "dice": dice})
         same_opening(pending, finished)
         assert finished["dice"]["mode"] == pending["dice"]["mode"] == "sealed"
         assert finished["dice"]["commitment"] == sealed["commitment"]
         pendings += 1
     assert pendings >= 3
+
+
+def test_a_fresh_turn_names_the_seed_its_finishing_call_sends(client: FlaskClient) -> None:
+    """Without dice the service chooses a seed: the pending answer names it and its nonce,
+    and the finishing call that sends them plays the very opening the player reacted to
+    (the same request again, without them, would roll a new seed and another enemy Action)."""
+    for _ in range(40):
+        pending = client.post(TURN, json={"state": START}).get_json()
+        if "pending" in pending.get("result", {}):
+            break
+    named = pending["result"]["pending"]["dice"]
+    assert named == {"seed": pending["dice"]["seed"], "nonce": pending["dice"]["nonce"]}
+    assert pending["dice"]["seed_source"] == "server"
+    assert "dice as pending.dice" in pending["result"]["pending"]["detail"]
+    body = {"state": START, "player_action": "W", "dice": named, "prev": receipt_hash(pending)}
+    finished = post(client, body)
+    same_opening(pending, finished)
+    assert finished["dice"]["seed"] == named["seed"]
+    report = verify(client, [pending, finished])  # one turn, not a repeated nonce
+    assert report["valid"] is True, report["log"]
 
 
 def test_the_two_calls_give_the_answer_a_single_call_gives(client: FlaskClient) -> None:

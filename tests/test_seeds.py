@@ -104,7 +104,8 @@ def test_a_sealed_game_is_revealed_and_rederived(
         assert entry["dice"]["commitment"] == sealed["commitment"]
         assert entry["dice"]["reveal_after"] == sealed["reveal_after"]
     report = verify(client, log)
-    assert report["valid"] is True, report
+    assert (report["valid"], report["verdict"]) == (False, "not-yet-checkable"), report
+    assert report["not_yet_checkable"] == len(log) - 1
     assert [e["dice_valid"] for e in report["entries"]] == [None] * len(log)
     assert report["entries"][1]["problems"] == [
         f"sealed until {sealed['reveal_after']}: the dice can be re-derived then"
@@ -137,8 +138,9 @@ def test_a_sealed_game_is_revealed_and_rederived(
 
 
 def run_verifier(*paths: Path) -> subprocess.CompletedProcess[str]:
+    """The standalone verifier on the dice alone (these tests' apps sign with keys of their own)."""
     return subprocess.run(
-        [sys.executable, str(VERIFIER), *map(str, paths)],
+        [sys.executable, str(VERIFIER), "--dice-only", *map(str, paths)],
         capture_output=True,
         text=True,
         check=False,
@@ -170,7 +172,7 @@ def test_the_verifier_catches_an_altered_sealed_roll_and_a_false_seed(
     assert "does not hash to its commitment" in false_seed.stdout
 
     without = run_verifier(tmp_path / "log.json")
-    assert without.returncode == 1
+    assert without.returncode == 4  # not yet checkable: its own exit status
     assert "pass the revealed seed" in without.stdout
 
 
@@ -486,7 +488,7 @@ def test_a_bound_game_verifies_and_its_binding_is_checked_at_reveal(
     sealed = seal_bound(client, CLIENT_SEED)
     log = play_sealed(client, sealed)
     assert all(e["dice"]["client_seed_sha256"] == commit(CLIENT_SEED) for e in log[1:])
-    assert verify(client, log)["valid"] is True
+    assert verify(client, log)["verdict"] == "not-yet-checkable"
     later(monkeypatch, 3601)
     revealed = client.post("/v1/seeds/reveal", json={"sealed": sealed["sealed"]}).get_json()
     report = verify(client, log)
@@ -533,7 +535,7 @@ def test_a_holder_of_token_and_client_seed_can_peek_at_any_nonce_unseen(
     body = {"notation": "2d6", "dice": dice, "prev": receipt_hash(sealed)}
     log.append(client.post("/v1/dice/roll", json=body).get_json())
     assert log[1]["rolls"] == peeked["rolls"]
-    assert verify(client, log)["valid"] is True
+    assert verify(client, log)["verdict"] == "not-yet-checkable"  # nothing shows the peek
 
 
 def test_without_the_token_the_client_seed_rolls_no_sealed_dice(client: FlaskClient) -> None:
@@ -574,3 +576,47 @@ def test_the_threat_table_names_a_test_that_exists_for_each_cannot() -> None:
             assert named, f"{party} cannot {_what}: no test named"
         assert set(named) <= defined, set(named) - defined
     assert any(row[1] == "can" and "peek" in row[2] for row in rows)
+
+
+def test_a_token_that_binds_the_rules_rolls_under_them_only(client: FlaskClient) -> None:
+    """The seal fixes the game's ruleset and readings before the first roll: a step under
+    other readings or of another ruleset is refused; the same readings, left out or spelled
+    out, roll; so does a plain dice roll, which names no ruleset."""
+    house = {"straddle-21-plus": "no-effect"}
+    sealed = client.post("/v1/seeds", json={"ruleset": "salvo-solo", "rules": house}).get_json()
+    assert sealed["ruleset"] == "salvo-solo" and sealed["rules"]["straddle-21-plus"] == "no-effect"
+    assert sealed["rules"]["gun-size-bands"] == "bands"  # every reading in force, named
+    assert sealed["rules_sha256"] is not None
+    dice = {"sealed": sealed["sealed"], "client_seed": CLIENT_SEED, "nonce": 1}
+    weather = "/v1/rulesets/salvo-solo/weather"
+    assert client.post(weather, json={"dice": dice, "rules": house}).status_code == 200
+    refused = client.post(weather, json={"dice": dice})
+    assert refused.status_code == 422
+    assert refused.get_json()["errors"][0]["field"] == "dice.sealed"
+    assert "binds the game's ruleset and readings" in refused.get_json()["detail"]
+    other = client.post("/v1/rulesets/fleet-action/initiative", json={"dice": dice})
+    assert other.status_code == 422
+    plain = client.post("/v1/dice/roll", json={"notation": "2d6", "dice": dice})
+    assert plain.status_code == 200
+    assert client.post("/v1/seeds", json={"reveal_in": 0}).get_json()["rules_sha256"] is None
+
+
+def test_a_seal_refuses_rules_it_cannot_read(client: FlaskClient) -> None:
+    for body, field in [
+        ({"rules": {"straddle-21-plus": "no-effect"}}, "ruleset"),
+        ({"ruleset": "salvo-solo", "rules": {"no-such-ruling": "x"}}, "rules.no-such-ruling"),
+        ({"ruleset": "salvo-solo", "rules": {"straddle-21-plus": "x"}}, "rules.straddle-21-plus"),
+    ]:
+        answer = client.post("/v1/seeds", json=body)
+        assert answer.status_code == 422, body
+        assert answer.get_json()["errors"][0]["field"] == field
+
+
+def test_a_game_header_names_every_reading_in_force(client: FlaskClient) -> None:
+    header = client.post("/v1/games", json={"ruleset": "salvo-solo"})
+    assert header.status_code == 200
+    opened = header.get_json()
+    assert (opened["ruleset"], opened["step"]) == ("salvo-solo", "game-header")
+    defaults = client.post("/v1/rulesets/salvo-solo/weather", json={}).get_json()["rules"]
+    assert opened["rules"] == defaults
+    assert verify(client, opened)["valid"] is True

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from service.engine import dice as engine_dice
-from service.http.dice_in import BoundSealedDice, dice_or_fresh, sealed_dice
+from service.http.dice_in import TokenDice, dice_or_fresh, sealed_dice
 from service.http.steps import ENVELOPE_MEMBERS, step_inputs
 from service.receipts import sealing
 from service.receipts.keys import SealKeys
@@ -43,7 +43,7 @@ def test_a_sealed_token_rolls_until_its_reveal_time_and_not_from_then() -> None:
 def test_a_bound_token_rolls_with_its_client_seed_only() -> None:
     token = sealing.seal(KEYS, "server-seed", ISSUED, REVEAL, sealing.client_seed_hash("ajax"))
     rolled = sealed_dice(KEYS, token, "ajax", 0, now=ISSUED)
-    assert isinstance(rolled, BoundSealedDice)
+    assert isinstance(rolled, TokenDice)
     assert rolled.describe()["client_seed_sha256"] == sealing.client_seed_hash("ajax")
     with pytest.raises(sealing.SealError) as refused:
         sealed_dice(KEYS, token, "spee", 0, now=ISSUED)

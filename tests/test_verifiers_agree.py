@@ -4,10 +4,11 @@ The fixture logs (tests/fixtures/logs/, made by the real service with test-only 
 make_logs.py there) cover a valid game; its head, a middle entry and its tail removed; an
 edited result; a replayed entry; entries reordered; mixed seeds; dice supplied in a seeded
 game (refused, then accepted by the referee); a step that rolls nothing; duplicate member
-names; a sealed game before and after its reveal. Both verifiers must give the same verdict,
-the same problem codes for each entry and the log, and the same words (except where only
-the wording of what to do next differs: a sealed roll the service can open at the reveal
-time, the standalone verifier with the reveal answer).
+names; a sealed game before and after its reveal; a re-spelled receipt; a game that changes
+its ruleset or its readings, with and without a game header that fixes them. Both verifiers
+must give the same verdict, the same problem codes for each entry and the log, and the
+same words (except where only the wording of what to do next differs: a sealed roll the
+service can open at the reveal time, the standalone verifier with the reveal answer).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from service import create_app
-from tests.fixtures.logs.make_logs import app_config
+from tests.fixtures.logs.make_logs import app_config, whole_games
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "tests" / "fixtures" / "logs"
@@ -74,11 +75,11 @@ def tool_verdict(name: str) -> dict[str, Any]:
     if spec.get("revealed"):
         command.append(str(LOGS / spec["revealed"]))
     done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=60)
-    assert done.returncode in (0, 1), done.stderr
+    assert done.returncode in (0, 1, 4), done.stderr
     verdict = json.loads(done.stdout)
     assert verdict["signatures_checked"] is True
-    expected_exit = 0 if verdict["valid"] and not verdict["not_yet_checkable"] else 1
-    assert done.returncode == expected_exit
+    assert done.returncode == {"valid": 0, "invalid": 1, "not-yet-checkable": 4}[verdict["verdict"]]
+    assert verdict["valid"] is (verdict["verdict"] == "valid")
     if verdict["refused"]:
         refused = verdict["refused"]
         return {"valid": False, "refused": (refused["code"], refused["field"], refused["message"])}
@@ -102,7 +103,13 @@ def normal(report: dict[str, Any]) -> dict[str, Any]:
                 "problems": words,
             }
         )
-    return {"valid": report["valid"], "entries": entries, "log": report["log"]}
+    return {
+        "valid": report["valid"],
+        "verdict": report["verdict"],
+        "not_yet_checkable": report["not_yet_checkable"],
+        "entries": entries,
+        "log": report["log"],
+    }
 
 
 @pytest.mark.parametrize("name", sorted(MANIFEST))
@@ -128,6 +135,18 @@ EXPECTED_CODES = {
     ],
     "mixed-seeds": ["another-seed"],
     "supplied-in-seeded": ["supplied-dice"],
+    "ruleset-changed": ["ruleset-changed"],
+    "readings-changed": ["readings-changed"],
+    "game-header-readings-changed": ["readings-changed"],
+    "pending-thrown-away": ["pending-unfinished"],
+    "pending-seeded": [],
+    "pending-fresh": [],
+    "pending-sealed": [],
+    "pending-rules-spelled-out": [],
+    "pending-advised": [],
+    "readings-spelled-out": [],
+    "plain-roll-joins": [],
+    "game-header": [],
 }
 
 
@@ -185,33 +204,98 @@ def test_sealed_rolls_before_the_reveal_are_not_yet_checkable_not_a_mismatch(
         timeout=60,
     )
     assert "MISMATCH" not in done.stdout and done.stdout.count(": not yet checkable") == 4
-    assert "sealed rolls not yet checkable" in done.stdout
+    assert "verdict: NOT YET CHECKABLE" in done.stdout and done.returncode == 4
 
 
-def test_the_verifier_says_plainly_when_it_did_not_check_signatures() -> None:
-    done = subprocess.run(
-        [sys.executable, str(VERIFIER), str(LOGS / "edited-result.json")],
+def run_tool(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-I", str(VERIFIER), *arguments],
         capture_output=True,
         text=True,
         check=False,
         timeout=60,
     )
+
+
+def test_without_keys_the_verifier_says_what_it_did_not_check_and_fails() -> None:
+    # The results of edited-result.json were invented: only a signature shows it.
+    done = run_tool(str(LOGS / "edited-result.json"))
     assert "signatures NOT checked" in done.stdout
-    assert done.returncode == 0  # the dice all re-derive: only a signature shows the edit
-    with_keys = subprocess.run(
-        [
-            sys.executable,
-            str(VERIFIER),
-            "--jwks",
-            str(LOGS / "jwks.json"),
-            str(LOGS / "edited-result.json"),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    assert "verdict: VALID" not in done.stdout and "verdict: NOT CHECKED" in done.stdout
+    assert done.returncode == 3
+    as_json = run_tool("--json", str(LOGS / "edited-result.json"))
+    verdict = json.loads(as_json.stdout)
+    assert as_json.returncode == 3
+    assert (verdict["valid"], verdict["verdict"]) == (False, "signatures-not-checked")
+    with_keys = run_tool("--jwks", str(LOGS / "jwks.json"), str(LOGS / "edited-result.json"))
     assert with_keys.returncode == 1 and "[altered]" in with_keys.stdout
+
+
+def test_a_dice_only_check_is_asked_for_and_says_so() -> None:
+    done = run_tool("--dice-only", "--json", str(LOGS / "edited-result.json"))
+    verdict = json.loads(done.stdout)
+    assert done.returncode == 0
+    assert (verdict["valid"], verdict["verdict"]) == (True, "dice-valid")
+    assert verdict["signatures_checked"] is False
+    assert "nothing shows these answers are the service's" in done.stderr
+    mismatch = run_tool("--dice-only", str(LOGS / "replayed-entry.json"))
+    assert mismatch.returncode == 1 and "verdict: INVALID" in mismatch.stdout
+
+
+def test_a_re_spelled_receipt_is_not_the_receipt_the_service_wrote(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    verdict = service_verdict(client, "re-spelled-receipt", monkeypatch)
+    assert verdict["entries"][-1]["codes"] == ["receipt-not-canonical"]
+    game = json.loads((LOGS / "re-spelled-receipt.json").read_text())
+    genuine = json.loads((LOGS / "valid-game.json").read_text())
+    head, _, signature = game[-1]["receipt"].partition("..")
+    original = genuine[-1]["receipt"].partition("..")[2]
+    assert signature != original
+    assert tool._unb64(signature) == tool._unb64(original)  # the same signature bytes
+
+
+def test_a_sealed_game_before_its_reveal_is_not_yet_checkable_not_valid() -> None:
+    done = run_tool(
+        "--jwks", str(LOGS / "jwks.json"), "--json", str(LOGS / "sealed-before-reveal.json")
+    )
+    verdict = json.loads(done.stdout)
+    assert done.returncode == 4
+    assert (verdict["valid"], verdict["verdict"]) == (False, "not-yet-checkable")
+
+
+def test_a_whole_game_of_every_ruleset_verifies_in_one_request(tmp_path: Path) -> None:
+    """Each game played afresh through the HTTP API, every call chained, goes to the
+    service in one request (a salvo-grid battle is past the 64 KiB of other bodies) and to
+    the standalone verifier, with one verdict: valid. The referee's page checks the same
+    games as fixture logs (tests/test_referee_page.py)."""
+    client = create_app(app_config()).test_client()
+    for name, game in whole_games(client).items():
+        body = json.dumps(game).encode()
+        answer = client.post("/v1/receipts/verify", data=body, content_type="application/json")
+        assert answer.status_code == 200, (name, len(body))
+        report = answer.get_json()
+        assert (report["valid"], report["verdict"]) == (True, "valid"), (name, report["log"])
+        (tmp_path / f"{name}.json").write_bytes(body)
+        done = run_tool("--json", "--jwks", str(LOGS / "jwks.json"), str(tmp_path / f"{name}.json"))
+        assert done.returncode == 0, done.stdout[-2000:]
+        assert normal(json.loads(done.stdout)) == normal(report), name
+    battle = json.dumps(whole_games(client)["whole-salvo-grid"]).encode()
+    assert len(battle) > 64 * 1024  # what the route's own limit is for
+
+
+def test_the_verify_route_has_a_body_limit_of_its_own() -> None:
+    client = create_app(app_config()).test_client()
+    step = client.post(
+        "/v1/dice/roll",
+        data=json.dumps({"notation": "1d6", "x": "a" * 70_000}),
+        content_type="application/json",
+    )
+    assert step.status_code == 413  # other routes keep 64 KiB
+    over = json.dumps([{"padding": "a" * (1024 * 1024)}]).encode()
+    refused = client.post("/v1/receipts/verify", data=over, content_type="application/json")
+    assert refused.status_code == 413
+    assert refused.get_json()["type"].endswith("#body-too-large")
 
 
 json_values = st.recursive(

@@ -15,7 +15,14 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.worst_cases import PLAIN, UNDOCUMENTED, WORST_CASES, Case, signed_log
+from tests.worst_cases import (
+    PLAIN,
+    UNDOCUMENTED,
+    WORST_CASES,
+    Case,
+    signed_log,
+    tiny_values_log,
+)
 
 
 def _operations(app: Flask) -> set[tuple[str, str]]:
@@ -89,12 +96,13 @@ def test_the_heaviest_odds_trees_answer_whole(client: FlaskClient) -> None:
         assert any(o["result"]["critical"] for o in outcomes)
 
 
-def test_the_verify_worst_case_is_a_chained_log_filling_the_body_limit(
+def test_the_verify_worst_case_is_a_chained_log_at_the_checkers_limits(
     client: FlaskClient,
 ) -> None:
     log = signed_log(_post(client))
     assert isinstance(log, list)
-    assert 60 * 1024 < len(json.dumps(log)) <= 64 * 1024
+    assert len(log) == 100 and sum(len(e["rolls"][0]["values"]) for e in log) == 10_000
+    assert len(json.dumps(log)) <= 1024 * 1024
     for before, after in zip(log, log[1:], strict=False):
         assert (
             after["provenance"]["request"]["body"]["prev"]
@@ -102,3 +110,11 @@ def test_the_verify_worst_case_is_a_chained_log_filling_the_body_limit(
         )
     report = client.post("/v1/receipts/verify", json=log).get_json()
     assert report["valid"] is True, report
+
+
+def test_the_verify_worst_case_of_tiny_values_fills_the_body_limit(client: FlaskClient) -> None:
+    log = tiny_values_log(_post(client))
+    body = json.dumps(log).encode()
+    assert 1000 * 1024 < len(body) <= 1024 * 1024
+    answer = client.post("/v1/receipts/verify", data=body, content_type="application/json")
+    assert answer.status_code == 200 and answer.get_json()["valid"] is False

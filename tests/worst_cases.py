@@ -20,7 +20,9 @@ from typing import Any
 
 from service.engine.dice import MAX_NOTATION_DICE, MAX_SIDES
 from service.http.jsonbody import BYTES_PER_OBJECT
+from service.http.receipts import VERIFY_BODY_BYTES
 from service.http.seeds import EXAMPLE_TOKEN, MAX_REVEAL_IN
+from service.receipts.checking import MAX_LOG_ENTRIES
 from service.rulesets.dreadnought.api import MAX_BATTERIES
 from service.rulesets.salvo_grid.api import FLEET_A, LOOT_A
 
@@ -612,8 +614,23 @@ def notation_terms() -> str:
     return text + "+10000"
 
 
+# The verify route's own allowance, as the advisor's: a whole game in one request costs more
+# than a step, bounded by its body limit and the checker's limits (docs/performance.md).
+VERIFY_BUDGET_MS = 150.0
+
+
+def tiny_values_log(post: Callable[[str, Any], Any]) -> Body:
+    """100 signed answers, each padded with one-digit numbers until the verify route's body
+    limit is full: the most JSON values a body holds, each decoded, walked into canonical
+    JSON and signature-checked (the padding makes every signature fail, after all that)."""
+    entry = post("/v1/dice/roll", {"notation": "1d6", "dice": SEED})
+    room = (VERIFY_BODY_BYTES - MAX_LOG_ENTRIES * (len(json.dumps(entry)) + 10)) // MAX_LOG_ENTRIES
+    return [{**entry, "x": [1] * (room // 3)} for _ in range(MAX_LOG_ENTRIES)]  # "1, " each
+
+
 def signed_log(post: Callable[[str, Any], Any]) -> Body:
-    """A game log of 100-dice rolls, as long as the body limit lets it be, chained."""
+    """A game log of 100-dice rolls, as long as the checker takes (100 entries, 10,000 dice,
+    well within the route's own body limit), chained."""
     log: list[Any] = []
     size = 2
     prev = None
@@ -627,7 +644,7 @@ def signed_log(post: Callable[[str, Any], Any]) -> Body:
             body["prev"] = prev
         entry = post("/v1/dice/roll", body)
         grown = size + len(json.dumps(entry)) + 2
-        if grown > 64 * 1024:
+        if grown > VERIFY_BODY_BYTES or len(log) == MAX_LOG_ENTRIES:
             return log
         log.append(entry)
         size = grown
@@ -649,9 +666,28 @@ OTHER_CASES = [
         "200 characters of notation: as many terms as fit",
         {"notation": notation_terms(), "dice": SEED},
     ),
-    Case("POST", "/v1/receipts/verify", "the body limit (64 KiB) of 100-dice rolls", signed_log),
+    Case(
+        "POST",
+        "/v1/receipts/verify",
+        "100 entries of 100-dice rolls: the checker's 10,000 dice",
+        signed_log,
+        budget_ms=VERIFY_BUDGET_MS,
+    ),
+    Case(
+        "POST",
+        "/v1/receipts/verify",
+        "the route's body limit (1 MiB) of the tiniest JSON values in 100 entries",
+        tiny_values_log,
+        budget_ms=VERIFY_BUDGET_MS,
+    ),
     Case("POST", "/v1/seeds", "one seal and a receipt", {"reveal_in": MAX_REVEAL_IN, "prev": PREV}),
     Case("POST", "/v1/seeds/reveal", "one token opened", {"sealed": EXAMPLE_TOKEN}),
+    Case(
+        "POST",
+        "/v1/games",
+        "a ruleset's readings validated and signed",
+        {"ruleset": "salvo-solo", "rules": {"straddle-21-plus": "no-effect"}, "prev": PREV},
+    ),
     Case("GET", "/.well-known/jwks.json", "every key"),
     Case("GET", "/healthz", "none"),
     Case("GET", "/readyz", "none"),

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Check a saved Fire Control response, or a game log, without the service.
 
-    python3 verify_dice.py [--jwks jwks.json] [--accept-supplied] [--json] \
+    python3 verify_dice.py --jwks jwks.json [--accept-supplied] [--json] \
         game.json [revealed.json ...]
+    python3 verify_dice.py --dice-only game.json     # the dice alone, no signatures
 
 It checks what POST /v1/receipts/verify checks, with the same problem codes and words:
 the receipts (Ed25519 signatures over the RFC 8785 canonical JSON, against the saved
@@ -16,10 +17,14 @@ Sealed rolls (fc-dice-sealed-v1) are checked once their seed is revealed: pass t
 answers of POST /v1/seeds/reveal after the log; each revealed seed must hash to the
 commitment. Before that they are "not yet checkable", not a mismatch.
 
-Exit status: 0 when valid and every die re-derived; 1 when anything is wrong, or when
-sealed rolls are not yet checkable; 2 when a file cannot be read. Every text names an
-entry counting from 1, as players do ("entry 1" is the first); the `index` members of the
---json verdict count from 0, as POST /v1/receipts/verify's do.
+Exit status, one per verdict (`verdict` in the --json output says the same): 0 `valid`,
+every signature checked and every die re-derived; 1 `invalid`, something is wrong; 2 a file
+cannot be read; 3 `signatures-not-checked`, nothing wrong in the dice but no --jwks (or no
+`cryptography`), so nothing shows the answers are the service's; 4 `not-yet-checkable`,
+nothing wrong so far but sealed rolls wait for their reveal. --dice-only asks for the dice
+alone without keys: 0 `dice-valid` when they hold. Every text names an entry counting from
+1, as players do ("entry 1" is the first); the `index` members of the --json verdict count
+from 0, as POST /v1/receipts/verify's do.
 
 Standard library only (plus `cryptography`, when importable, for the signatures); it
 imports nothing of the service. The algorithm (fc-dice-v1) is described in docs/dice.md:
@@ -218,6 +223,16 @@ def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
+def canonical_b64url(text: str) -> bool:
+    """base64url as the service writes it: unpadded, a length some bytes have, spare bits 0."""
+    if len(text) % 4 == 1:
+        return False
+    try:
+        return base64.urlsafe_b64encode(_unb64(text)).rstrip(b"=").decode() == text
+    except ValueError:
+        return False
+
+
 def load_keys(jwks) -> dict:
     """kid -> Ed25519 public key, from a saved /.well-known/jwks.json."""
     found = {}
@@ -233,6 +248,13 @@ def check_signature(keys, document):
     if not isinstance(receipt, str) or not DETACHED.fullmatch(receipt):
         return False, "no-receipt", "no receipt: `receipt` must be a detached JWS (header..sig)"
     head, _, signature = receipt.partition("..")
+    if not (canonical_b64url(head) and canonical_b64url(signature)):
+        return (
+            False,
+            "receipt-not-canonical",
+            "the receipt is not spelled as the service writes it (base64url with its spare "
+            "bits zero): another spelling of a receipt is another receipt",
+        )
     try:
         header = json.loads(_unb64(head))
     except (ValueError, TypeError):
@@ -482,9 +504,23 @@ def _seed_of(document):
     return None
 
 
+# What a pending turn's finishing request may differ in: its prev, the player's Action,
+# the dice written out (fresh dice come back as pending.dice) and the readings' spelling.
+PENDING_FREE = frozenset({"prev", "player_action", "dice", "rules"})
+
+
+def _same_dice(before, after) -> bool:
+    if not (isinstance(before, dict) and isinstance(after, dict)):
+        return False
+    return {k: v for k, v in before.items() if k != "seed_source"} == {
+        k: v for k, v in after.items() if k != "seed_source"
+    }
+
+
 def finishes_pending_turn(before, document) -> bool:
     """The second call of a Salvo! turn left pending: the same request plus player_action
-    (prev aside), its rolls beginning with the pending answer's. One turn, not a replay."""
+    (prev, dice and rules aside), the same dice and readings in force in both answers, its
+    rolls beginning with the pending answer's. One turn, not a replay."""
     if not all(
         isinstance(answer, dict)
         and answer.get("ruleset") == "salvo-solo"
@@ -495,12 +531,15 @@ def finishes_pending_turn(before, document) -> bool:
     bodies = [_get(answer, "provenance", "request", "body") for answer in (before, document)]
     if not all(isinstance(body, dict) for body in bodies):
         return False
-    asked, finished = ({k: v for k, v in body.items() if k != "prev"} for body in bodies)
-    if "player_action" in asked or finished.pop("player_action", None) is None:
+    asked, finished = bodies
+    if "player_action" in asked or "player_action" not in finished:
         return False
     opening, rolls = before.get("rolls"), document.get("rolls")
     return (
-        asked == finished
+        {k: v for k, v in asked.items() if k not in PENDING_FREE}
+        == {k: v for k, v in finished.items() if k not in PENDING_FREE}
+        and before.get("rules") == document.get("rules")
+        and _same_dice(before.get("dice"), document.get("dice"))
         and isinstance(opening, list)
         and isinstance(rolls, list)
         and rolls[: len(opening)] == opening
@@ -514,6 +553,44 @@ def left_pending(document) -> bool:
         and _get(document, "ruleset") == "salvo-solo"
         and _get(document, "step") == "turn"
     )
+
+
+def game_rules(documents):
+    """The ruleset and readings in force of the game: its first entry's that names a ruleset."""
+    for document in documents:
+        if isinstance(_get(document, "ruleset"), str):
+            return document["ruleset"], document.get("rules")
+    return None
+
+
+def one_ruleset(entries, found):
+    """One game, one ruleset, one set of readings in force; a plain roll names none."""
+    game = game_rules([entry.document for entry in entries])
+    holds = True
+    for entry in entries if game is not None else ():
+        ruleset = _get(entry.document, "ruleset")
+        if not isinstance(ruleset, str):
+            continue
+        if ruleset != game[0]:
+            holds = False
+            found.append(
+                (
+                    "ruleset-changed",
+                    f"{entry.name} is of the ruleset {show(ruleset)}, the game's is "
+                    f"{show(game[0])}: one game is played under one ruleset",
+                )
+            )
+        elif entry.document.get("rules") != game[1]:
+            holds = False
+            found.append(
+                (
+                    "readings-changed",
+                    f"{entry.name} reads the rules otherwise than the game's first entry "
+                    f"(its rules {show(entry.document.get('rules'))}): a reading is chosen once "
+                    "a game",
+                )
+            )
+    return holds
 
 
 def check_log(entries, accept_supplied):
@@ -542,6 +619,7 @@ def check_log(entries, accept_supplied):
                     "receipt: an entry was removed, inserted, reordered or replayed",
                 )
             )
+    flags["one_ruleset"] = one_ruleset(entries, found)
     game = next(
         (
             _seed_of(e.document)
@@ -553,7 +631,7 @@ def check_log(entries, accept_supplied):
     )
     client_seed = None
     last = None
-    last_entry = None
+    pending = None  # the game's last roll, when it left a turn pending
     supplied = 0
     for entry in entries:
         document = entry.document
@@ -604,22 +682,24 @@ def check_log(entries, accept_supplied):
             )
         elif last is not None:
             before, rolled_before = last
-            if left_pending(last_entry.document) and not finishes_pending_turn(
-                last_entry.document, document
-            ):
-                flags["nonces"] = False
-                found.append(
-                    (
-                        "pending-unfinished",
-                        f"{entry.name} does not finish the turn {last_entry.name} "
-                        "left pending (the same request with player_action and the same dice): "
-                        "that turn was thrown away",
+            # a step that rolls nothing (advice on the pending turn) leaves it pending
+            one_turn = False
+            if pending is not None and rolled:
+                one_turn = finishes_pending_turn(pending.document, document)
+                if not one_turn:
+                    flags["nonces"] = False
+                    found.append(
+                        (
+                            "pending-unfinished",
+                            f"{entry.name} does not finish the turn {pending.name} left "
+                            "pending (the same request with player_action and the dice "
+                            "pending.dice names): that turn was thrown away",
+                        )
                     )
-                )
-            if nonce == before:
-                if finishes_pending_turn(last_entry.document, document):
-                    pass  # the second call of one turn
-                elif rolled_before and rolled:
+            if one_turn:
+                pass  # the second call of one turn: the pending call's dice and nonce
+            elif nonce == before:
+                if rolled_before and rolled:
                     flags["nonces"] = False
                     found.append(("nonce-repeat", f"{entry.name} repeats nonce {nonce}"))
             elif nonce < before:
@@ -638,9 +718,11 @@ def check_log(entries, accept_supplied):
                     else f"nonces {before + 1} to {nonce - 1} are"
                 )
                 found.append(("nonce-gap", f"{entry.name}: {missing} missing before it"))
+        if rolled:
+            pending = entry if left_pending(document) else None
         # a nonce whose dice were shown stays shown, whatever rolled nothing under it since
         shown = rolled or (last is not None and nonce == last[0] and last[1])
-        last, last_entry = (nonce, shown), entry
+        last = (nonce, shown)
     shown = capped(found, MAX_LOG_PROBLEMS)
     return {
         "entries": len(entries),
@@ -648,6 +730,7 @@ def check_log(entries, accept_supplied):
         "starts_at_beginning": flags["head"],
         "nonces_consecutive": flags["nonces"],
         "one_seed": flags["one_seed"],
+        "one_ruleset": flags["one_ruleset"],
         "supplied_entries": supplied,
         "accept_supplied": accept_supplied,
         "ends_with": {
@@ -660,10 +743,34 @@ def check_log(entries, accept_supplied):
     }
 
 
-LOG_CHECKS = ("chain_unbroken", "starts_at_beginning", "nonces_consecutive", "one_seed")
+LOG_CHECKS = (
+    "chain_unbroken",
+    "starts_at_beginning",
+    "nonces_consecutive",
+    "one_seed",
+    "one_ruleset",
+)
 
 
-def check(document, keys=None, revealed=None, accept_supplied=False):
+# The verdicts, and the exit status of each (2: a file cannot be read). The service gives
+# the first three; the last two are this verifier's own, when it had no keys.
+VALID, INVALID, NOT_YET = "valid", "invalid", "not-yet-checkable"
+UNSIGNED, DICE_ONLY = "signatures-not-checked", "dice-valid"
+EXIT = {VALID: 0, INVALID: 1, UNSIGNED: 3, NOT_YET: 4, DICE_ONLY: 0}
+
+
+def verdict_of(holds, waiting, keys_given, dice_only):
+    """One word for the whole verdict: what the exit status says too."""
+    if not holds:
+        return INVALID
+    if not keys_given and not dice_only:
+        return UNSIGNED  # nothing wrong in the dice, but no signature was checked
+    if waiting:
+        return NOT_YET
+    return VALID if keys_given else DICE_ONLY
+
+
+def check(document, keys=None, revealed=None, accept_supplied=False, dice_only=False):
     """The verdict, shaped like POST /v1/receipts/verify's answer (plus what was not checked)."""
     revealed = revealed or {}
     if isinstance(document, dict):
@@ -677,19 +784,22 @@ def check(document, keys=None, revealed=None, accept_supplied=False):
         return _refused("limit", "(body)", limit)
     entries = [check_entry(i, d, keys, revealed) for i, d in enumerate(documents)]
     log = check_log(entries, accept_supplied) if is_log else None
-    valid = all(e.signature_valid is not False and e.dice_valid is not False for e in entries)
+    holds = all(e.signature_valid is not False and e.dice_valid is not False for e in entries)
     if log is not None:
-        valid = (
-            valid
+        holds = (
+            holds
             and all(log[name] for name in LOG_CHECKS)
             and (accept_supplied or not log["supplied_entries"])
         )
+    waiting = sum(any(code == SEALED_NOT_YET for code, _ in e.found) for e in entries)
+    verdict = verdict_of(holds, waiting, keys is not None, dice_only)
     return {
-        "valid": valid,
+        "valid": verdict in (VALID, DICE_ONLY),
+        "verdict": verdict,
+        "not_yet_checkable": waiting,
         "entries": [e.as_dict() for e in entries],
         "log": log,
         "signatures_checked": keys is not None,
-        "not_yet_checkable": sum(SEALED_NOT_YET in dict(e.found) for e in entries),
         "refused": None,
         "_entries": entries,
     }
@@ -698,6 +808,7 @@ def check(document, keys=None, revealed=None, accept_supplied=False):
 def _refused(code, field, message):
     return {
         "valid": False,
+        "verdict": INVALID,
         "entries": [],
         "log": None,
         "signatures_checked": False,
@@ -744,6 +855,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--jwks", help="the service's saved /.well-known/jwks.json")
     parser.add_argument("--accept-supplied", action="store_true", help="accept table dice")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    parser.add_argument(
+        "--dice-only",
+        action="store_true",
+        help="check the dice and the log without the signatures (no --jwks): exit 0 when "
+        "they hold, though nothing shows the answers are the service's",
+    )
     args = parser.parse_args(argv[1:])
 
     keys, notes = None, []
@@ -762,8 +879,10 @@ def main(argv: list[str]) -> int:
     else:
         revealed, reveal_problems = revealed_seeds(reveals)
         notes.extend(reveal_problems)
-        verdict = check(document, keys, revealed, args.accept_supplied)
+        verdict = check(document, keys, revealed, args.accept_supplied, args.dice_only)
     verdict["signatures_checked"] = keys is not None
+    if reveal_problems:
+        verdict["valid"], verdict["verdict"] = False, INVALID
     if keys is None:
         notes.append(
             "signatures NOT checked: "
@@ -772,15 +891,19 @@ def main(argv: list[str]) -> int:
                 if args.jwks
                 else "pass the service's saved /.well-known/jwks.json with --jwks"
             )
+            + (
+                ": nothing shows these answers are the service's; the dice alone were checked"
+                if args.dice_only
+                else " (or --dice-only to check the dice alone)"
+            )
         )
-    failed = not verdict["valid"] or bool(reveal_problems)
     if args.json:
         for note in notes:  # stdout holds the verdict alone
             print(note, file=sys.stderr)
         print(json.dumps({k: v for k, v in verdict.items() if k != "_entries"}, indent=2))
     else:
         report(verdict, notes)
-    return 1 if failed or verdict["not_yet_checkable"] else 0
+    return EXIT[verdict["verdict"]]
 
 
 def _text(value) -> str:
@@ -834,14 +957,17 @@ def report(verdict, notes) -> None:
             f"the log ends with {entry_name(end['index'])}, receipt hash {end['receipt_hash']}, "
             f"nonce {end['nonce']}: compare with the last receipt the players hold"
         )
-    if not verdict["valid"]:
-        print("verdict: INVALID")
-    elif verdict["not_yet_checkable"]:
-        print(
-            f"verdict: valid so far; {verdict['not_yet_checkable']} sealed rolls not yet checkable"
-        )
-    else:
-        print("verdict: VALID")
+    print("verdict: " + HEADLINES[verdict["verdict"]].format(**verdict))
+
+
+HEADLINES = {
+    VALID: "VALID",
+    INVALID: "INVALID",
+    NOT_YET: "NOT YET CHECKABLE: nothing wrong so far, but {not_yet_checkable} sealed rolls "
+    "wait for the reveal (pass the reveal answer after it)",
+    UNSIGNED: "NOT CHECKED: the dice hold, but no signature was checked (--jwks jwks.json)",
+    DICE_ONLY: "DICE VALID (signatures not checked, as asked)",
+}
 
 
 if __name__ == "__main__":

@@ -101,6 +101,11 @@ class DiceSource:
     def describe(self) -> dict[str, Any]:
         raise NotImplementedError
 
+    def again(self) -> dict[str, Any] | None:
+        """The request's ``dice`` member that rolls these very dice again (a pending turn's
+        finishing call sends it), or None where a request cannot say it in full."""
+        return None
+
 
 def byte_stream(seed: str, nonce: int) -> Iterator[int]:
     """The fc-dice-v1 byte stream for one seed and nonce."""
@@ -150,6 +155,9 @@ class SeededDice(DiceSource):
             "nonce": self.nonce,
             "seed_source": "server" if self.generated else "client",
         }
+
+    def again(self) -> dict[str, Any] | None:
+        return {"seed": self.seed, "nonce": self.nonce}  # fresh dice too: the seed chosen
 
 
 def commitment(server_seed: str) -> str:

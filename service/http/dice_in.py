@@ -65,15 +65,41 @@ class SuppliedDiceSchema(Schema):
         return engine_dice.SuppliedDice(data["values"])
 
 
-class BoundSealedDice(engine_dice.SealedDice):
-    """Sealed dice whose token binds the client seed: the answer's ``dice`` shows the binding."""
+class TokenDice(engine_dice.SealedDice):
+    """Sealed dice with what their token binds: the answer's ``dice`` shows a client seed's
+    binding; a binding of the rules is checked by ``check_rules`` before the step runs."""
 
-    def __init__(self, *args: Any, client_seed_sha256: str, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        client_seed_sha256: str | None,
+        rules_sha256: str | None,
+        token: str,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.client_seed_sha256 = client_seed_sha256
+        self.rules_sha256 = rules_sha256
+        self.token = token
+
+    def again(self) -> dict[str, Any] | None:
+        return {"sealed": self.token, "client_seed": self.client_seed, "nonce": self.nonce}
 
     def describe(self) -> dict[str, Any]:
+        if self.client_seed_sha256 is None:
+            return super().describe()
         return {**super().describe(), "client_seed_sha256": self.client_seed_sha256}
+
+
+def check_rules(dice: engine_dice.DiceSource, ruleset: str, readings: dict[str, str]) -> None:
+    """A SealError when a sealed token that binds a game's rules would roll under others."""
+    bound = dice.rules_sha256 if isinstance(dice, TokenDice) else None
+    if bound is not None and sealing.rules_binding(ruleset, readings) != bound:
+        raise sealing.SealError(
+            f"this sealed token binds the game's ruleset and readings (their SHA-256 is {bound}, "
+            f"as its seal answer shows them); {ruleset} with these rules is not that game, and a "
+            "bound token rolls under no other"
+        )
 
 
 def sealed_dice(
@@ -99,15 +125,14 @@ def sealed_dice(
             "token rolls with no other",
             field="dice.client_seed",
         )
-    reveal_after = rfc3339(opened.reveal_after)
-    if opened.client_seed_sha256 is None:
-        return engine_dice.SealedDice(opened.seed, client_seed, nonce, reveal_after=reveal_after)
-    return BoundSealedDice(
+    return TokenDice(
         opened.seed,
         client_seed,
         nonce,
-        reveal_after=reveal_after,
+        reveal_after=rfc3339(opened.reveal_after),
         client_seed_sha256=opened.client_seed_sha256,
+        rules_sha256=opened.rules_sha256,
+        token=token,
     )
 
 

@@ -23,7 +23,7 @@ from ..receipts.canonical import CanonicalizationError
 from ..receipts.signing import Signer
 from ..rulesets import REGISTERED
 from ..startup import StartupError, quoted
-from .components import camel, component, ref
+from .components import EnumType, camel, component, ref
 from .fields import date_time
 from .problems import problem
 
@@ -190,6 +190,16 @@ INDEX = (
 )
 
 
+VERDICT = EnumType(
+    "Verdict",
+    (checking.VALID, checking.INVALID, checking.NOT_YET),
+    "The verdict in one word: `valid`; `invalid` (the problems say what is wrong); "
+    "`not-yet-checkable`: nothing found wrong, but sealed rolls wait for their seed's reveal "
+    "and none of their dice was checked (ask again after `reveal_after`). "
+    "tools/verify_dice.py adds `signatures-not-checked` and `dice-valid` of its own.",
+)
+
+
 class VerifiedEntrySchema(Schema):
     index = fields.Integer(
         required=True, metadata={"description": f"The entry's place in the log, {INDEX}"}
@@ -235,6 +245,14 @@ class VerifiedLogSchema(Schema):
     )
     nonces_consecutive = fields.Boolean(required=True)
     one_seed = fields.Boolean(required=True)
+    one_ruleset = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Every entry that names a ruleset names the game's one ruleset and "
+            "the same readings in force (`rules`) as the first that does (a seal or header "
+            "that binds them, else the first step); a plain dice roll names none and may join"
+        },
+    )
     supplied_entries = fields.Integer(
         required=True, metadata={"description": "Entries whose dice the player supplied"}
     )
@@ -256,7 +274,17 @@ class VerifiedLogSchema(Schema):
 
 
 class VerifyResponseSchema(Schema):
-    valid = fields.Boolean(required=True)
+    valid = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "True only when every check held and every die was re-derived "
+            "(`verdict` is `valid`)"
+        },
+    )
+    verdict = VERDICT.field(required=True)
+    not_yet_checkable = fields.Integer(
+        required=True, metadata={"description": "Entries whose sealed seed is not revealed yet"}
+    )
     entries = fields.List(fields.Nested(VerifiedEntrySchema), required=True)
     log = fields.Nested(VerifiedLogSchema, required=True, allow_none=True)
 
@@ -297,12 +325,13 @@ VERIFY_EXAMPLE = {
 
 
 def _signed_answers() -> list[str]:
-    """The component of every signed answer: each step's, the dice roll's and the seal's."""
+    """The component of every signed answer: each step's, the dice roll's, the seal's and the
+    game header's."""
     names: list[str] = []
     for module in REGISTERED:
         ruleset = importlib.import_module(f"...rulesets.{module}", __name__).RULESET
         names.extend(f"{camel(ruleset.id)}{camel(step.name)}Response" for step in ruleset.steps)
-    return [*names, "RollResponse", "SealResponse"]
+    return [*names, "RollResponse", "SealResponse", "GameResponse"]
 
 
 SIGNED_ANSWER = component(
@@ -356,6 +385,8 @@ VERIFY_BODY = {
 
 VERIFY_ANSWER = {
     "valid": False,
+    "verdict": "invalid",
+    "not_yet_checkable": 0,
     "entries": [
         {
             "index": 0,
@@ -385,8 +416,15 @@ VERIFY_DESCRIPTION = (
     "body that is neither an object nor a list of objects is a 422. "
 )
 
+# This route's own body limit (service/__init__.py sets it): whole games, a 100-entry log of
+# the largest answers (a Salvo! turn answer is up to about 8 KB) with room to spare. Its CPU
+# stays bounded by the checker's own limits (100 entries, 10,000 dice): docs/performance.md.
+VERIFY_BODY_BYTES = 1024 * 1024
+
 LIMITS = (
-    f"Limits: at most {checking.MAX_LOG_ENTRIES} entries in a log and "
+    f"Limits: a body of at most {VERIFY_BODY_BYTES} bytes (this route's own limit, 413 past "
+    f"it: a whole game of any ruleset fits), at most {checking.MAX_LOG_ENTRIES} entries in a "
+    "log and "
     f"{checking.MAX_DOCUMENT_DICE} dice in a whole document (past either, a 422 naming it); "
     f"an entry's rolls past what the service rolls ({engine_dice.MAX_DICE_PER_REQUEST} dice "
     f"a request, 2 to {engine_dice.MAX_SIDES} sides) are reported, not re-derived; each "

@@ -6,18 +6,23 @@ the sealed token the players keep.
 
 from __future__ import annotations
 
+import importlib
 import time
+from functools import cache
 from typing import Any
 
 import orjson
 from flask import Response
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from ..engine.dice import SEALED_ALGORITHM
-from ..engine.errors import KINDS
+from ..engine.errors import KINDS, RuleError
+from ..engine.ruleset import Ruleset
 from ..receipts import sealing
 from ..receipts.signing import rfc3339
+from ..rulesets import REGISTERED
+from .envelope import RULESET_ID, rules_schema
 from .fields import StrictInteger, date_time
 from .problems import problem
 from .receipts import HASH, ProvenanceSchema, current_keys, prev_field, receipt_field, signed
@@ -45,6 +50,59 @@ blp = Blueprint(
 )
 
 
+@cache
+def rulesets() -> dict[str, Ruleset]:
+    """Every registered ruleset by its id."""
+    found = (importlib.import_module(f"..rulesets.{name}", __package__) for name in REGISTERED)
+    return {module.RULESET.id: module.RULESET for module in found}
+
+
+RULES_BINDING = (
+    'Hex SHA-256 of the RFC 8785 JSON of `{"ruleset": ..., "rules": ...}` (the ruleset and '
+    "every ruling's reading in force) the token binds: it rolls a step of that ruleset under "
+    "those readings only (a plain dice roll too). null: the token binds no rules."
+)
+
+
+class GameRulesError(RuleError):
+    """Rules a game cannot be played under: a ruling the ruleset does not read two ways, a
+    reading it does not have, readings without their ruleset (a rule violation: the schema
+    takes any ruling name, since which there are depends on the ruleset)."""
+
+
+def game_readings(ruleset_id: str | None, rules: Any) -> dict[str, str] | None:
+    """The readings in force a seal (or a game header) binds, or None when it names no ruleset."""
+    if ruleset_id is None:
+        if rules is not None:
+            raise GameRulesError("`rules` binds the readings of a ruleset: name it", "ruleset")
+        return None
+    ruleset = rulesets()[ruleset_id]
+    try:
+        chosen = rules_schema(ruleset)().load(rules or {})
+    except ValidationError as error:
+        field, messages = next(iter(sorted(error.normalized_messages().items())))
+        message = " ".join(messages) if isinstance(messages, list) else str(messages)
+        raise GameRulesError(f"rules.{field}: {message}", f"rules.{field}") from None
+    return ruleset.readings_in_force(chosen)
+
+
+def ruleset_field() -> fields.String:
+    return RULESET_ID.field(
+        metadata={"description": "The game's ruleset, fixed before the first roll"}
+    )
+
+
+def rules_in_field() -> fields.Dict:
+    return fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={
+            "description": "The game's readings (ruling id to reading id, as a step's `rules`; "
+            "leave out a ruling read the default way): bound with `ruleset`"
+        },
+    )
+
+
 class SealRequestSchema(Schema):
     reveal_in = StrictInteger(
         load_default=DEFAULT_REVEAL_IN,
@@ -65,6 +123,8 @@ class SealRequestSchema(Schema):
             "example": EXAMPLE_BINDING,
         },
     )
+    ruleset = ruleset_field()
+    rules = rules_in_field()
     prev = prev_field()
 
 
@@ -84,9 +144,25 @@ class SealedSeedSchema(Schema):
         allow_none=True,
         metadata={"description": BINDING_DESCRIPTION, "example": EXAMPLE_BINDING},
     )
+    rules_sha256 = fields.String(
+        required=True, allow_none=True, metadata={"description": RULES_BINDING}
+    )
 
 
 class SealResponseSchema(SealedSeedSchema):
+    ruleset = RULESET_ID.field(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The ruleset the token binds; null: none"},
+    )
+    rules = fields.Dict(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The readings in force the token binds (every ruling's, defaults "
+            "included); a game log that opens with this answer is checked against them"
+        },
+    )
     provenance = fields.Nested(ProvenanceSchema, required=True)
     receipt = receipt_field()
 
@@ -111,6 +187,7 @@ def _described(opened: sealing.Sealed, token: str) -> dict[str, Any]:
         "reveal_after": rfc3339(opened.reveal_after),
         "sealed": token,
         "client_seed_sha256": opened.client_seed_sha256,
+        "rules_sha256": opened.rules_sha256,
     }
 
 
@@ -139,6 +216,8 @@ SEAL_ANSWER = {
         "issued_at": "2025-11-30T09:30:00Z",
         "request": {"path": "/v1/seeds", "body": SEAL_EXAMPLE},
     },
+    "ruleset": None,
+    "rules": None,
     "receipt": "eyJhbGciOiJFZDI1NTE5Iiwia2lkIjoiZXhhbXBsZSJ9..c2lnbmF0dXJl",
 }
 REVEAL_ANSWER = {
@@ -164,7 +243,9 @@ REVEAL_ANSWER = {
     "The flow in which no single party can choose the dice: (1) the roller picks an "
     "unguessable client seed (say 32 random bytes in hex) and gives its SHA-256 to the "
     "opponent or referee; (2) the opponent or referee calls this endpoint with "
-    "`client_seed_sha256`, keeps the signed answer, and hands the token over; (3) every roll "
+    "`client_seed_sha256` (and the game's `ruleset` and `rules`, which the token then binds: "
+    "it rolls only under them, and the log is checked against them), keeps the signed "
+    "answer, and hands the token over; (3) every roll "
     "sends the token with that client seed, which the service checks against the binding "
     "(another client seed is a 422). The roller cannot try client seeds (the token binds "
     "one) nor seal again until a token suits (the opponent sealed it, and the log starts "
@@ -182,10 +263,18 @@ REVEAL_ANSWER = {
 @blp.response(200, SealResponseSchema, example=SEAL_ANSWER)
 def seal(args: dict[str, Any]) -> Response:
     now = int(time.time())
+    ruleset = args.get("ruleset")
+    readings = game_readings(ruleset, args.get("rules"))
+    binding = (
+        None if ruleset is None or readings is None else sealing.rules_binding(ruleset, readings)
+    )
     seed = sealing.new_server_seed()
     keys = current_keys().seals
-    token = sealing.seal(keys, seed, now, now + args["reveal_in"], args.get("client_seed_sha256"))
-    return signed(_described(sealing.open_token(keys, token), token))
+    token = sealing.seal(
+        keys, seed, now, now + args["reveal_in"], args.get("client_seed_sha256"), binding
+    )
+    described = _described(sealing.open_token(keys, token), token)
+    return signed({**described, "ruleset": ruleset, "rules": readings})
 
 
 @blp.route("/reveal", methods=["POST"])
@@ -212,3 +301,58 @@ def reveal(args: dict[str, Any]) -> Response:
         )
     body = {**_described(opened, args["sealed"]), "seed": opened.seed}
     return Response(orjson.dumps(body), mimetype="application/json")
+
+
+# --- POST /v1/games: a signed header that fixes a game's rules before its first roll -------
+
+games = Blueprint(
+    "games",
+    __name__,
+    url_prefix="/v1/games",
+    description="A game header: the ruleset and readings of a game, signed before its first "
+    "roll, to head its log.",
+)
+
+
+class GameRequestSchema(Schema):
+    ruleset = RULESET_ID.field(required=True, metadata={"description": "The game's ruleset"})
+    rules = rules_in_field()
+    prev = prev_field()
+
+
+class GameResponseSchema(Schema):
+    ruleset = RULESET_ID.field(required=True, metadata={"example": "salvo-solo"})
+    step = fields.String(
+        required=True, metadata={"description": "Always `game-header`", "example": "game-header"}
+    )
+    rules = fields.Dict(
+        required=True,
+        metadata={
+            "description": "Every ruling's reading in force for this game, defaults included"
+        },
+    )
+    provenance = fields.Nested(ProvenanceSchema, required=True)
+    receipt = receipt_field()
+
+
+GAME_EXAMPLE = {"ruleset": "salvo-solo", "rules": {"straddle-21-plus": "no-effect"}}
+HEADER_STEP = "game-header"
+
+
+@games.route("", methods=["POST"])
+@games.doc(
+    operationId="openGame",
+    summary="Fix a game's ruleset and readings",
+    description="A signed header naming the game's ruleset and every ruling's reading in force "
+    "(`rules` as a step takes it; left-out rulings read the default way). Send its receipt hash "
+    "as the first roll's `prev`: a log that opens with it is checked against it, and any entry "
+    "of another ruleset or other readings is `ruleset-changed` or `readings-changed`. No dice "
+    "are rolled. A sealed game binds its rules in the seal instead (POST /v1/seeds with "
+    "`ruleset` and `rules`).",
+)
+@games.arguments(GameRequestSchema(), example=GAME_EXAMPLE)
+@games.response(200, GameResponseSchema)
+def open_game(args: dict[str, Any]) -> Response:
+    ruleset = args["ruleset"]
+    readings = game_readings(ruleset, args.get("rules"))
+    return signed({"ruleset": ruleset, "step": HEADER_STEP, "rules": readings})

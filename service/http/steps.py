@@ -22,7 +22,7 @@ from ..engine.ruleset import NoInput, Ruleset, Step, run_step, step_odds
 from . import pictures
 from .answers import json_response
 from .components import camel
-from .dice_in import dice_field, dice_or_fresh
+from .dice_in import check_rules, dice_field, dice_or_fresh
 from .envelope import (
     EnvelopeBase,
     OddsBase,
@@ -161,6 +161,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         svg = spec.picture is not None and pictures.wants_svg()
         dice = dice_or_fresh(args.get("dice"))
         readings = ruleset.readings_in_force(args.get("rules"))
+        check_rules(dice, ruleset.id, readings)
         envelope = run_step(ruleset.id, step, spec.build(step_inputs(args)), dice, readings)
         count_rolls(ruleset.id, step.name, len(envelope["rolls"]))
         if spec.picture is None:

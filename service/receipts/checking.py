@@ -300,6 +300,7 @@ class _Log:
     head: bool = True
     nonces: bool = True
     one_seed: bool = True
+    one_ruleset: bool = True
 
     def add(self, code: str, message: str) -> None:
         self.found.append((code, message))
@@ -324,6 +325,43 @@ def _chain(log: _Log, entries: list[Entry]) -> None:
                 "chain-broken",
                 f"{entry.name}'s prev is not the hash of {before.name}'s receipt: "
                 "an entry was removed, inserted, reordered or replayed",
+            )
+
+
+def game_rules(documents: list[Any]) -> tuple[str, Any] | None:
+    """The ruleset and readings in force of a game: those of its first entry that names a
+    ruleset (a seal or a game header that binds them, or its first step)."""
+    for document in documents:
+        ruleset = document.get("ruleset") if isinstance(document, dict) else None
+        if isinstance(ruleset, str):
+            return ruleset, document.get("rules")
+    return None
+
+
+def _one_ruleset(log: _Log, entries: list[Entry]) -> None:
+    """One game, one ruleset, one set of readings: an entry that names another ruleset, or
+    other readings in force (``rules``, every ruling's reading, defaults included), is not
+    of this game. A plain dice roll and an unbound seal name none and may join any game."""
+    game = game_rules([entry.document for entry in entries])
+    if game is None:
+        return
+    for entry in entries:
+        ruleset = entry.get("ruleset")
+        if not isinstance(ruleset, str):
+            continue
+        if ruleset != game[0]:
+            log.one_ruleset = False
+            log.add(
+                "ruleset-changed",
+                f"{entry.name} is of the ruleset {show(ruleset)}, the game's is "
+                f"{show(game[0])}: one game is played under one ruleset",
+            )
+        elif entry.get("rules") != game[1]:
+            log.one_ruleset = False
+            log.add(
+                "readings-changed",
+                f"{entry.name} reads the rules otherwise than the game's first entry "
+                f"(its rules {show(entry.get('rules'))}): a reading is chosen once a game",
             )
 
 
@@ -357,26 +395,31 @@ def left_pending(document: Any) -> bool:
     )
 
 
-def unfinished_turn(log: _Log, before: Entry, entry: Entry) -> None:
-    """A pending turn must be finished by the next roll, or it was asked and thrown away."""
-    if left_pending(before.document) and not finishes_pending_turn(before.document, entry.document):
-        log.nonces = False
-        log.add(
-            "pending-unfinished",
-            f"{entry.name} does not finish the turn {before.name} left pending "
-            "(the same request with player_action and the same dice): that turn was thrown "
-            "away",
-        )
+# What a pending turn's finishing request may differ in: its own link, the player's
+# Action, the dice written out (fresh dice are sent back as the seed and nonce the pending
+# answer names) and the readings' spelling (compared as the readings in force instead).
+PENDING_FREE = frozenset({"prev", "player_action", "dice", "rules"})
+
+
+def _same_dice(before: Any, after: Any) -> bool:
+    """The same dice: the answers' ``dice`` alike but for who chose the seed."""
+    if not (isinstance(before, dict) and isinstance(after, dict)):
+        return False
+    return {k: v for k, v in before.items() if k != "seed_source"} == {
+        k: v for k, v in after.items() if k != "seed_source"
+    }
 
 
 def finishes_pending_turn(before: Any, document: Any) -> bool:
     """Whether ``document`` is the second call of the Salvo! turn ``before`` left pending.
 
     A turn asked without the player's Action, when the enemy has the initiative, answers
-    ``result.pending``; the same request with ``player_action`` and the same dice finishes
-    it, rolling the same opening dice again. The two make one turn, not a replay: the
-    finishing request is the pending one plus ``player_action`` (``prev`` aside), and its
-    rolls begin with every roll of the pending answer.
+    ``result.pending``; the request with ``player_action`` and the dice ``pending.dice``
+    names finishes it, rolling the same opening dice again. The two make one turn, not a
+    replay: the finishing request is the pending one plus ``player_action`` (its ``prev``,
+    ``dice`` and ``rules`` aside), both answers show the same dice (whoever chose the seed)
+    and the same readings in force, and its rolls begin with every roll of the pending
+    answer. Seeded, fresh and sealed dice alike.
     """
     if not (isinstance(before, dict) and isinstance(document, dict)):
         return False
@@ -393,23 +436,36 @@ def finishes_pending_turn(before: Any, document: Any) -> bool:
         body = request.get("body") if isinstance(request, dict) else None
         if not isinstance(body, dict):
             return False
-        bodies.append({k: v for k, v in body.items() if k != "prev"})
+        bodies.append(body)
     asked, finished = bodies
     if "player_action" in asked or "player_action" not in finished:
         return False
-    del finished["player_action"]
     opening, rolls = before.get("rolls"), document.get("rolls")
     return (
-        asked == finished
+        {k: v for k, v in asked.items() if k not in PENDING_FREE}
+        == {k: v for k, v in finished.items() if k not in PENDING_FREE}
+        and before.get("rules") == document.get("rules")
+        and _same_dice(before.get("dice"), document.get("dice"))
         and isinstance(opening, list)
         and isinstance(rolls, list)
         and rolls[: len(opening)] == opening
     )
 
 
+def _unfinished(log: _Log, pending: Entry, entry: Entry) -> None:
+    log.nonces = False
+    log.add(
+        "pending-unfinished",
+        f"{entry.name} does not finish the turn {pending.name} left pending "
+        "(the same request with player_action and the dice pending.dice names): that turn "
+        "was thrown away",
+    )
+
+
 def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[str, Any]:
     log = _Log()
     _chain(log, entries)
+    _one_ruleset(log, entries)
     game = next(
         (
             _seed_of(entry)
@@ -421,7 +477,7 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
     )
     client_seed: Any = None
     last: tuple[int, bool] | None = None
-    last_entry: Entry | None = None
+    pending: Entry | None = None  # the game's last roll, when it left a turn pending
     supplied = 0
     for entry in entries:
         if entry.get("dice", "mode") == "supplied":
@@ -461,15 +517,22 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
                 f"{entry.name}'s first roll has nonce {nonce}: the log does not start at "
                 "the beginning of the game (nonce 0 or 1 comes first)",
             )
-        elif last is not None and last_entry is not None:
-            unfinished_turn(log, last_entry, entry)
-            one_turn = finishes_pending_turn(last_entry.document, entry.document)
-            if not (nonce == last[0] and one_turn):
+        elif last is not None:
+            # A step that rolls nothing (advice on the pending turn, say) leaves it pending;
+            # the next roll of the game must finish it.
+            one_turn = False
+            if pending is not None and entry.rolled:
+                one_turn = finishes_pending_turn(pending.document, entry.document)
+                if not one_turn:
+                    _unfinished(log, pending, entry)
+            if not one_turn:  # the finishing call shares the pending one's dice and nonce
                 _nonce_step(log, entry, nonce, last)
+        if entry.rolled:
+            pending = entry if left_pending(entry.document) else None
         # A nonce whose dice were shown stays shown: a step that rolled nothing under the
         # same nonce does not make it fresh for the next roll.
         shown = entry.rolled or (last is not None and nonce == last[0] and last[1])
-        last, last_entry = (nonce, shown), entry
+        last = (nonce, shown)
     final = entries[-1]
     return {
         "entries": len(entries),
@@ -477,6 +540,7 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
         "starts_at_beginning": log.head,
         "nonces_consecutive": log.nonces,
         "one_seed": log.one_seed,
+        "one_ruleset": log.one_ruleset,
         "supplied_entries": supplied,
         "accept_supplied": accept_supplied,
         "ends_with": {
@@ -489,7 +553,16 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
     }
 
 
-LOG_CHECKS = ("chain_unbroken", "starts_at_beginning", "nonces_consecutive", "one_seed")
+# The verdicts: every check held; something is wrong; nothing is wrong yet, but sealed rolls
+# wait for their reveal (no die of theirs was checked, so the log is not valid yet).
+VALID, INVALID, NOT_YET = "valid", "invalid", "not-yet-checkable"
+LOG_CHECKS = (
+    "chain_unbroken",
+    "starts_at_beginning",
+    "nonces_consecutive",
+    "one_seed",
+    "one_ruleset",
+)
 
 
 def check(
@@ -505,11 +578,19 @@ def check(
     first: this re-derives every die the document declares."""
     entries = [check_entry(i, doc, keys, seals, now) for i, doc in enumerate(documents)]
     report = check_log(entries, accept_supplied=accept_supplied) if log else None
-    valid = all(e.signature_valid and e.dice_valid is not False for e in entries)
+    holds = all(e.signature_valid and e.dice_valid is not False for e in entries)
     if report is not None:
-        valid = (
-            valid
+        holds = (
+            holds
             and all(report[name] for name in LOG_CHECKS)
             and (accept_supplied or not report["supplied_entries"])
         )
-    return {"valid": valid, "entries": [e.as_dict() for e in entries], "log": report}
+    waiting = sum(any(code == SEALED_NOT_YET for code, _ in e.found) for e in entries)
+    verdict = VALID if holds and not waiting else NOT_YET if holds else INVALID
+    return {
+        "valid": verdict == VALID,
+        "verdict": verdict,
+        "not_yet_checkable": waiting,
+        "entries": [e.as_dict() for e in entries],
+        "log": report,
+    }

@@ -9,6 +9,8 @@ another key, or forged without the key. Replicas share the key through configura
 A token may also bind the roller's client seed: it then holds the hex SHA-256 the roller
 committed to before the server seed existed, and rolls must present a client seed with that
 hash, so the token's holder cannot try client seeds until one gives the dice they want.
+It may bind the game's rules too: the hex SHA-256 of the RFC 8785 JSON of the ruleset and
+its readings in force (``rules_binding``), so the token rolls a step only under them.
 
 The documentation's example key is public, so anyone can seal anything with it: opening a
 token checks every member of what it holds (the members the service writes and no other, a
@@ -32,6 +34,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from ..engine.dice import commitment
 from ..engine.errors import KINDS, RuleError
+from .canonical import canonical_json
 from .keys import SealKeys
 
 PREFIX = "fcs1."
@@ -45,6 +48,7 @@ SEED = re.compile(r"[A-Za-z0-9_-]{1,64}")
 HEX_SHA256 = re.compile(r"[0-9a-f]{64}")
 MEMBERS = frozenset({"seed", "iat", "reveal_after"})
 BOUND = "client_seed_sha256"
+RULES = "rules_sha256"
 
 # The token in the API document's examples is sealed with this published key, so that the
 # example runs as it is on every deployment. Its seed is public by construction: the key
@@ -72,6 +76,7 @@ class Sealed:
     reveal_after: int
     kid: str
     client_seed_sha256: str | None = None
+    rules_sha256: str | None = None
 
     @property
     def commitment(self) -> str:
@@ -85,6 +90,12 @@ class Sealed:
         """Whether a roll may use ``client_seed``: any, unless the token binds one."""
         bound = self.client_seed_sha256
         return bound is None or client_seed_hash(client_seed) == bound
+
+
+def rules_binding(ruleset: str, readings: dict[str, str]) -> str:
+    """What binds a game's rules: hex SHA-256 of the RFC 8785 JSON of
+    ``{"ruleset": <id>, "rules": <every ruling's reading in force>}``."""
+    return hashlib.sha256(canonical_json({"ruleset": ruleset, "rules": readings})).hexdigest()
 
 
 def client_seed_hash(client_seed: str) -> str:
@@ -109,11 +120,17 @@ def _seal(kid: str, key: bytes, nonce: bytes, content: dict[str, Any]) -> str:
 
 
 def _content(
-    seed: str, issued_at: int, reveal_after: int, client_seed_sha256: str | None
+    seed: str,
+    issued_at: int,
+    reveal_after: int,
+    client_seed_sha256: str | None,
+    rules_sha256: str | None = None,
 ) -> dict[str, Any]:
     content: dict[str, Any] = {"seed": seed, "iat": issued_at, "reveal_after": reveal_after}
     if client_seed_sha256 is not None:
         content[BOUND] = client_seed_sha256
+    if rules_sha256 is not None:
+        content[RULES] = rules_sha256
     return content
 
 
@@ -123,9 +140,10 @@ def seal(
     issued_at: int,
     reveal_after: int,
     client_seed_sha256: str | None = None,
+    rules_sha256: str | None = None,
 ) -> str:
     """A token holding ``seed``, its times and any binding, sealed with the current key."""
-    content = _content(seed, issued_at, reveal_after, client_seed_sha256)
+    content = _content(seed, issued_at, reveal_after, client_seed_sha256, rules_sha256)
     return _seal(keys.kid, keys.current, os.urandom(12), content)
 
 
@@ -157,7 +175,7 @@ def _time(content: dict[str, Any], name: str) -> int:
 
 def _opened(content: Any, kid: str) -> Sealed:
     """The Sealed of a decrypted token's content; ValueError naming what the service never seals."""
-    if not isinstance(content, dict) or not MEMBERS <= content.keys() <= MEMBERS | {BOUND}:
+    if not isinstance(content, dict) or not MEMBERS <= content.keys() <= MEMBERS | {BOUND, RULES}:
         raise ValueError("it does not hold the seed, iat and reveal_after members alone")
     seed = content["seed"]
     if not isinstance(seed, str) or SEED.fullmatch(seed) is None:
@@ -165,10 +183,11 @@ def _opened(content: Any, kid: str) -> Sealed:
     issued_at, reveal_after = _time(content, "iat"), _time(content, "reveal_after")
     if not 0 <= reveal_after - issued_at <= MAX_REVEAL_IN:
         raise ValueError("its reveal_after is not within a year after its iat")
-    bound = content.get(BOUND)
-    if BOUND in content and (not isinstance(bound, str) or HEX_SHA256.fullmatch(bound) is None):
-        raise ValueError(f"its {BOUND} is not a hex SHA-256")
-    return Sealed(seed, issued_at, reveal_after, kid, bound)
+    for name in (BOUND, RULES):
+        value = content.get(name)
+        if name in content and (not isinstance(value, str) or not HEX_SHA256.fullmatch(value)):
+            raise ValueError(f"its {name} is not a hex SHA-256")
+    return Sealed(seed, issued_at, reveal_after, kid, content.get(BOUND), content.get(RULES))
 
 
 def open_token(keys: SealKeys, token: str, field: str = "dice.sealed") -> Sealed:

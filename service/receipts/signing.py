@@ -98,6 +98,25 @@ class Checked:
     code: str | None = None
 
 
+def canonical_b64url(text: str) -> bool:
+    """Whether ``text`` is base64url as the service writes it: no padding, a length some
+    bytes have, and the spare bits of its last character zero. Another spelling of the
+    same bytes is another receipt (another hash, another ``prev``): all three verifiers
+    accept only this one."""
+    if len(text) % 4 == 1:
+        return False
+    try:
+        return _b64(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))).decode() == text
+    except ValueError:
+        return False
+
+
+NOT_CANONICAL = (
+    "the receipt is not spelled as the service writes it (base64url with its spare bits "
+    "zero): another spelling of a receipt is another receipt"
+)
+
+
 def _header(receipt: str) -> dict[str, Any] | None:
     head = receipt.split(".", 1)[0]
     try:
@@ -114,6 +133,8 @@ def check_signature(keys: SigningKeys, document: dict[str, Any]) -> Checked:
         return Checked(
             False, None, "no receipt: `receipt` must be a detached JWS (header..sig)", "no-receipt"
         )
+    if not all(canonical_b64url(part) for part in receipt.split("..")):
+        return Checked(False, None, NOT_CANONICAL, "receipt-not-canonical")
     header = _header(receipt)
     if header is None or header.get("alg") != "Ed25519":
         return Checked(

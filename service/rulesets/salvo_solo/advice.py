@@ -403,9 +403,13 @@ class Game:
             steps._fire_control_at_turn_start(enemy),
         ]
         straddled = [player_straddled, enemy_straddled]
-        first = self.initiative(ships[0], ships[1], picker)
         if enemy_act is None:
+            first = self.initiative(ships[0], ships[1], picker)
             enemy_act = self.enemy_action(ships[1], last, picker)
+        else:
+            # A known enemy Action is a pending turn's: the enemy won that turn's initiative
+            # (a turn waits for the player only then), so it is not rolled again.
+            first = "enemy"
         move = (range_, action, enemy_act, first)
         moved = self._moves.get(move)
         if moved is None:

@@ -397,6 +397,16 @@ class SalvoSoloPendingTurnSchema(Schema):
         required=True,
         metadata={"description": "Dice rolled so far; supplied dice resend these first"},
     )
+    dice = fields.Dict(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The `dice` the finishing call sends, exactly: the seed and nonce "
+            "of seeded dice (for fresh dice, the seed the service chose, so the enemy's Action "
+            "stays the one shown), the sealed token, client seed and nonce of sealed dice; "
+            "null for supplied dice (resend these values, then the rest of the turn's)"
+        },
+    )
     detail = fields.String(required=True)
 
 
@@ -457,7 +467,9 @@ class SalvoSoloAdviceInputs(Schema):
         allow_none=True,
         metadata={
             "description": "The enemy's Action when it is already known: the one a pending "
-            "turn's answer names (`result.pending.enemy_action`); null when not known"
+            "turn's answer names (`result.pending.enemy_action`); null when not known. Given, "
+            "this turn is judged as that pending turn: the enemy has its initiative (it is "
+            "not rolled again)"
         },
     )
 

@@ -10,7 +10,7 @@ annotations are strings counts its NotRequired keys as required at run time, and
 test reads them.
 """
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 SalvoSoloWeather = Literal["Fine", "Fair", "Misty", "Stormy"]
 
@@ -243,6 +243,7 @@ class SalvoSoloPendingTurn(TypedDict):
     choose: Literal["player_action"]
     choices: list[SalvoSoloAction]
     dice_used: int
+    dice: dict[str, Any] | None
     detail: str
 
 

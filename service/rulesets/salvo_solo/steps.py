@@ -621,6 +621,12 @@ def _pending(
     enemy = state.enemy.card.name
     name = t.ACTION_EFFECTS[enemy_act]["name"]
     dice = sum(len(roll.values) for roll in res.rolls)
+    again = res.dice.again()
+    send = (
+        "dice as pending.dice"
+        if again is not None
+        else f"the same dice (supplied dice: these {dice}, then the rest of the turn's)"
+    )
     return {
         "game_over": False,
         "winner": None,
@@ -634,9 +640,10 @@ def _pending(
             "choose": "player_action",
             "choices": choices,
             "dice_used": dice,
+            "dice": again,
             "detail": f"{enemy} has the initiative and will {name} ({enemy_act}): send the same "
-            "request with player_action, one of " + ", ".join(choices) + ", and the same dice "
-            f"(supplied dice: these {dice}, then the rest of the turn's) to finish the turn",
+            "request with player_action, one of " + ", ".join(choices) + f", and {send} to "
+            "finish the turn",
         },
     }
 

@@ -10,6 +10,7 @@ export const MEANING = {
   "bad-header": "The signature is not one this service makes.",
   "unknown-key": "The signature names a key the key set does not hold.",
   "no-canonical-form": "The answer holds a value no signature can cover.",
+  "receipt-not-canonical": "The signature is spelled otherwise than the service writes it.",
   altered: "The answer was changed after the service signed it.",
   "provenance-kid": "The answer names another key than its signature.",
   "rolls-missing": "The answer lists no dice.",
@@ -33,6 +34,8 @@ export const MEANING = {
   "pending-unfinished": "A turn was asked, its enemy's Action seen, and never finished.",
   "another-seed": "A roll comes from another seed than the game's.",
   "client-seed-changed": "The players' half of the sealed seed changes mid-game.",
+  "ruleset-changed": "An entry is of another ruleset than the game's.",
+  "readings-changed": "An entry reads the rules another way than the game does.",
   more: "More problems than are listed.",
 };
 

@@ -191,23 +191,30 @@ async function runChecks(mine) {
   const acceptSupplied = $("accept-supplied").checked;
   const report = parsed.verdict ?? (await check(parsed.document, keys, revealed.seeds, acceptSupplied));
   report.signatures_checked = keys !== null; // as the standalone verifier says, refused or not
+  if (revealed.problems.length) Object.assign(report, { valid: false, verdict: "invalid" });
   if (mine !== status.runs) return;
   const notes = [...(note ? [note] : []), ...revealed.problems];
   render(report, notes, revealed.problems.length > 0, source, mine);
 }
 
+// What the page shows for each verdict of the report (tools/verify_dice.py's words).
+const SHOWN = {
+  valid: "valid",
+  invalid: "invalid",
+  "not-yet-checkable": "pending",
+  "signatures-not-checked": "unchecked",
+};
+
 function verdictOf(report, revealFailed) {
-  if (!report.valid || revealFailed) return "invalid";
-  if (report.not_yet_checkable) return "pending";
-  if (!report.signatures_checked) return "unchecked";
-  return "valid";
+  if (revealFailed) return "invalid";
+  return SHOWN[report.verdict] ?? "invalid";
 }
 
 const HEADLINES = {
   valid: "VALID: every signature holds and every die re-derives",
   invalid: "INVALID",
-  pending: "Valid so far",
-  unchecked: "Dice check out, but the signatures were NOT checked",
+  pending: "NOT YET CHECKABLE: nothing wrong so far, but sealed rolls wait for the reveal",
+  unchecked: "NOT CHECKED: the dice check out, but the signatures were NOT checked",
 };
 
 function render(report, notes, revealFailed, source, mine) {
@@ -276,6 +283,7 @@ const LOG_WORDS = {
   starts_at_beginning: "the log starts at the beginning of the game",
   nonces_consecutive: "the roll numbers (nonces) count up by one",
   one_seed: "every roll comes from the game's one seed",
+  one_ruleset: "every entry is of the game's one ruleset, read the same way",
 };
 
 function renderLog(report, verdict) {

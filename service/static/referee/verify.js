@@ -56,6 +56,15 @@ function b64url(bytes) {
   return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
+// base64url as the service writes it: unpadded, a length some bytes have, spare bits zero.
+function canonicalB64url(text) {
+  try {
+    return b64url(unb64(text)) === text;
+  } catch {
+    return false;
+  }
+}
+
 function hex(buffer) {
   return Array.from(new Uint8Array(buffer), (byte) => byte.toString(16).padStart(2, "0")).join(
     "",
@@ -137,6 +146,14 @@ async function checkSignature(keys, document) {
     return [false, "no-receipt", "no receipt: `receipt` must be a detached JWS (header..sig)"];
   }
   const [head, signature] = receipt.split("..");
+  if (!canonicalB64url(head) || !canonicalB64url(signature)) {
+    return [
+      false,
+      "receipt-not-canonical",
+      "the receipt is not spelled as the service writes it (base64url with its spare " +
+        "bits zero): another spelling of a receipt is another receipt",
+    ];
+  }
   let header = null;
   try {
     const text = new TextDecoder("utf-8", { fatal: true }).decode(unb64(head));
@@ -225,8 +242,23 @@ export function leftPending(document) {
   );
 }
 
-// The second call of a Salvo! turn left pending: the same request plus player_action (prev
-// aside), its rolls beginning with the pending answer's. One turn, not a replay.
+// What a pending turn's finishing request may differ in: its prev, the player's Action,
+// the dice written out (fresh dice come back as pending.dice) and the readings' spelling.
+const PENDING_FREE = new Set(["prev", "player_action", "dice", "rules"]);
+
+function withoutKeys(value, names) {
+  return Object.fromEntries(Object.entries(value).filter(([name]) => !names.has(name)));
+}
+
+function sameDice(before, after) {
+  if (!isDict(before) || !isDict(after)) return false;
+  const unsourced = new Set(["seed_source"]);
+  return pyEqual(withoutKeys(before, unsourced), withoutKeys(after, unsourced));
+}
+
+// The second call of a Salvo! turn left pending: the same request plus player_action (prev,
+// dice and rules aside), the same dice and readings in force in both answers, its rolls
+// beginning with the pending answer's. One turn, not a replay.
 export function finishesPendingTurn(before, document) {
   const turns = [before, document].every(
     (answer) =>
@@ -237,17 +269,16 @@ export function finishesPendingTurn(before, document) {
   if (!turns || !isDict(get(before, "result", "pending"))) return false;
   const bodies = [before, document].map((answer) => get(answer, "provenance", "request", "body"));
   if (!bodies.every(isDict)) return false;
-  const [asked, finished] = bodies.map((body) =>
-    Object.fromEntries(Object.entries(body).filter(([name]) => name !== "prev")),
-  );
+  const [asked, finished] = bodies;
   if (Object.hasOwn(asked, "player_action") || !Object.hasOwn(finished, "player_action")) {
     return false;
   }
-  delete finished.player_action;
   const opening = get(before, "rolls");
   const rolls = get(document, "rolls");
   return (
-    pyEqual(asked, finished) &&
+    pyEqual(withoutKeys(asked, PENDING_FREE), withoutKeys(finished, PENDING_FREE)) &&
+    pyEqual(get(before, "rules"), get(document, "rules")) &&
+    sameDice(get(before, "dice"), get(document, "dice")) &&
     Array.isArray(opening) &&
     Array.isArray(rolls) &&
     pyEqual(rolls.slice(0, opening.length), opening)
@@ -465,6 +496,38 @@ function seedOf(document) {
   return null;
 }
 
+// The ruleset and readings in force of the game: its first entry's that names a ruleset.
+function gameRules(entries) {
+  const first = entries.find((e) => typeof get(e.document, "ruleset") === "string");
+  return first === undefined ? null : [first.document.ruleset, get(first.document, "rules")];
+}
+
+// One game, one ruleset, one set of readings in force; a plain roll names none.
+function oneRuleset(entries, found) {
+  const game = gameRules(entries);
+  let holds = true;
+  for (const entry of game === null ? [] : entries) {
+    const ruleset = get(entry.document, "ruleset");
+    if (typeof ruleset !== "string") continue;
+    if (ruleset !== game[0]) {
+      holds = false;
+      found.push([
+        "ruleset-changed",
+        `${entry.name} is of the ruleset ${show(ruleset)}, the game's is ` +
+          `${show(game[0])}: one game is played under one ruleset`,
+      ]);
+    } else if (!pyEqual(get(entry.document, "rules"), game[1])) {
+      holds = false;
+      found.push([
+        "readings-changed",
+        `${entry.name} reads the rules otherwise than the game's first entry ` +
+          `(its rules ${show(get(entry.document, "rules"))}): a reading is chosen once a game`,
+      ]);
+    }
+  }
+  return holds;
+}
+
 function checkLog(entries, acceptSupplied) {
   const found = [];
   const flags = { chain: true, head: true, nonces: true, oneSeed: true };
@@ -492,6 +555,7 @@ function checkLog(entries, acceptSupplied) {
       ]);
     }
   }
+  flags.oneRuleset = oneRuleset(entries, found);
   const first = entries.find(
     (e) =>
       (rolled(e.document) || typeof get(e.document, "commitment") === "string") &&
@@ -500,7 +564,7 @@ function checkLog(entries, acceptSupplied) {
   const game = first === undefined ? null : seedOf(first.document);
   let clientSeed = null;
   let last = null;
-  let lastEntry = null;
+  let pending = null; // the game's last roll, when it left a turn pending
   let supplied = 0;
   for (const entry of entries) {
     const document = entry.document;
@@ -549,18 +613,24 @@ function checkLog(entries, acceptSupplied) {
       ]);
     } else if (last !== null) {
       const [before, rolledBefore] = last;
-      if (leftPending(lastEntry.document) && !finishesPendingTurn(lastEntry.document, document)) {
-        flags.nonces = false;
-        found.push([
-          "pending-unfinished",
-          `${entry.name} does not finish the turn ${lastEntry.name} left pending ` +
-            "(the same request with player_action and the same dice): that turn was thrown away",
-        ]);
+      // a step that rolls nothing (advice on the pending turn) leaves it pending
+      let oneTurn = false;
+      if (pending !== null && didRoll) {
+        oneTurn = finishesPendingTurn(pending.document, document);
+        if (!oneTurn) {
+          flags.nonces = false;
+          found.push([
+            "pending-unfinished",
+            `${entry.name} does not finish the turn ${pending.name} left pending ` +
+              "(the same request with player_action and the dice pending.dice names): that " +
+              "turn was thrown away",
+          ]);
+        }
       }
-      if (nonce === before) {
-        if (finishesPendingTurn(lastEntry.document, document)) {
-          // the second call of one turn
-        } else if (rolledBefore && didRoll) {
+      if (oneTurn) {
+        // the second call of one turn: the pending call's dice and nonce
+      } else if (nonce === before) {
+        if (rolledBefore && didRoll) {
           flags.nonces = false;
           found.push(["nonce-repeat", `${entry.name} repeats nonce ${nonce}`]);
         }
@@ -576,8 +646,8 @@ function checkLog(entries, acceptSupplied) {
         found.push(["nonce-gap", `${entry.name}: ${missing} missing before it`]);
       }
     }
+    if (didRoll) pending = leftPending(document) ? entry : null;
     last = [nonce, didRoll || (last !== null && last[0] === nonce && last[1])];
-    lastEntry = entry;
   }
   for (const [code, message] of found) entryAt(entries, message)?.logFound.push([code, message]);
   const shown = capped(found, MAX_LOG_PROBLEMS);
@@ -588,6 +658,7 @@ function checkLog(entries, acceptSupplied) {
     starts_at_beginning: flags.head,
     nonces_consecutive: flags.nonces,
     one_seed: flags.oneSeed,
+    one_ruleset: flags.oneRuleset,
     supplied_entries: supplied,
     accept_supplied: acceptSupplied,
     ends_with: {
@@ -600,15 +671,34 @@ function checkLog(entries, acceptSupplied) {
   };
 }
 
-const LOG_CHECKS = ["chain_unbroken", "starts_at_beginning", "nonces_consecutive", "one_seed"];
+// The verdicts, as tools/verify_dice.py names them (the page has no dice-only check).
+export const VALID = "valid";
+export const INVALID = "invalid";
+export const NOT_YET = "not-yet-checkable";
+export const UNSIGNED = "signatures-not-checked";
+
+function verdictOf(holds, waiting, keysGiven) {
+  if (!holds) return INVALID;
+  if (!keysGiven) return UNSIGNED;
+  return waiting ? NOT_YET : VALID;
+}
+
+const LOG_CHECKS = [
+  "chain_unbroken",
+  "starts_at_beginning",
+  "nonces_consecutive",
+  "one_seed",
+  "one_ruleset",
+];
 
 function refused(code, field, message) {
   return {
     valid: false,
+    verdict: INVALID,
+    not_yet_checkable: 0,
     entries: [],
     log: null,
     signatures_checked: false,
-    not_yet_checkable: 0,
     refused: { code, field, message },
     checked: [],
   };
@@ -634,19 +724,22 @@ export async function check(document, keys, revealed, acceptSupplied) {
     entries.push(await checkEntry(index, item, keys, revealed ?? new Map()));
   }
   const log = isLog ? checkLog(entries, acceptSupplied) : null;
-  let valid = entries.every((e) => e.signatureValid !== false && e.diceValid !== false);
+  let holds = entries.every((e) => e.signatureValid !== false && e.diceValid !== false);
   if (log !== null) {
-    valid =
-      valid &&
+    holds =
+      holds &&
       LOG_CHECKS.every((name) => log[name]) &&
       (acceptSupplied || log.supplied_entries === 0);
   }
+  const waiting = entries.filter((e) => e.codes().includes(SEALED_NOT_YET)).length;
+  const verdict = verdictOf(holds, waiting, keys !== null);
   return {
-    valid,
+    valid: verdict === VALID,
+    verdict,
+    not_yet_checkable: waiting,
     entries: entries.map((e) => e.asDict()),
     log,
     signatures_checked: keys !== null,
-    not_yet_checkable: entries.filter((e) => e.codes().includes(SEALED_NOT_YET)).length,
     refused: null,
     checked: entries,
   };
