@@ -254,7 +254,10 @@ def test_a_body_of_thousands_of_objects_is_refused_before_it_is_read(
     client: FlaskClient,
 ) -> None:
     most = BODY_LIMIT // BYTES_PER_OBJECT
-    body = {"view": {}, "counts": [{}] * most}  # the view's object and the body's: 2 more
+    body: dict[str, Any] = {
+        "view": {},
+        "counts": [{}] * most,
+    }  # the view's object and the body's: 2 more
     problem = client.post("/v1/rulesets/salvo-grid/heatmap", json=body).get_json()
     assert problem["type"] == "/problems#limit"
     assert problem["errors"] == [
