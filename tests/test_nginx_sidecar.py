@@ -520,6 +520,31 @@ def test_the_advisor_has_a_tighter_rate_of_its_own(proxy: Proxy) -> None:
     assert elsewhere.status == 200
 
 
+def test_the_verifier_takes_a_whole_game_and_has_a_rate_of_its_own(proxy: Proxy) -> None:
+    """A log past 64 KB passes to the app (it answers 200 with its report, or 422 here for
+    a list of non-objects); past 1 MB nginx refuses it with the verifier's own words; and
+    from one address (127.0.0.5) its burst of 4 passes, the rest are 429 naming its rate."""
+    big = b"[" + b",".join([b"1"] * 60_000) + b"]"  # 120 KB, not a log: the app's 422
+    head = (
+        b"POST /v1/receipts/verify HTTP/1.1\r\nHost: localhost\r\n"
+        b"Content-Type: application/json\r\nConnection: close\r\n"
+    )
+    answer = exchange(proxy.port, head + f"Content-Length: {len(big)}\r\n\r\n".encode() + big)
+    assert answer.status == 422, answer.body[:300]
+    huge = b"[" + b" " * (1024 * 1024) + b"]"
+    answer = exchange(proxy.port, head + f"Content-Length: {len(huge)}\r\n\r\n".encode() + huge)
+    document = assert_problem(answer, 413, "body-too-large")
+    assert document["detail"] == "The body is over 1 MB."
+    small = b"{}"
+    request = head + f"Content-Length: {len(small)}\r\n\r\n".encode() + small
+    answers = [exchange(proxy.port, request, source="127.0.0.5") for _ in range(12)]
+    refused = [a for a in answers if a.status == 429]
+    assert 12 - ADVICE_BURST - 3 <= len(refused) <= 12 - ADVICE_BURST
+    for answer in refused:
+        detail = assert_problem(answer, 429, "rate-limited")["detail"]
+        assert "checks of a log" in detail and "2 a second" in detail
+
+
 # --- gzip for JSON ---------------------------------------------------------------------------
 
 
