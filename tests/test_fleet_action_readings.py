@@ -1,4 +1,4 @@
-"""Fleet Action rule options (issue 11): visibility-torpedoes both ways with supplied dice,
+"""Fleet Action rule options: visibility-torpedoes both ways with supplied dice,
 its odds, and a seeded game under the other reading that verifies."""
 
 from __future__ import annotations

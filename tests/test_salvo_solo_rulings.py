@@ -209,7 +209,7 @@ def test_ruling_turn_count_cap(client: FlaskClient) -> None:
     assert result["state"]["turn"] == 10_000 and result["game_over"] is False
 
 
-# --- rule options: each reading both ways, with supplied dice (issue 11) -----------------------
+# --- rule options: each reading both ways, with supplied dice ----------------------------------
 
 HOOD_AT_SHORT = {
     "firer": {"ship": "Hood"},

@@ -1,4 +1,4 @@
-"""The Salvo! turn as the rules play it: the enemy acts first, the player reacts (issue 11).
+"""The Salvo! turn as the rules play it: the enemy acts first, the player reacts.
 
 Ajax (speed 10) against Graf Spee (speed 8): the enemy is slower, +1 to the initiative
 roll, so a 3 or more gives the enemy the initiative and a 1 or 2 gives it to the player.
