@@ -72,3 +72,11 @@ def round_(client: FlaskClient, *args: Any, **kwargs: Any) -> dict[str, Any]:
 def results(told_or_seen: dict[str, Any]) -> dict[str, str]:
     """square -> result of every square a salvo fired on."""
     return {entry["square"]: entry["result"] for entry in told_or_seen["fire"]}
+
+
+def diagonal_cruiser() -> list[dict[str, Any]]:
+    """Captain b's fleet with its cruiser laid diagonally (C3, D4, E5): not a legal layout."""
+    fleet = [dict(ship) for ship in FLEET_B]
+    index = next(i for i, ship in enumerate(fleet) if ship["ship"] == "cruiser")
+    fleet[index] = {"ship": "cruiser", "squares": ["C3", "D4", "E5"]}
+    return fleet

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -399,3 +400,23 @@ def test_the_standalone_verifier_rederives_every_vector(vector: dict[str, Any]) 
     verifier = _verifier()
     source = verifier.stream(vector["seed"], vector["nonce"])
     assert [verifier.die(source, vector["sides"]) for _ in vector["values"]] == vector["values"]
+
+
+# --- fresh server dice start at nonce 0 ---------------------------------------------------
+
+
+def test_fresh_server_dice_report_nonce_0() -> None:
+    fresh = dice.SeededDice.fresh()
+    described = fresh.describe()
+    assert described["nonce"] == 0 and fresh.nonce == 0
+    assert described["seed_source"] == "server" and described["mode"] == "seeded"
+    # nonce 0 is what the stream is keyed with: the replay with the same seed agrees
+    replay = dice.SeededDice(fresh.seed, 0).draw("x", 40, 6).values
+    assert fresh.draw("x", 40, 6).values == replay
+
+
+def test_fresh_server_dice_over_http_report_nonce_0(client: FlaskClient) -> None:
+    response = client.post("/v1/dice/roll", json={"notation": "3d6"})
+    assert response.status_code == 200
+    described = response.get_json()["dice"]
+    assert described["nonce"] == 0 and described["seed_source"] == "server"

@@ -257,3 +257,27 @@ def test_a_supplied_value_just_off_the_die_is_refused(sides: int, value: int) ->
 @pytest.mark.parametrize(("sides", "value"), [(6, 1), (6, 6), (1000, 1000), (2, 2)])
 def test_a_supplied_value_on_the_edge_of_the_die_is_taken(sides: int, value: int) -> None:
     assert dice.SuppliedDice([value]).draw("x", 1, sides).values == (value,)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [dice.SeededDice("x", 0), dice.SuppliedDice([1]), dice.SealedDice("s" * 43, "c", 0)],
+    ids=["seeded", "supplied", "sealed"],
+)
+def test_a_dice_source_refuses_a_d1_and_a_d1001(source: dice.DiceSource) -> None:
+    with pytest.raises(LimitError, match="2 to 1000 sides, not 1"):
+        source.draw("coin", 1, 1)
+    with pytest.raises(LimitError, match="2 to 1000 sides, not 1001"):
+        source.draw("coin", 1, 1001)
+    assert source.used == 0
+
+
+@pytest.mark.parametrize("value", [0, -1])
+def test_supplied_dice_refuse_a_0_or_less(value: int) -> None:
+    with pytest.raises(DiceError, match=rf"value {value} \(dice.values\[0\]\) is not a face"):
+        dice.SuppliedDice([value]).draw("fire", 1, 6)
+
+
+def test_supplied_dice_take_every_face_from_1_to_sides() -> None:
+    assert dice.SuppliedDice([1, 6]).draw("fire", 2, 6).values == (1, 6)
+    assert dice.SuppliedDice([2, 1]).draw("coin", 2, 2).values == (2, 1)

@@ -43,7 +43,7 @@ HEAVIEST_FIRE = {
     ids=["3D8", "documented example", "heaviest tree"],
 )
 def test_fire_odds_answer(client: FlaskClient, body: dict[str, Any]) -> None:
-    # Issue 12: every fire tree has 512 throws or more, past the odds branch cap of the walk
+    # Every fire tree has 512 throws or more, past the odds branch cap of the walk
     # of every face, so fire/odds answered 422 for every input. The odds now come from the
     # multisets of the three dice, and answer at the cap as it stands.
     outcomes = odds(client, "fire", body)

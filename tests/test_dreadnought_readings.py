@@ -1,4 +1,4 @@
-"""Dreadnought rule options (issue 11): every reading both ways with supplied dice, the odds
+"""Dreadnought rule options: every reading both ways with supplied dice, the odds
 that follow each reading, and a seeded game played with the other readings that verifies."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fleet Action rule options (issue 11): visibility-torpedoes both ways with supplied dice,
+"""Fleet Action rule options: visibility-torpedoes both ways with supplied dice,
 its odds, and a seeded game under the other reading that verifies."""
 
 from __future__ import annotations
@@ -81,3 +81,53 @@ def test_a_seeded_game_under_the_other_reading_verifies(client: FlaskClient) -> 
     assert all(entry["rules"] == GUNS_ONLY for entry in log)
     report = call(client, "/v1/receipts/verify", log)  # type: ignore[arg-type]
     assert report["valid"] is True, report
+
+
+# --- the To Hit number of a torpedo under each visibility-torpedoes reading ---------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "expected"),
+    [
+        (
+            {"visibility-torpedoes": "guns-only"},
+            {
+                "roll": "To Hit number",
+                "natural": 4,
+                "applied": [],
+                "final": 4,
+                "compared_with": "Veteran crew 4+; visibility does not touch torpedoes "
+                "(ruling visibility-torpedoes, reading guns-only)",
+                "outcome": "4+",
+            },
+        ),
+        (
+            {},
+            {
+                "roll": "To Hit number",
+                "natural": 4,
+                "applied": [{"source": "Poor visibility", "value": 1}],
+                "final": 5,
+                "compared_with": "Veteran crew 4+, raised by visibility, never worse than 6+",
+                "outcome": "5+",
+            },
+        ),
+    ],
+)
+def test_fleet_torpedo_to_hit_trail_under_each_visibility_reading(
+    client: FlaskClient, rules: dict[str, str], expected: dict[str, Any]
+) -> None:
+    # A Veteran Destroyer (4+) in Poor visibility: guns-only leaves its torpedoes at 4+ and
+    # the trail says why; the default raises them to 5+ like its guns.
+    body = {
+        "firer": {"class": "Destroyer", "crew": "Veteran"},
+        "target": {"class": "Cruiser"},
+        "range": 10,
+        "line_of_sight": True,
+        "visibility": "Poor",
+        "rules": rules,
+        "dice": {"values": [4, 4, 1]},
+    }
+    response = client.post("/v1/rulesets/fleet-action/torpedo", json=body)
+    assert response.status_code == 200, response.get_json()
+    assert check(response.get_json(), "To Hit number") == expected

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from service.engine import dice
+from service.engine.errors import RuleError
+from service.engine.resolution import Resolution
+from service.rulesets.fleet_action import steps as fleet_steps
+from service.rulesets.fleet_action import tables as fleet_tables
+from service.rulesets.fleet_action.ships import Ship as FleetShip
 from tests.fleet_action_helpers import (
     PRINTED_CREW,
     check,
@@ -313,3 +321,116 @@ def test_a_firer_needs_a_crew(client: FlaskClient) -> None:
     response = client.post("/v1/rulesets/fleet-action/fire", json=body)
     assert response.status_code == 422
     assert fields_at_fault(response.get_json()) == ["firer.crew"]
+
+
+# --- never-worse-than-6: a cap only when the number would pass 6 --------------------------
+
+
+@pytest.mark.parametrize(
+    ("crew", "visibility", "needed", "cap"),
+    [
+        ("Green", "Clear", 6, None),  # exactly 6: nothing to cap
+        ("Seasoned", "Poor", 6, None),  # exactly 6 again, through visibility
+        ("Green", "Poor", 6, -1),  # 7 capped to 6
+        ("Elite", "Terrible", 5, None),
+    ],
+)
+def test_never_worse_than_6_adds_nothing_at_exactly_6(
+    crew: str, visibility: str, needed: int, cap: int | None
+) -> None:
+    to_hit, mods = fleet_steps.to_hit_number(crew, visibility)
+    assert to_hit == needed
+    capped = [m.value for m in mods if m.source.startswith("never worse")]
+    assert capped == ([] if cap is None else [cap])
+    assert [m.source for m in mods][0] == f"{visibility} visibility"
+
+
+def test_never_worse_than_6_trail_at_exactly_6_over_http(client: FlaskClient) -> None:
+    body = {
+        "firer": {"class": "Corvette", "crew": "Green"},
+        "target": {"class": "Battleship"},
+        "range": 10,
+        "line_of_sight": True,
+        "visibility": "Clear",
+    }
+    data = resolve(client, "fire", body, [6, 5, 6])
+    to_hit = check(data, "To Hit number")
+    assert to_hit["final"] == 6 and to_hit["applied"] == []
+    assert data["result"]["hits"] == 1
+
+
+def test_worst_to_hit_is_six_on_a_d6() -> None:
+    assert fleet_tables.WORST_TO_HIT == fleet_tables.DIE == 6
+
+
+# --- what a refusal says ------------------------------------------------------------------
+
+
+def test_fleet_torpedoes_refused_name_the_classes_that_carry_them(client: FlaskClient) -> None:
+    body = {
+        "firer": {"class": "Battleship", "crew": "Green"},
+        "target": {"class": "Cruiser"},
+        "range": 10,
+        "line_of_sight": True,
+    }
+    response = client.post("/v1/rulesets/fleet-action/torpedo", json=body)
+    assert response.status_code == 422
+    problem = response.get_json()
+    assert problem["detail"] == "a Battleship carries no torpedoes (only: Destroyer, Cruiser)"
+    assert [error["field"] for error in problem["errors"]] == ["firer.class"]
+
+
+def test_fleet_initiative_tied_every_round_says_what_to_do(client: FlaskClient) -> None:
+    rounds = fleet_tables.MAX_INITIATIVE_ROUNDS
+    body = {"dice": {"values": [3] * (2 * rounds)}}
+    response = client.post("/v1/rulesets/fleet-action/initiative", json=body)
+    assert response.status_code == 422
+    assert response.get_json()["detail"] == (
+        f"initiative tied {rounds} rounds in a row, the most one request rolls: roll "
+        "initiative again (with seeded dice, count the nonce up)"
+    )
+
+
+_FLEET_FIRERS_WITHOUT_CREW = [
+    (fleet_steps.fire, fleet_steps.FireInput),
+    (fleet_steps.torpedo, fleet_steps.TorpedoInput),
+]
+
+
+@pytest.mark.parametrize(("step", "make_input"), _FLEET_FIRERS_WITHOUT_CREW)
+def test_fleet_a_firer_without_crew_is_refused_naming_firer_crew(
+    step: Any, make_input: Any
+) -> None:
+    # The HTTP schema already requires the firer's crew; the step refuses it too, for any
+    # caller that builds the input itself, and names the same member.
+    inp = make_input(
+        firer=FleetShip.of("Cruiser", name="Cruiser 1"),
+        target=FleetShip.of("Cruiser"),
+        range=5,
+        line_of_sight=True,
+    )
+    with pytest.raises(RuleError) as refusal:
+        step(inp, Resolution(dice.SuppliedDice([6] * 12)))
+    assert refusal.value.field == "firer.crew"
+    assert refusal.value.detail == (
+        "Cruiser 1 fires, so it needs a crew quality (Green, Seasoned, Veteran, Elite)"
+    )
+
+
+@pytest.mark.parametrize("step", ["fire", "torpedo"])
+def test_fleet_no_line_of_sight_refusal_says_who_cannot_see_whom(
+    client: FlaskClient, step: str
+) -> None:
+    body = {
+        "firer": {"class": "Cruiser", "crew": "Green", "name": "Cruiser 1"},
+        "target": {"class": "Destroyer"},
+        "range": 5,
+        "line_of_sight": False,
+    }
+    response = client.post(f"/v1/rulesets/fleet-action/{step}", json=body)
+    assert response.status_code == 422
+    problem = response.get_json()
+    assert problem["detail"] == (
+        "Cruiser 1 has no line of sight to the Destroyer: pick a target it can see"
+    )
+    assert [error["field"] for error in problem["errors"]] == ["line_of_sight"]

@@ -38,7 +38,7 @@ def chunked(body: bytes, size: int = 4096) -> bytes:
     return b"".join(b"%x\r\n%s\r\n" % (len(piece), piece) for piece in pieces) + b"0\r\n\r\n"
 
 
-# Each framing of the first section, as a client on the internet could send it.
+# Ambiguous framings of one request, as a client on the internet could send them.
 FRAMINGS: dict[str, bytes] = {
     "two Content-Type headers": post(
         JSON + f"Content-Type: text/plain\r\nContent-Length: {len(ROLL_BODY)}\r\n", ROLL_BODY

@@ -44,7 +44,7 @@ INSTALL = "apt-get install -y nginx"
 PROBLEM_MEMBERS = {"type", "title", "status", "detail", "errors"}
 # The numbers the config sets (and deploy/README.md documents).
 RATE_PER_SECOND, BURST = 20, 40
-# The advisor's own, on top (issue 12: it may take up to 250 ms of CPU).
+# The advisor's own, on top (it may take up to 250 ms of CPU).
 ADVICE_RATE_PER_SECOND, ADVICE_BURST = 2, 4
 SLOW_CLIENTS = 24
 

@@ -1,6 +1,6 @@
-"""Issue 9: the verifier cannot be fooled and is bounded; request bodies are I-JSON.
+"""The verifier cannot be fooled and is bounded; request bodies are I-JSON.
 
-Each test is a reproduction from the issue that passed (or answered 500) before.
+Each test is an attack or an input that passed (or answered 500) before.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rule options (issue 11): a ruling's readings, chosen per request, echoed and signed.
+"""Rule options: a ruling's readings, chosen per request, echoed and signed.
 
 The mechanism is tested here with one real reading, dreadnought ``blow-up-who``; every
 ruleset's own readings are tested in its own files.

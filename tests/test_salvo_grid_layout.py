@@ -8,7 +8,15 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.salvo_grid_helpers import FLEET_A, post, refused, resolve
+from tests.salvo_grid_helpers import (
+    FLEET_A,
+    diagonal_cruiser,
+    ocean_a,
+    post,
+    refused,
+    resolve,
+    salvo_body,
+)
 
 SIZES = {"carrier": 5, "battleship": 4, "cruiser": 3, "submarine": 3, "destroyer": 2}
 
@@ -193,3 +201,256 @@ def test_loot_needs_a_legal_fleet(client: FlaskClient) -> None:
     problem = refused(client, "loot", {"fleet": fleet_with(cruiser=["C3", "D4", "E5"])})
     assert "not a legal layout" in problem["detail"] and "diagonally" in problem["detail"]
     assert problem["errors"][0]["field"] == "fleet[2].squares"
+
+
+def test_loot_refuses_an_illegal_fleet_as_this_fleet(client: FlaskClient) -> None:
+    """Hiding loot for an illegal fleet: the refusal says "this fleet" and names the field."""
+    problem = refused(client, "loot", {"fleet": diagonal_cruiser()})
+    assert problem["detail"] == (
+        "this fleet is not a legal layout: the Cruiser lies diagonally (C3, D4, E5): "
+        "ships lie horizontally or vertically, never diagonally"
+    )
+    assert [error["field"] for error in problem["errors"]] == ["fleet[2].squares"]
+
+
+# --- every layout fault, whole: its kind, words, field, ship and squares ---------------
+
+
+def fault(kind: str, detail: str, field: str, ship: str, squares: list[str]) -> dict[str, Any]:
+    return {"fault": kind, "detail": detail, "field": field, "ship": ship, "squares": squares}
+
+
+DIAGONAL = "ships lie horizontally or vertically, never diagonally"
+
+
+LAYOUT_FAULTS: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]] = [
+    (
+        "off the board, right and below",
+        fleet_with(destroyer=["J9", "K9"], carrier=["A7", "A8", "A9", "A10", "A11"]),
+        [
+            fault(
+                "off-board",
+                "the Carrier runs off the board at A11: the ocean is columns A to J, rows 1 to 10",
+                "fleet[0].squares",
+                "carrier",
+                ["A11"],
+            ),
+            fault(
+                "off-board",
+                "the Destroyer runs off the board at K9: the ocean is columns A to J, rows 1 to 10",
+                "fleet[4].squares",
+                "destroyer",
+                ["K9"],
+            ),
+        ],
+    ),
+    (
+        "diagonal, given in any order",
+        fleet_with(cruiser=["E5", "D4", "C3"]),
+        [
+            fault(
+                "diagonal",
+                f"the Cruiser lies diagonally (C3, D4, E5): {DIAGONAL}",
+                "fleet[2].squares",
+                "cruiser",
+                ["C3", "D4", "E5"],
+            )
+        ],
+    ),
+    (
+        "diagonal, rising",
+        fleet_with(cruiser=["C5", "D4", "E3"]),
+        [
+            fault(
+                "diagonal",
+                f"the Cruiser lies diagonally (C5, D4, E3): {DIAGONAL}",
+                "fleet[2].squares",
+                "cruiser",
+                ["C5", "D4", "E3"],
+            )
+        ],
+    ),
+    (
+        "bent",
+        fleet_with(cruiser=["C3", "D3", "D4"]),
+        [
+            fault(
+                "not-in-line",
+                "the Cruiser's squares C3, D3, D4 are not in one row or column",
+                "fleet[2].squares",
+                "cruiser",
+                ["C3", "D3", "D4"],
+            )
+        ],
+    ),
+    (
+        "a knight's move apart, evenly",
+        fleet_with(cruiser=["B6", "D7", "F8"]),
+        [
+            fault(
+                "not-in-line",
+                "the Cruiser's squares B6, D7, F8 are not in one row or column",
+                "fleet[2].squares",
+                "cruiser",
+                ["B6", "D7", "F8"],
+            )
+        ],
+    ),
+    (
+        "a gap in a row",
+        fleet_with(cruiser=["C3", "D3", "F3"]),
+        [
+            fault(
+                "gap",
+                "the Cruiser's squares C3, D3, F3 are in one line but not end to end: a ship "
+                "has no gaps",
+                "fleet[2].squares",
+                "cruiser",
+                ["C3", "D3", "F3"],
+            )
+        ],
+    ),
+    (
+        "a gap in a column",
+        fleet_with(cruiser=["C3", "C4", "C6"]),
+        [
+            fault(
+                "gap",
+                "the Cruiser's squares C3, C4, C6 are in one line but not end to end: a ship "
+                "has no gaps",
+                "fleet[2].squares",
+                "cruiser",
+                ["C3", "C4", "C6"],
+            )
+        ],
+    ),
+    (
+        "overlapping",
+        fleet_with(cruiser=["A2", "A3", "A4"]),
+        [
+            fault(
+                "overlap",
+                f"the Cruiser and the Battleship both lie on {square}: ships may touch but "
+                "never overlap",
+                "fleet[2].squares",
+                "cruiser",
+                [square],
+            )
+            for square in ("A3", "A4")
+        ],
+    ),
+    (
+        "too short",
+        fleet_with(battleship=["A3", "A4", "A5"]),
+        [
+            fault(
+                "wrong-size",
+                "the Battleship covers 3 squares; it is 4 long",
+                "fleet[1].squares",
+                "battleship",
+                ["A3", "A4", "A5"],
+            )
+        ],
+    ),
+    (
+        "one square",
+        fleet_with(destroyer=["I9"]),
+        [
+            fault(
+                "wrong-size",
+                "the Destroyer covers 1 squares; it is 2 long",
+                "fleet[4].squares",
+                "destroyer",
+                ["I9"],
+            )
+        ],
+    ),
+    (
+        "two squares off the board",
+        fleet_with(destroyer=["K9", "L9"]),
+        [
+            fault(
+                "off-board",
+                "the Destroyer runs off the board at K9, L9: the ocean is columns A to J, rows 1 "
+                "to 10",
+                "fleet[4].squares",
+                "destroyer",
+                ["K9", "L9"],
+            )
+        ],
+    ),
+    (
+        "two squares named twice",
+        fleet_with(battleship=["A3", "A4", "A5", "A6", "A3", "A4"]),
+        [
+            fault(
+                "repeated-square",
+                "the Battleship names A3, A4 more than once",
+                "fleet[1].squares",
+                "battleship",
+                ["A3", "A4"],
+            )
+        ],
+    ),
+    (
+        "missing, extra and repeated",
+        [*FLEET_A[:4], {"ship": "cruiser", "squares": ["H1", "H2", "H2"]}],
+        [
+            {
+                "fault": "missing-ship",
+                "detail": "the fleet has no Destroyer: it is the Carrier, Battleship, Cruiser, "
+                "Submarine and Destroyer, one of each",
+                "field": "fleet",
+                "ship": "destroyer",
+                "squares": [],
+            },
+            fault(
+                "extra-ship",
+                "a second Cruiser: the fleet has one of each ship",
+                "fleet[4].ship",
+                "cruiser",
+                ["H1", "H2", "H2"],
+            ),
+            fault(
+                "repeated-square",
+                "the Cruiser names H2 more than once",
+                "fleet[4].squares",
+                "cruiser",
+                ["H2"],
+            ),
+            fault(
+                "wrong-size",
+                "the Cruiser covers 2 squares; it is 3 long",
+                "fleet[4].squares",
+                "cruiser",
+                ["H1", "H2", "H2"],
+            ),
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("fleet", "expected"),
+    [case[1:] for case in LAYOUT_FAULTS],
+    ids=[case[0] for case in LAYOUT_FAULTS],
+)
+def test_each_layout_fault_is_named_whole(
+    client: FlaskClient, fleet: list[dict[str, Any]], expected: list[dict[str, Any]]
+) -> None:
+    """ruling layout-check: each fault's kind, words, field, ship and squares, in order."""
+    result = resolve(client, "layout", {"fleet": fleet})["result"]
+    assert result == {"legal": False, "faults": expected, "fleet": None}
+
+
+def test_an_illegal_ocean_names_every_fault_and_the_first_field(client: FlaskClient) -> None:
+    """An ocean with two layout faults: the refusal lists both, in order, and names the
+    field of the first; the ocean is captain a's."""
+    ocean = ocean_a(fleet=fleet_with(cruiser=["C3", "D3", "F3"], destroyer=["J9", "K9"]))
+    problem = refused(client, "salvo", salvo_body(["A2"], a=ocean))
+    assert problem["detail"] == (
+        "captain a's fleet is not a legal layout: the Cruiser's squares C3, D3, F3 are in one "
+        "line but not end to end: a ship has no gaps; the Destroyer runs off the board at K9: "
+        "the ocean is columns A to J, rows 1 to 10"
+    )
+    assert [error["field"] for error in problem["errors"]] == ["a.ocean.fleet[2].squares"]

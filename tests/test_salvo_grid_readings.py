@@ -1,4 +1,4 @@
-"""SALVO's rule options (issue 11): each ruling with readings played both ways.
+"""SALVO's rule options: each ruling with readings played both ways.
 
 Supplied dice wherever the step rolls: a round rolls only for a radar buoy, so the rounds
 here also fire on one (captain b's buoy on B4, captain a's on E9) and supply its die. Where

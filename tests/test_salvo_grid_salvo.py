@@ -10,6 +10,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from service.rulesets.salvo_grid.api import SalvoGridSalvoSchema
+from service.rulesets.salvo_grid.salvo import Salvo, Special
+from tests.http_helpers import check_of
 from tests.salvo_grid_helpers import (
     ALL_B,
     FLEET_A,
@@ -451,3 +454,322 @@ def test_an_ocean_the_rules_could_not_produce_is_refused(
     problem = refused(client, "salvo", salvo_body(["A2"], a=ocean))
     assert problem["errors"][0]["field"].startswith(field)
     assert words in problem["detail"]
+
+
+LOOT = ocean_b()["loot"]
+
+
+# --- every refusal of a round, word for word, and the one field it names -------------------
+
+COSTS = {"special-needs-its-ship-afloat": "costs-a-shot"}
+
+
+CHARGES_A2 = {"ship": "destroyer", "square": "A2", "orientation": "vertical"}
+
+
+# Captain a's ships in fleet order are the carrier, battleship, cruiser, submarine, destroyer.
+A_SQUARES = [sq for ship in FLEET_A for sq in ship["squares"]]
+
+
+LAST_SHIP_A = [sq for ship in FLEET_A[:4] for sq in ship["squares"]]  # the destroyer afloat
+
+
+TWO_SHIPS_A = [sq for ship in FLEET_A[:3] for sq in ship["squares"]]  # submarine, destroyer
+
+
+SALVO_REFUSALS: list[tuple[str, dict[str, Any], str, str]] = [
+    (
+        "too many shots",
+        salvo_body(["A2", "A3", "A4", "A5", "A6", "A7"]),
+        "a.salvo.shots",
+        "captain a aims 6 shots but has a salvo of 5 (5 ships afloat)",
+    ),
+    (
+        "too many shots, one ship afloat",
+        salvo_body(["B2", "B3"], a=ocean_a(shots_received=LAST_SHIP_A)),
+        "a.salvo.shots",
+        "captain a aims 2 shots but has a salvo of 1 (1 ship afloat)",
+    ),
+    (
+        "too many shots, loot",
+        salvo_body(["B2", "B3", "B4", "B5"], a=ocean_a(shots_received=TWO_SHIPS_A, loot_bonus=1)),
+        "a.salvo.shots",
+        "captain a aims 4 shots but has a salvo of 3 (2 ships afloat, +1 from loot)",
+    ),
+    (
+        "too many shots, specials paid with shots",
+        {
+            **salvo_body(
+                ["A2", "A3", "A4", "A5"],
+                a_specials=[{"ship": "submarine"}, {"ship": "cruiser", "row": 3}],
+            ),
+            "rules": COSTS,
+        },
+        "a.salvo.shots",
+        "captain a aims 4 shots but has a salvo of 5 (5 ships afloat, less 2 for the specials "
+        "used)",
+    ),
+    (
+        "too many shots, a special paid with a shot",
+        {
+            **salvo_body(["B2"], a_specials=[CHARGES_A2], a=ocean_a(shots_received=LAST_SHIP_A)),
+            "rules": COSTS,
+        },
+        "a.salvo.shots",
+        "captain a aims 1 shots but has a salvo of 1 (1 ship afloat, less 1 for the special used)",
+    ),
+    (
+        "more specials than shots",
+        {
+            **salvo_body(
+                a_specials=[{"ship": "submarine"}, CHARGES_A2],
+                a=ocean_a(shots_received=TWO_SHIPS_A, loot_bonus=-1),
+            ),
+            "rules": COSTS,
+        },
+        "a.salvo.specials",
+        "captain a uses 2 specials but has a salvo of 1 (2 ships afloat, -1 from loot): each "
+        "special takes one of the salvo's shots",
+    ),
+    (
+        "a special and no shot",
+        {
+            **salvo_body(
+                a_specials=[CHARGES_A2], a=ocean_a(shots_received=LAST_SHIP_A, loot_bonus=-1)
+            ),
+            "rules": {**COSTS, "fewer-shots": "no-floor"},
+        },
+        "a.salvo.specials",
+        "captain a uses 1 special but has a salvo of 0 (1 ship afloat, -1 from loot): each "
+        "special takes one of the salvo's shots",
+    ),
+    (
+        "a square twice",
+        salvo_body(["A2", "A2"]),
+        "a.salvo.shots[1]",
+        "captain a aims at A2 twice in this salvo: each shot needs its own square",
+    ),
+    (
+        "a square under a special",
+        salvo_body(["C4"], a_specials=[SHELL]),
+        "a.salvo.shots[0]",
+        "C4 is already under captain a's heavy shell this salvo: each shot needs its own square",
+    ),
+    (
+        "a square fired at before",
+        salvo_body(["A2", "E5"], b=ocean_b(shots_received=["E5"])),
+        "a.salvo.shots[1]",
+        "captain a fired at E5 in an earlier round and it is not a contact: each shot needs a "
+        "square not fired at before",
+    ),
+    (
+        "a special used before",
+        salvo_body(a_specials=[SHELL], a=ocean_a(specials_used=["battleship"])),
+        "a.salvo.specials[0].ship",
+        "captain a already used the Battleship's heavy shell earlier in the battle: each "
+        "special is used once a game",
+    ),
+    (
+        "a special twice",
+        salvo_body(a_specials=[SHELL, SHELL]),
+        "a.salvo.specials[1].ship",
+        "captain a uses the Battleship's heavy shell twice in this salvo: each special is used "
+        "once a game",
+    ),
+    (
+        "a special of a sunk ship",
+        salvo_body(a_specials=[CHARGES_A2], a=ocean_a(shots_received=["I9", "J9"])),
+        "a.salvo.specials[0].ship",
+        "captain a's Destroyer was sunk before this round, and the Destroyer's depth charges "
+        "went down with it",
+    ),
+    (
+        "a special not aimed",
+        salvo_body(a_specials=[{"ship": "battleship"}]),
+        "a.salvo.specials[0].square",
+        "aim the Battleship's heavy shell with square",
+    ),
+    (
+        "a special half aimed",
+        salvo_body(a_specials=[{"ship": "destroyer", "square": "I1"}]),
+        "a.salvo.specials[0].orientation",
+        "aim the Destroyer's depth charges with square and orientation",
+    ),
+    (
+        "a special aimed with what it does not take",
+        salvo_body(a_specials=[{"ship": "submarine", "square": "B2"}]),
+        "a.salvo.specials[0].square",
+        "aim the Submarine's dive with nothing but the ship",
+    ),
+    (
+        "a sweep of a row and a column",
+        salvo_body(a_specials=[{"ship": "cruiser", "row": 2, "column": "B"}]),
+        "a.salvo.specials[0]",
+        "the Cruiser's sonar sweep sweeps one whole line: give either row (1-10) or column "
+        "(A-J), nothing else",
+    ),
+    (
+        "a sweep of nothing",
+        salvo_body(a_specials=[{"ship": "cruiser"}]),
+        "a.salvo.specials[0]",
+        "the Cruiser's sonar sweep sweeps one whole line: give either row (1-10) or column "
+        "(A-J), nothing else",
+    ),
+    (
+        "a heavy shell off the board",
+        salvo_body(a_specials=[{"ship": "battleship", "square": "J10"}]),
+        "a.salvo.specials[0].square",
+        "the Battleship's heavy shell from J10 would run off the board at K10, J11, K11: the "
+        "top-left square of a 2x2 block that lies wholly on the board",
+    ),
+    (
+        "the battle over for b",
+        salvo_body(["A2"], b=ocean_b(shots_received=ALL_B)),
+        "b.ocean",
+        "captain b has no ship afloat: the battle is over",
+    ),
+    (
+        "the battle over for a",
+        salvo_body(["A2"], a=ocean_a(shots_received=A_SQUARES)),
+        "a.ocean",
+        "captain a has no ship afloat: the battle is over",
+    ),
+    (
+        "a contact on open water",
+        salvo_body(["A2"], b=ocean_b(contacts=["A1"])),
+        "b.ocean.contacts",
+        "captain b's contacts include A1, which is open water: a contact is always on a ship",
+    ),
+    (
+        "a contact fired on",
+        salvo_body(["A2"], b=ocean_b(contacts=["J1"], shots_received=["J1"])),
+        "b.ocean.contacts",
+        "captain b's contacts include J1, which is already in shots_received",
+    ),
+    (
+        "a contact twice",
+        salvo_body(["A2"], b=ocean_b(contacts=["J1", "J1"])),
+        "b.ocean.contacts",
+        "captain b's contacts list a square twice",
+    ),
+    (
+        "a square fired on twice",
+        salvo_body(["A2"], b=ocean_b(shots_received=["A1", "B1", "A1", "B1"])),
+        "b.ocean.shots_received",
+        "captain b's shots_received lists A1, B1 more than once: a square is fired on to "
+        "effect only once",
+    ),
+    (
+        "a special used twice",
+        salvo_body(["A2"], b=ocean_b(specials_used=["carrier", "carrier"])),
+        "b.ocean.specials_used",
+        "captain b's specials_used list a ship twice",
+    ),
+    (
+        "a dive not used",
+        salvo_body(["A2"], b=ocean_b(diving=True)),
+        "b.ocean.diving",
+        "captain b's submarine is diving but its dive is not in specials_used",
+    ),
+    (
+        "a sunk submarine diving",
+        salvo_body(
+            ["A2"],
+            b=ocean_b(diving=True, specials_used=["submarine"], shots_received=["G2", "H2", "I2"]),
+        ),
+        "b.ocean.diving",
+        "captain b's submarine is diving but it is sunk",
+    ),
+    (
+        "loot of the wrong kinds",
+        salvo_body(["A2"], b={"fleet": FLEET_B, "loot": [{**p, "kind": "crate"} for p in LOOT]}),
+        "b.ocean.loot",
+        "captain b's loot is not legal: 7 crate pieces where an ocean has 3; 0 mine pieces "
+        "where an ocean has 2; 0 radar-buoy pieces where an ocean has 2",
+    ),
+    (
+        "loot under a ship, twice on a square",
+        salvo_body(
+            ["A2"],
+            b={
+                "fleet": FLEET_B,
+                "loot": [{**p, "square": "J1"} if p["kind"] == "mine" else p for p in LOOT],
+            },
+        ),
+        "b.ocean.loot",
+        "captain b's loot is not legal: loot on J1, under a ship: loot lies on open water; loot "
+        "on J1, under a ship: loot lies on open water; two pieces of loot on J1",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "detail"),
+    [case[1:] for case in SALVO_REFUSALS],
+    ids=[case[0] for case in SALVO_REFUSALS],
+)
+def test_a_refused_round_says_why_word_for_word_and_names_the_field(
+    client: FlaskClient, body: dict[str, Any], field: str, detail: str
+) -> None:
+    """ruling battle-over, the salvo rules and an ocean the rules could produce: each
+    refusal's whole detail and the one field it names."""
+    problem = refused(client, "salvo", body)
+    assert problem["type"].endswith("#rule-violation")
+    assert problem["detail"] == detail
+    assert problem["errors"] == [{"field": field, "message": detail}]
+
+
+def test_a_salvo_written_out_reads_back_as_the_same_salvo() -> None:
+    """A salvo as an answer writes it (the computer's and the hard captain's) is one an app
+    can send back as a request: every kind of special and its aim, written out, is read back
+    unchanged (the captains aim no sonar sweep today, so its row and column are checked here
+    only)."""
+    salvo = Salvo(
+        shots=((0, 1), (9, 9)),
+        specials=(
+            Special("carrier", (4, 4)),
+            Special("battleship", (2, 2)),
+            Special("cruiser", row=10),
+            Special("cruiser", column="J"),
+            Special("destroyer", (0, 1), "vertical"),
+            Special("submarine"),
+        ),
+    )
+    written = salvo.as_dict()
+    assert written == {
+        "shots": ["A2", "J10"],
+        "specials": [
+            {"ship": "carrier", "square": "E5"},
+            {"ship": "battleship", "square": "C3"},
+            {"ship": "cruiser", "row": 10},
+            {"ship": "cruiser", "column": "J"},
+            {"ship": "destroyer", "square": "A2", "orientation": "vertical"},
+            {"ship": "submarine"},
+        ],
+    }
+    assert SalvoGridSalvoSchema().load(written) == salvo
+
+
+def test_sunk_is_reported_on_the_ships_own_last_square_not_a_later_hit(
+    client: FlaskClient,
+) -> None:
+    """ruling sunk-report: the carrier's last square in the salvo says sunk even when a hit
+    on another ship (the submarine at H2) comes after it in the same salvo."""
+    body = salvo_body(["J2", "J3", "J4", "J5", "H2"], b=ocean_b(shots_received=["J1"]))
+    told = resolve(client, "salvo", body)["result"]["a"]["told"]
+    assert [(e["square"], e["result"], e["ship"]) for e in told["fire"]] == [
+        ("J2", "hit", None),
+        ("J3", "hit", None),
+        ("J4", "hit", None),
+        ("J5", "sunk", "carrier"),
+        ("H2", "hit", None),
+    ]
+
+
+def test_the_radar_buoy_roll_names_the_square_it_picked(client: FlaskClient) -> None:
+    """ruling radar-buoy: the trail of the buoy's die names the contact as a player reads
+    the board ("G2"), among captain b's 16 ship squares still unknown."""
+    data = resolve(client, "salvo", {**salvo_body(["G7", "J1"]), "dice": {"values": [1]}})
+    entry = check_of(data, "radar buoy G7 (captain a)")
+    assert entry["compared_with"] == "16 candidates in order"
+    assert entry["outcome"] == "G2"

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.engine.dice import DiceSource
+from service.engine.dice import DiceSource, SuppliedDice
 from service.engine.distribution import walk, walk_step
 from service.engine.errors import RuleError
 from service.engine.resolution import Modifier, Resolution, readings_in_force
@@ -215,34 +215,66 @@ def test_an_attack_summary_counts_only_this_attack_s_hits() -> None:
     assert odds.attack_summary(before, before.apply("F"), False)["fire_control_lost"] is False
 
 
+def _noting_walks(step: Any, walks: list[Any], key: Any) -> Any:
+    """``step`` as the odds run it, noting ``key(inputs)`` once per walk of it: a walk runs
+    the step once per total of its first roll, the highest total once (the single run that
+    reads an input's modifiers rolls every die as 1)."""
+
+    def run(inputs: Any, res: Resolution) -> Any:
+        result = step(inputs, res)
+        first = res.rolls[0]
+        if first.total == first.sides * len(first.values):
+            walks.append(key(inputs))
+        return result
+
+    run.__name__ = step.__name__
+    return run
+
+
+def test_a_step_noted_by_its_walks_counts_one_for_a_walk_and_none_for_a_single_run() -> None:
+    inp = steps.StraddleInput(Ship(CATALOG["Hood"]), Ship(CATALOG["Graf Spee"]), "Short", "bow")
+    walks: list[Any] = []
+    noted = _noting_walks(steps.straddle, walks, lambda _: "walked")
+    assert walk_step(noted, inp) == walk_step(steps.straddle, inp)
+    assert walks == ["walked"]
+    noted(inp, Resolution(SuppliedDice([1, 1, 1])))
+    assert walks == ["walked"]
+
+
 def test_a_firer_s_shots_at_every_t_hit_count_take_two_walks_of_the_straddle_table(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The Straddle tables of one firer differ only in the modifier of its T hits: they are one
     # family, learnt from two walks for Hood's eight counts (0, then 7, whose window holds
     # every final still missing); fire, special damage and critical hit are walked once each.
-    odds.clear_caches()
-    by_family: list[tuple[str, int]] = []
-    alone: list[str] = []
-    walk_into = odds._walk_into
-
-    def family_walk(resolve: Any, inputs: Any, learnt: Any) -> Any:
-        by_family.append((resolve.__name__, inputs.firer.state.turret_hits))
-        return walk_into(resolve, inputs, learnt)
-
-    def plain_walk(resolve: Any, inputs: Any, *rest: Any) -> Any:
-        alone.append(resolve.__name__)
-        return walk_step(resolve, inputs, *rest)
-
-    monkeypatch.setattr(odds, "_walk_into", family_walk)
-    monkeypatch.setattr(odds, "walk_step", plain_walk)
+    # Each firer's shot is the one a cold worker finds for that firer alone.
     hood, spee = CATALOG["Hood"], Ship(CATALOG["Graf Spee"])
+    firers = [Ship(hood, ShipState(turret_hits=hits)) for hits in range(hood.turret)]
     with readings_in_force(None):
-        for hits in range(hood.turret):
-            firer = Ship(hood, ShipState(turret_hits=hits))
-            odds.shot_weights(firer, spee, "Short", "Fine", "broadside", False)
-    assert by_family == [("straddle", 0), ("straddle", 7)]
-    assert alone == ["fire", "special_damage", "critical"]
+        alone = []
+        for firer in firers:
+            odds.clear_caches()
+            alone.append(odds.shot_weights(firer, spee, "Short", "Fine", "broadside", False))
+    odds.clear_caches()
+    straddles: list[int] = []
+    others: list[str] = []
+    monkeypatch.setattr(
+        steps,
+        "straddle",
+        _noting_walks(steps.straddle, straddles, lambda inp: inp.firer.state.turret_hits),
+    )
+    monkeypatch.setattr(steps, "fire", _noting_walks(steps.fire, others, lambda _: "fire"))
+    for name, step in odds.FOLLOW_UP.items():
+        monkeypatch.setitem(
+            odds.FOLLOW_UP, name, _noting_walks(step, others, lambda _, n=step.__name__: n)
+        )
+    with readings_in_force(None):
+        together = [
+            odds.shot_weights(firer, spee, "Short", "Fine", "broadside", False) for firer in firers
+        ]
+    assert together == alone
+    assert straddles == [0, 7]
+    assert others == ["fire", "special_damage", "critical"]
 
 
 SILENCED_AJAX = Ship(CATALOG["Ajax"], ShipState(turret_hits=5))
@@ -310,26 +342,18 @@ TWENTY_TURRETS = ShipCard("Twenty turrets", "CL", 6, 10, 10, 10, 20, 20, 20, 0, 
     ],
     ids=["fewest T hits first", "most T hits first"],
 )
-def test_a_firer_s_twenty_straddle_tables_take_three_walks(
-    monkeypatch: pytest.MonkeyPatch, order: range, walks: list[int]
-) -> None:
+def test_a_firer_s_twenty_straddle_tables_take_three_walks(order: range, walks: list[int]) -> None:
     # The other 17 tables are put together from what those three walks taught, each equal
     # to its own walk.
     odds.clear_caches()
     walked: list[int] = []
-    walk_into = odds._walk_into
-
-    def family_walk(resolve: Any, inputs: Any, learnt: Any) -> Any:
-        walked.append(inputs.firer.state.turret_hits)
-        return walk_into(resolve, inputs, learnt)
-
-    monkeypatch.setattr(odds, "_walk_into", family_walk)
+    straddle = _noting_walks(steps.straddle, walked, lambda inp: inp.firer.state.turret_hits)
     target = Ship(TWENTY_TURRETS)
     with readings_in_force(None):
         for hits in order:
             firer = Ship(TWENTY_TURRETS, ShipState(turret_hits=hits))
             inp = steps.StraddleInput(firer, target, "Short", "bow")
-            assert list(odds.table(steps.straddle, inp, odds._straddle_family(inp))) == (
+            assert list(odds.table(straddle, inp, odds._straddle_family(inp))) == (
                 walk_step(steps.straddle, inp)
             )
     assert walked == walks

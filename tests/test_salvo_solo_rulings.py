@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
+from service.engine import dice
+from service.engine.errors import RuleError
+from service.engine.resolution import Resolution, readings_in_force
+from service.rulesets.salvo_solo import steps as solo_steps
+from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipState
 from tests.salvo_solo_helpers import AJAX, BASE, SPEE, faces, refused, resolve, ship
 
 START = {"turn": 1, "weather": "Fair", "range": "Long", "player": AJAX, "enemy": SPEE}
@@ -203,7 +209,7 @@ def test_ruling_turn_count_cap(client: FlaskClient) -> None:
     assert result["state"]["turn"] == 10_000 and result["game_over"] is False
 
 
-# --- rule options: each reading both ways, with supplied dice (issue 11) -----------------------
+# --- rule options: each reading both ways, with supplied dice ----------------------------------
 
 HOOD_AT_SHORT = {
     "firer": {"ship": "Hood"},
@@ -434,3 +440,79 @@ def test_the_rulings_with_readings_and_their_defaults(client: FlaskClient) -> No
     }
     unknown = refused(client, "straddle", {**HOOD_AT_SHORT, "rules": {"straddle-21-plus": "x"}})
     assert unknown["errors"][0]["field"] == "rules.straddle-21-plus"
+
+
+# --- a step reads the readings its Resolution carries -------------------------------------
+
+# Ajax silenced (5 T hits against Turret 5), launching at Graf Spee at Short in Fair weather.
+SILENCED_AJAX = Ship(CATALOG["Ajax"], ShipState(turret_hits=5))
+
+
+SILENCED_AJAX_AT_SPEE = solo_steps.TorpedoInput(
+    firer=SILENCED_AJAX, target=Ship(CATALOG["Graf Spee"]), range="Short", weather="Fair"
+)
+
+
+SILENCED_AJAX_CANNOT_LAUNCH = (
+    "Ajax has 5 T hits, as many as its Turret rating of 5: it can't fire anymore, "
+    "nor launch torpedoes (reading silenced-cannot-launch)"
+)
+
+
+@pytest.mark.parametrize(
+    ("reading", "launches"), [("guns-only", True), ("silenced-cannot-launch", False)]
+)
+def test_torpedo_step_reads_torpedoes_are_not_guns_from_its_resolution(
+    reading: str, launches: bool
+) -> None:
+    # The reading is carried by the Resolution only, none is in force around the call.
+    inp = SILENCED_AJAX_AT_SPEE
+    res = Resolution(dice.SuppliedDice([6, 6, 3]), {"torpedoes-are-not-guns": reading})
+    if launches:
+        assert solo_steps.torpedo(inp, res)["hits"] == "FFFSSS"
+        return
+    with pytest.raises(RuleError) as refusal:
+        solo_steps.torpedo(inp, res)
+    assert refusal.value.field == "firer"
+    assert refusal.value.detail == SILENCED_AJAX_CANNOT_LAUNCH
+
+
+@pytest.mark.parametrize(
+    ("reading", "launching"),
+    [("guns-only", ["player", "enemy"]), ("silenced-cannot-launch", ["enemy"])],
+)
+def test_turn_reads_torpedoes_are_not_guns_from_its_resolution(
+    reading: str, launching: list[str]
+) -> None:
+    # A turn at Short in Fair weather, Ajax silenced: under silenced-cannot-launch only
+    # Nürnburg launches. The reading is carried by the Resolution only, none is in force.
+    state = solo_steps.GameState(
+        turn=1,
+        weather="Fair",
+        range="Short",
+        player=SILENCED_AJAX,
+        enemy=Ship(CATALOG["Nürnburg"]),
+    )
+    res = Resolution(dice.SuppliedDice([1, 3] + [1] * 30), {"torpedoes-are-not-guns": reading})
+    result = solo_steps.turn(solo_steps.TurnInput(state, player_action="OB"), res)
+    torpedoes = [e["side"] for e in result["events"] if e["phase"] == "torpedo"]
+    assert torpedoes == launching
+
+
+@pytest.mark.parametrize(
+    ("chosen", "problem"),
+    [
+        ({}, None),
+        (
+            {"torpedoes-are-not-guns": "silenced-cannot-launch"},
+            SILENCED_AJAX_CANNOT_LAUNCH,
+        ),
+    ],
+)
+def test_torpedo_problem_without_a_reading_takes_the_one_in_force(
+    chosen: dict[str, str], problem: str | None
+) -> None:
+    # How the advisor asks (no Resolution at hand): the reading in force decides.
+    inp = SILENCED_AJAX_AT_SPEE
+    with readings_in_force(chosen):
+        assert solo_steps.torpedo_problem(inp) == problem

@@ -11,7 +11,12 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.salvo_solo_helpers import AJAX, SPEE, faces, refused, resolve, ship
+from service.engine import dice
+from service.engine.resolution import Resolution
+from service.rulesets.salvo_solo import steps as solo_steps
+from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipCard, ShipState
+from tests.http_helpers import check_of
+from tests.salvo_solo_helpers import AJAX, NURNBURG, SPEE, faces, refused, resolve, ship
 
 RANGES = ["Short", "Medium", "Medium-Long", "Long", "Extreme"]
 
@@ -485,3 +490,117 @@ def test_end_of_turn(
     data = resolve(client, "end-of-turn", body, [die])
     assert data["result"]["game_over"] is (die + modifier >= 6)
     assert data["modifiers"][0]["final"] == die + modifier
+
+
+# --- the enemy-action, end-of-turn and initiative rolls are a d6 --------------------------
+
+
+@pytest.mark.parametrize(
+    ("step", "body", "label"),
+    [
+        ("enemy-action", {"enemy": SPEE, "player": AJAX, "last_action": None}, "enemy action"),
+        (
+            "end-of-turn",
+            {"weather": "Fair", "player_action": "OB", "enemy_action": "OB"},
+            "end of turn",
+        ),
+        ("initiative", {"enemy": SPEE, "player": AJAX}, "initiative"),
+    ],
+)
+def test_enemy_action_end_of_turn_and_initiative_roll_a_d6(
+    client: FlaskClient, step: str, body: dict[str, Any], label: str
+) -> None:
+    data = resolve(client, step, body, [6])
+    assert [(r["label"], r["notation"]) for r in data["rolls"]] == [(label, "1d6")]
+    problem = refused(client, step, {**body, "dice": {"values": [7]}})
+    assert f"1d6 for {label}" in problem["detail"]
+
+
+def test_enemy_action_and_end_of_turn_seeded_dice_are_d6_faces() -> None:
+    """A d7 would read the same byte stream differently: pin the seeded faces."""
+    enemy, player = Ship(CATALOG["Graf Spee"]), Ship(CATALOG["Ajax"])
+    for seed in range(40):
+        res = Resolution(dice.SeededDice(f"guard-{seed}", 0))
+        solo_steps.enemy_action(solo_steps.EnemyActionInput(enemy, player, None), res)
+        solo_steps.end_of_turn(solo_steps.EndOfTurnInput("Fair", "OB", "OB"), res)
+        expected = dice.SeededDice(f"guard-{seed}", 0).draw("x", 2, 6).values
+        assert tuple(roll.values[0] for roll in res.rolls) == expected
+
+
+# --- the enemy-action modifier needs strictly smaller guns --------------------------------
+
+
+@pytest.mark.parametrize(("enemy", "player"), [(NURNBURG, AJAX), (SPEE, SPEE)])
+def test_enemy_action_equal_guns_take_no_smaller_guns_modifier(
+    client: FlaskClient, enemy: dict[str, Any], player: dict[str, Any]
+) -> None:
+    body = {"enemy": enemy, "player": player, "last_action": "C"}
+    data = resolve(client, "enemy-action", body, [5])
+    assert data["result"] == {"action": "C", "reason": "same Act as last turn"}
+    assert check_of(data, "enemy action")["applied"] == []
+    assert check_of(data, "enemy action")["final"] == 5
+
+
+# --- the gun-size rule spares armour 0-2 only ---------------------------------------------
+
+
+def _card_with_armor(armor: int) -> ShipCard:
+    base = CATALOG["Graf Spee"]
+    return ShipCard(**{**base.as_dict(), "name": f"armour {armor}", "armor": armor})
+
+
+@pytest.mark.parametrize(("armor", "gun_modifier"), [(2, 0), (3, -2), (4, -2)])
+def test_straddle_gun_size_applies_from_armor_3(armor: int, gun_modifier: int) -> None:
+    inp = solo_steps.StraddleInput(
+        Ship(CATALOG["Nürnburg"]), Ship(_card_with_armor(armor)), "Medium-Long", "broadside"
+    )
+    by_source = {m.source: m.value for m in solo_steps.straddle_modifiers(inp)}
+    assert by_source.get('gun size 6"', 0) == gun_modifier
+    assert by_source[f"target armor {armor}"] == -armor
+
+
+def test_straddle_gun_size_at_armor_3_over_http(client: FlaskClient) -> None:
+    card = {**_card_with_armor(3).as_dict(), "provenance": "custom"}
+    body = {
+        "firer": NURNBURG,
+        "target": {"card": card},
+        "range": "Medium-Long",
+        "guns_bearing": "broadside",
+    }
+    data = resolve(client, "straddle", body, [4, 4, 4])
+    applied = check_of(data, "straddle")["applied"]
+    assert {"source": 'gun size 6"', "value": -2} in applied
+    # 12 - 3 armor + 1 broadside + 0 range - 2 gun size = 8: no effect
+    assert check_of(data, "straddle")["final"] == 8
+
+
+# --- the slow-target torpedo modifier is for speed below 5, not 5 -------------------------
+
+
+@pytest.mark.parametrize(("speed_hits", "speed", "modifier"), [(2, 5, None), (3, 3, 3)])
+def test_torpedo_slow_target_modifier_needs_speed_below_5(
+    speed_hits: int, speed: int, modifier: int | None
+) -> None:
+    target = Ship(CATALOG["King George V"], ShipState(speed_hits=speed_hits))  # speed 9
+    assert target.speed == speed
+    res = Resolution(dice.SuppliedDice([1, 1]))
+    solo_steps.torpedo(solo_steps.TorpedoInput(Ship(CATALOG["Ajax"]), target, "Short", "Fair"), res)
+    slow = [m["value"] for m in res.checks[0]["applied"] if m["source"].startswith("target speed")]
+    assert slow == ([] if modifier is None else [modifier])
+
+
+def test_plunging_fire_trail(client: FlaskClient) -> None:
+    data = resolve(client, "critical", {"target": SPEE, "range": "Long"}, [6, 6, 5, 4])
+    assert data["result"] == {"name": "Plunging fire", "hits": "FFFFFFFSSSSSSS"}
+    assert [(r["label"], r["notation"]) for r in data["rolls"]] == [
+        ("critical hit", "2d6"),
+        ("critical hit: plunging fire", "2d6"),
+    ]
+    assert check_of(data, "critical hit: plunging fire") == {
+        "roll": "critical hit: plunging fire",
+        "natural": 9,
+        "applied": [{"source": "target armor 2", "value": -2}],
+        "final": 7,
+        "compared_with": "number of FS hits (never below 0)",
+        "outcome": "7 FS",
+    }

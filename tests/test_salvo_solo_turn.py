@@ -1,4 +1,4 @@
-"""The Salvo! turn as the rules play it: the enemy acts first, the player reacts (issue 11).
+"""The Salvo! turn as the rules play it: the enemy acts first, the player reacts.
 
 Ajax (speed 10) against Graf Spee (speed 8): the enemy is slower, +1 to the initiative
 roll, so a 3 or more gives the enemy the initiative and a 1 or 2 gives it to the player.
@@ -18,8 +18,9 @@ from flask.testing import FlaskClient
 
 from service.rulesets.salvo_solo.ships import CATALOG
 from service.rulesets.salvo_solo.steps import MAX_TURN
+from tests.http_helpers import check_of
 from tests.receipts_helpers import receipt_hash, verify
-from tests.salvo_solo_helpers import AJAX, BASE, SPEE, refused, resolve
+from tests.salvo_solo_helpers import AJAX, BASE, NURNBURG, SPEE, refused, resolve
 
 START = {"turn": 1, "weather": "Fair", "range": "Long", "player": AJAX, "enemy": SPEE}
 TURN = f"{BASE}/turn"
@@ -462,3 +463,146 @@ def both_verdicts_unsigned(
     return [
         (report["valid"], report["entries"][0]["signature_valid"]) for report in (service, tool)
     ]
+
+
+# --- torpedoes in a turn hit the other ship -----------------------------------------------
+
+# Ajax (player) and Nürnburg (enemy) are both CLs with 6" guns at Short range in Fair
+# weather: both may launch torpedoes. The dice, in the order the turn rolls them:
+# initiative 1, enemy action 3 (OB), fire order 1 (player first), four missed fire rolls,
+# then the two torpedo rolls (a hit takes one more die for its FS), then end of turn 1.
+_QUIET_START = [1, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+
+
+def _turn_at_short(values: list[int], client: FlaskClient) -> dict[str, Any]:
+    body = {
+        "state": {
+            "turn": 1,
+            "weather": "Fair",
+            "range": "Short",
+            "player": AJAX,
+            "enemy": NURNBURG,
+        },
+        "player_action": "OB",
+    }
+    return resolve(client, "turn", body, values)
+
+
+@pytest.mark.parametrize(
+    ("torpedo_dice", "hit_side", "hit_ship", "spared_ship", "fs"),
+    [
+        ([6, 6, 2, 1, 1], "player", "enemy", "player", 2),  # the player's torpedo hits
+        ([1, 1, 6, 6, 3], "enemy", "player", "enemy", 3),  # the enemy's torpedo hits
+    ],
+)
+def test_torpedoes_in_a_turn_hit_the_other_ship_never_the_firer(
+    client: FlaskClient,
+    torpedo_dice: list[int],
+    hit_side: str,
+    hit_ship: str,
+    spared_ship: str,
+    fs: int,
+) -> None:
+    data = _turn_at_short([*_QUIET_START, *torpedo_dice, 1], client)
+    state = data["result"]["state"]
+    assert state[hit_ship]["state"]["flotation_hits"] == fs
+    assert state[hit_ship]["state"]["speed_hits"] == fs
+    assert state[spared_ship]["state"] == {
+        "flotation_hits": 0,
+        "turret_hits": 0,
+        "speed_hits": 0,
+        "fire_control": "ready",
+    }
+    torpedoes = [e for e in data["result"]["events"] if e["phase"] == "torpedo"]
+    assert [e["side"] for e in torpedoes] == ["player", "enemy"]
+    hits = {e["side"]: e["result"]["hits"] for e in torpedoes}
+    assert hits[hit_side] == "F" * fs + "S" * fs
+
+
+# --- a whole turn: a straddle remembered, a ship passed over, out of range ----------------
+
+
+def _turn(client: FlaskClient, state: dict[str, Any], action: str, values: list[int]) -> Any:
+    return resolve(client, "turn", {"state": {"turn": 3, **state}, "player_action": action}, values)
+
+
+def test_turn_fire_remembers_a_straddle_and_end_of_turn_reads_the_weather(
+    client: FlaskClient,
+) -> None:
+    state = {
+        "weather": "Stormy",
+        "range": "Long",
+        "player": {"ship": "Hood"},
+        "enemy": SPEE,
+        "player_has_straddled": True,
+    }
+    # initiative 1; enemy action 2 + 1 (smaller guns) = OB; Hood fires first (15" > 11"):
+    # 1+1 -3 Stormy +2 straddled = 1, a miss; Graf Spee 1+1 -3 misses; end of turn 1 +2.
+    data = _turn(client, state, "OB", [1, 2, 1, 1, 1, 1, 1])
+    assert {"source": "firer has straddled the target before", "value": 2} in check_of(
+        data, "player shot 1 fire"
+    )["applied"]
+    assert check_of(data, "enemy shot 1 fire")["applied"] == [
+        {"source": "weather Stormy", "value": -3}
+    ]
+    assert check_of(data, "end of turn")["applied"] == [{"source": "weather Stormy", "value": 2}]
+    assert data["result"]["state"]["player_has_straddled"] is True
+
+
+def test_turn_a_ship_that_cannot_fire_is_passed_over_and_the_other_still_fires(
+    client: FlaskClient,
+) -> None:
+    state = {
+        "weather": "Fair",
+        "range": "Long",
+        "player": AJAX,
+        "enemy": {"ship": "Graf Spee", "state": {"turret_hits": 10}},
+    }
+    data = _turn(client, state, "OB", [1, 3, 1, 1, 1])
+    fire = [e for e in data["result"]["events"] if e["phase"] == "fire"]
+    assert [e["side"] for e in fire] == ["enemy", "player"]
+    assert fire[0]["result"]["fired"] is False and fire[0]["result"]["reason"]
+    assert set(fire[0]["result"]) == {"fired", "reason"}
+    assert len(fire[1]["result"]["shots"]) == 1
+
+
+def test_turn_out_of_range_keeps_the_range_and_the_enemy_action(client: FlaskClient) -> None:
+    state = {"weather": "Fair", "range": "Extreme", "player": AJAX, "enemy": SPEE}
+    data = _turn(client, state, "W", [1, 3])  # enemy OB; the player's W takes it past Extreme
+    result = data["result"]
+    assert (result["game_over"], result["draw"], result["reason"]) == (True, True, "out of range")
+    assert result["state"]["range"] == "Extreme"
+    assert result["state"]["enemy_last_action"] == "OB"
+
+
+# --- a pending turn answers every field of a turn, nothing decided yet --------------------
+
+
+def test_pending_turn_answers_no_reason_yet(client: FlaskClient) -> None:
+    # Ajax against Graf Spee at Long: initiative 3 (+1, Graf Spee slower) gives Graf Spee
+    # the initiative, action die 1 (Close); the turn waits for the player's Action.
+    state = {"turn": 1, "weather": "Fair", "range": "Long", "player": AJAX, "enemy": SPEE}
+    result = resolve(client, "turn", {"state": state}, [3, 1])["result"]
+    assert set(result) == {"game_over", "winner", "draw", "reason", "state", "events", "pending"}
+    assert (result["game_over"], result["winner"], result["draw"], result["reason"]) == (
+        False,
+        None,
+        False,
+        None,
+    )
+
+
+# --- under player-commits a turn without the player's Action is refused -------------------
+
+
+def test_turn_under_player_commits_without_player_action_says_to_send_it(
+    client: FlaskClient,
+) -> None:
+    state = {"turn": 1, "weather": "Fair", "range": "Long", "player": AJAX, "enemy": SPEE}
+    body = {"state": state, "rules": {"initiative-in-turn": "player-commits"}}
+    problem = refused(client, "turn", body)
+    assert problem["detail"] == (
+        "under the reading player-commits of ruling initiative-in-turn the player's Action "
+        "is committed before initiative is rolled: send player_action"
+    )
+    assert [error["field"] for error in problem["errors"]] == ["player_action"]

@@ -304,7 +304,7 @@ def example_key_token(plain: bytes) -> str:
     return f"fcs1.{sealing.EXAMPLE_KID}.{encoded}"
 
 
-# What the issue found (each a 500 on some endpoint) and its relatives. The seed and times
+# Sealed contents that once answered 500 on some endpoint, and their relatives. The seed and times
 # around each odd member are ones the service itself would seal.
 ODD_CONTENTS = {
     "iat-infinity": b'{"seed":"s","iat":Infinity,"reveal_after":1767225600}',
@@ -429,7 +429,7 @@ def test_a_bound_token_rolls_only_with_its_client_seed(client: FlaskClient) -> N
 def test_grinding_finds_double_six_with_an_unbound_token_and_nothing_with_a_bound_one(
     client: FlaskClient,
 ) -> None:
-    """The issue's attack, then the same search against a bound token."""
+    """Grinding client seeds for a double six with an unbound token, then with a bound one."""
     unbound = seal(client)["sealed"]
     found = None
     for attempt in range(500):  # 1 in 36 per try: missing in 500 tries is under 1e-6

@@ -83,7 +83,7 @@ def test_just_past_the_limit_is_refused_naming_it(client: FlaskClient, case: Cas
 
 
 def test_the_heaviest_odds_trees_answer_whole(client: FlaskClient) -> None:
-    # Issue 12: these trees are past the odds branch cap when walked face by face (every
+    # These trees are past the odds branch cap when walked face by face (every
     # dreadnought fire tree was, so fire/odds answered 422 for every input); worked out from
     # the multisets of the dice they answer, and their chances add up to 1 exactly.
     from tests.worst_cases import FIRE_ODDS, FIRE_ODDS_EXAMPLE, TORPEDO_ODDS

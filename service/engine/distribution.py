@@ -40,10 +40,6 @@ S = TypeVar("S", bound=Hashable)
 Distribution = dict[Any, Fraction]
 ONE = Fraction(1)
 
-# The caches here are applied by assignment (``x = lru_cache(...)(x_uncached)``), not as
-# decorators: mutmut mutates only undecorated functions, so the code under a cache stays
-# in the mutation runs (tests/conftest.py empties the caches while mutmut runs).
-
 
 def certain(value: K) -> dict[K, Fraction]:
     """A value that happens for sure."""
@@ -56,7 +52,8 @@ def uniform(sides: int) -> dict[int, Fraction]:
     return dict.fromkeys(range(1, sides + 1), chance)
 
 
-def _sum_ways_uncached(count: int, sides: int) -> tuple[tuple[int, int], ...]:
+@lru_cache(maxsize=64)
+def _sum_ways(count: int, sides: int) -> tuple[tuple[int, int], ...]:
     ways = {0: 1}
     for _ in range(count):
         following: dict[int, int] = {}
@@ -67,16 +64,14 @@ def _sum_ways_uncached(count: int, sides: int) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(ways.items()))
 
 
-_sum_ways = lru_cache(maxsize=64)(_sum_ways_uncached)
-
-
 def sums(count: int, sides: int) -> dict[int, Fraction]:
     """The total of ``count`` dice of ``sides`` sides (convolution of the faces)."""
     throws = sides**count
     return {total: Fraction(n, throws) for total, n in _sum_ways(count, sides)}
 
 
-def _multiset_ways_uncached(sides: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+@lru_cache(maxsize=64)
+def _multiset_ways(sides: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
     ways: dict[tuple[int, ...], int] = {(): 1}
     for die in sides:
         following: dict[tuple[int, ...], int] = {}
@@ -86,9 +81,6 @@ def _multiset_ways_uncached(sides: tuple[int, ...]) -> tuple[tuple[tuple[int, ..
                 following[key] = following.get(key, 0) + n
         ways = following
     return tuple(sorted(ways.items()))
-
-
-_multiset_ways = lru_cache(maxsize=64)(_multiset_ways_uncached)
 
 
 def multisets(*sides: int) -> dict[tuple[int, ...], Fraction]:
@@ -182,7 +174,8 @@ def _gcd(a: int, b: int) -> int:
 Classes = Callable[[int, int], tuple[tuple[tuple[int, ...], Fraction], ...]]
 
 
-def _by_total_uncached(count: int, sides: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+@lru_cache(maxsize=64)
+def by_total(count: int, sides: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     """One class per total: for a rule that reads only the roll's total."""
     classes = []
     for total, p in sums(count, sides).items():
@@ -196,17 +189,12 @@ def _by_total_uncached(count: int, sides: int) -> tuple[tuple[tuple[int, ...], F
     return tuple(classes)
 
 
-by_total = lru_cache(maxsize=64)(_by_total_uncached)
-
-
-def _by_face_uncached(count: int, sides: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+@lru_cache(maxsize=64)
+def by_face(count: int, sides: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     """Every throw its own class: the walk of every face."""
     chance = Fraction(1, sides**count)
     faces = range(1, sides + 1)
     return tuple((throw, chance) for throw in itertools.product(faces, repeat=count))
-
-
-by_face = lru_cache(maxsize=64)(_by_face_uncached)
 
 
 class _ClassDice(DiceSource):

@@ -62,24 +62,15 @@ class Shot:
     six: bool = False
     saved: bool = False
 
-    # The properties read plain functions, which mutmut mutates (it skips decorated ones).
     @property
     def through(self) -> bool:
-        return _through(self)
+        """The die hit and its armour save, if any, failed."""
+        return self.hit and not self.saved
 
     @property
     def catastrophic(self) -> bool:
-        return _catastrophic(self)
-
-
-def _through(shot: Shot) -> bool:
-    """The die hit and its armour save, if any, failed."""
-    return shot.hit and not shot.saved
-
-
-def _catastrophic(shot: Shot) -> bool:
-    """A hit that went through on an unmodified six."""
-    return shot.through and shot.six
+        """A hit that went through on an unmodified six."""
+        return self.through and self.six
 
 
 @dataclass(frozen=True)

@@ -434,7 +434,7 @@ class SalvoSoloTurnResult(Schema):
     )
 
 
-# --- attack odds and the advisor (issue 12) ---------------------------------------------------
+# --- attack odds and the advisor --------------------------------------------------------------
 
 
 class SalvoSoloAttackOddsResult(Schema):

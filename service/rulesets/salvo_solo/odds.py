@@ -55,9 +55,6 @@ end_of_turn_odds = by_total(steps.end_of_turn)
 # --- the steps' odds, kept per worker -----------------------------------------------------
 
 STEP_ODDS_CACHE = 4096  # distinct (step, inputs) kept per worker; each a few kilobytes at most
-# The caches here are applied by assignment (``_table = lru_cache(...)(_table_uncached)``),
-# not as decorators: mutmut mutates only undecorated functions, so the code under a cache
-# stays in the mutation runs (tests/conftest.py empties the caches while mutmut runs).
 
 Table = tuple[tuple[dict[str, Any], Fraction], ...]
 Resolve = Callable[[Any, Resolution], Mapping[str, Any]]
@@ -81,15 +78,13 @@ class Family:
     members: Callable[[], Iterable[Any]] | None = field(default=None, compare=False)
 
 
-def _table_uncached(
+@lru_cache(maxsize=STEP_ODDS_CACHE)
+def _table(
     resolve: Resolve, inputs: Any, rules: tuple[tuple[str, str], ...], family: Family | None
 ) -> Table:
     if family is None:
         return tuple(walk_step(resolve, inputs))
     return _table_by_final(resolve, inputs, rules, family)
-
-
-_table = lru_cache(maxsize=STEP_ODDS_CACHE)(_table_uncached)
 
 
 def table(resolve: Resolve, inputs: Any, family: Family | None = None) -> Table:
@@ -107,13 +102,11 @@ def _integers(odds: Table) -> Counts:
     return denominator, tuple((r, p.numerator * (denominator // p.denominator)) for r, p in odds)
 
 
-def _counts_uncached(
+@lru_cache(maxsize=STEP_ODDS_CACHE)
+def _counts(
     resolve: Resolve, inputs: Any, rules: tuple[tuple[str, str], ...], family: Family | None
 ) -> Counts:
     return _integers(_table(resolve, inputs, rules, family))
-
-
-_counts = lru_cache(maxsize=STEP_ODDS_CACHE)(_counts_uncached)
 
 
 def counts(resolve: Resolve, inputs: Any, family: Family | None = None) -> Counts:
@@ -157,16 +150,14 @@ class _Learnt:
     sound: bool = True
 
 
-def _learnt_uncached(
+@lru_cache(maxsize=MAX_FAMILIES)
+def _learnt(
     _resolve: Resolve, _family: Family, _rules: tuple[tuple[str, str], ...], count: int, sides: int
 ) -> _Learnt:
     chances = sums(count, sides)
     throws = sides**count
     ways = {total: p.numerator * (throws // p.denominator) for total, p in chances.items()}
     return _Learnt(count, sides, chances, ways)
-
-
-_learnt = lru_cache(maxsize=MAX_FAMILIES)(_learnt_uncached)
 
 
 class _LowestFaces(DiceSource):
@@ -386,7 +377,8 @@ def shot_weights_by_key(key: ShotKey) -> ShotWeights:
     return _shot_weights(*key)
 
 
-def _straddle_hits_uncached(
+@lru_cache(maxsize=STEP_ODDS_CACHE)
+def _straddle_hits(
     firer: Ship, target: Ship, range_: str, bearing: str, _rules: tuple[tuple[str, str], ...]
 ) -> Counts:
     """What a straddle does, by (F, T, S hits, fire control lost): the Straddle table, then
@@ -401,10 +393,8 @@ def _straddle_hits_uncached(
     return _after_straddle(chain_denominator, read, target, range_, _rules)
 
 
-_straddle_hits = lru_cache(maxsize=STEP_ODDS_CACHE)(_straddle_hits_uncached)
-
-
-def _after_straddle_uncached(
+@lru_cache(maxsize=STEP_ODDS_CACHE)
+def _after_straddle(
     chain_denominator: int,
     chains: tuple[tuple[str | None, str, int], ...],
     target: Ship,
@@ -435,10 +425,8 @@ def _after_straddle_uncached(
     return chain_denominator * scale, tuple(after_straddle.items())
 
 
-_after_straddle = lru_cache(maxsize=STEP_ODDS_CACHE)(_after_straddle_uncached)
-
-
-def _shot_weights_uncached(
+@lru_cache(maxsize=STEP_ODDS_CACHE)
+def _shot_weights(
     firer: Ship,
     target: Ship,
     range_: str,
@@ -462,9 +450,6 @@ def _shot_weights_uncached(
     denominator = fire_denominator * after_denominator
     common = gcd(denominator, *out.values())
     return denominator // common, tuple((shot, w // common) for shot, w in out.items())
-
-
-_shot_weights = lru_cache(maxsize=STEP_ODDS_CACHE)(_shot_weights_uncached)
 
 
 Damage = tuple[int, int, int, bool]  # F, T and S hits so far this attack, fire control lost
