@@ -11,17 +11,31 @@ from .dice import DiceSource, Roll
 
 # --- rule options: the reading of each contested ruling in force -----------------------------
 
-# Every ruling with readings, by id, to its default reading (filled by ``Ruling`` as rulesets
-# are imported). Step code asks for a ruling by id; a reading the request did not choose is
-# the default.
-_DEFAULTS: dict[str, str] = {}
+# The default readings of every ruleset made in this process, by ruleset id. A step run
+# puts its own ruleset's readings in force (``Ruleset.readings_in_force``), so two rulesets
+# may give one ruling id different defaults; these are what a Resolution made outside any
+# run falls back to (a rules function called on its own), while the id names one default.
+_DEFAULTS: dict[str, Mapping[str, str]] = {}
 
 
-def register_default(ruling: str, reading: str) -> None:
-    """Record the default reading of a ruling (two rulesets may share an id, not a default)."""
-    found = _DEFAULTS.setdefault(ruling, reading)
-    if found != reading:
-        raise ValueError(f"ruling {ruling!r} has two different defaults: {found!r}, {reading!r}")
+def register_defaults(ruleset: str, defaults: Mapping[str, str]) -> None:
+    """Record the default reading of each of a ruleset's rulings with readings."""
+    _DEFAULTS[ruleset] = dict(defaults)
+
+
+def default_reading(ruling: str) -> str:
+    """The default of ``ruling`` outside any run: the one every ruleset declaring it gives."""
+    found = {
+        ruleset: defaults[ruling] for ruleset, defaults in _DEFAULTS.items() if ruling in defaults
+    }
+    if not found:
+        raise KeyError(f"no ruling {ruling!r} declares readings")
+    if len(set(found.values())) > 1:
+        raise KeyError(
+            f"ruling {ruling!r} has different defaults in rulesets {sorted(found)}: resolve "
+            "it under its ruleset's readings (Ruleset.readings_in_force)"
+        )
+    return next(iter(found.values()))
 
 
 class Readings:
@@ -35,12 +49,7 @@ class Readings:
     def reading(self, ruling: str) -> str:
         """The reading of ``ruling`` in force (a ruling that declares no readings is a bug)."""
         found = self.chosen.get(ruling)
-        if found is not None:
-            return found
-        try:
-            return _DEFAULTS[ruling]
-        except KeyError:
-            raise KeyError(f"no ruling {ruling!r} declares readings") from None
+        return default_reading(ruling) if found is None else found
 
 
 _DEFAULT_READINGS = Readings()
