@@ -377,6 +377,16 @@ def test_two_rulesets_may_give_one_ruling_id_different_defaults(
     assert strict.readings_in_force() == {"demo-two-readings": "strict"}
     assert loose.readings_in_force() == {"demo-two-readings": "loose"}
     assert loose.readings_in_force({"demo-two-readings": "strict"}) == strict.readings_in_force()
+
+    def read(_: object, res: Resolution) -> dict[str, object]:
+        return {"reading": res.reading("demo-two-readings")}
+
+    step = Step(name="read", summary="Read", description="Its reading.", dice="none", resolve=read)
+    for ruleset, reading in (("demo-strict", "strict"), ("demo-loose", "loose")):
+        assert run_step(ruleset, step, None, dice.SuppliedDice([]))["result"] == {
+            "reading": reading
+        }
+        assert step_odds(ruleset, step, None)["outcomes"][0]["result"] == {"reading": reading}
     # Outside a run no ruleset is in force, and the id alone names no one default.
     with pytest.raises(KeyError, match="different defaults in rulesets .'demo-loose', 'demo-st"):
         resolution.Readings().reading("demo-two-readings")

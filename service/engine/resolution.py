@@ -39,16 +39,18 @@ def default_reading(ruling: str) -> str:
 
 
 class Readings:
-    """The readings a request chose (ruling id to reading id); the rest are the defaults."""
+    """The readings a request chose (ruling id to reading id); the rest are the defaults of
+    ``ruleset`` (when it is known, else what ``default_reading`` finds)."""
 
-    __slots__ = ("chosen",)
+    __slots__ = ("chosen", "defaults")
 
-    def __init__(self, chosen: Mapping[str, str] | None = None) -> None:
+    def __init__(self, chosen: Mapping[str, str] | None = None, ruleset: str | None = None) -> None:
         self.chosen: Mapping[str, str] = chosen or {}
+        self.defaults: Mapping[str, str] = _DEFAULTS.get(ruleset, {}) if ruleset else {}
 
     def reading(self, ruling: str) -> str:
         """The reading of ``ruling`` in force (a ruling that declares no readings is a bug)."""
-        found = self.chosen.get(ruling)
+        found = self.chosen.get(ruling) or self.defaults.get(ruling)
         return default_reading(ruling) if found is None else found
 
 
@@ -62,7 +64,8 @@ def in_force() -> Readings:
 
 
 class readings_in_force:  # noqa: N801 - used as a function: ``with readings_in_force(x):``
-    """Make ``chosen`` the readings of every Resolution made inside (the odds' own walks).
+    """Make ``chosen`` the readings of every Resolution made inside (the odds' own walks),
+    with ``ruleset``'s defaults for the rest.
 
     A class, not a ``@contextmanager`` generator: it runs on every request (about 1 us
     against 3 for the generator).
@@ -70,8 +73,8 @@ class readings_in_force:  # noqa: N801 - used as a function: ``with readings_in_
 
     __slots__ = ("readings", "_token")
 
-    def __init__(self, chosen: Mapping[str, str] | None) -> None:
-        self.readings = Readings(chosen)
+    def __init__(self, chosen: Mapping[str, str] | None, ruleset: str | None = None) -> None:
+        self.readings = Readings(chosen, ruleset)
 
     def __enter__(self) -> Readings:
         self._token = _IN_FORCE.set(self.readings)

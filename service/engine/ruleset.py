@@ -194,7 +194,7 @@ def run_step(
     ``rules``: the readings in force (``Ruleset.readings_in_force``), echoed in the answer
     under ``rules``; without it the defaults apply and the answer has no ``rules``.
     """
-    with readings_in_force(rules):
+    with readings_in_force(rules, ruleset):
         resolution = Resolution(dice)
         result = step.resolve(inputs, resolution)
     envelope = resolution.envelope(ruleset, step.name, result)
@@ -219,7 +219,7 @@ def step_odds(
     def play(dice: DiceSource) -> Hashable:
         return _key(step.resolve(inputs, Resolution(dice)))
 
-    with readings_in_force(rules):
+    with readings_in_force(rules, ruleset):
         if step.exact_odds is None:
             distribution = enumerate_outcomes(play)
         else:
