@@ -5,9 +5,10 @@
 
 from __future__ import annotations
 
-import importlib
 import io
-from collections.abc import Mapping
+import json
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import Flask, Response, request
@@ -17,10 +18,12 @@ from .engine.errors import KINDS, RuleError
 from .http import cors, dice_api, jsonbody, meta, metrics, receipts, referee, request_id, seeds
 from .http.api import Api
 from .http.components import COMPONENTS, component_to_property, nullable_as_one_of
+from .http.contract import RulesetAPI, registered
+from .http.envelope import RULESET_ID
 from .http.fields import StrictBoolean, StrictInteger, const_to_property, one_of_to_property
 from .http.problems import problem
 from .http.receipts import VERIFY_BODY_BYTES
-from .rulesets import REGISTERED
+from .startup import StartupError
 
 MAX_BODY_BYTES = 64 * 1024
 VERIFY_ENDPOINT = "receipts.verify"
@@ -54,10 +57,15 @@ DEFAULTS: Mapping[str, Any] = {
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the WSGI app. ``config`` overrides the defaults (tests use it)."""
+    """Build the WSGI app. ``config`` overrides the defaults (tests use it).
+
+    ``RULESETS``: the rulesets the app serves (``RulesetAPI``s), by default every one
+    service/rulesets registers; a test adds its own beside them.
+    """
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     app.config.update(config or {})
+    served = _served(app.config.get("RULESETS"))
     app.json.sort_keys = False  # type: ignore[attr-defined]
     jsonbody.init_app(app)  # request bodies are I-JSON: one decoder for every reader
 
@@ -131,18 +139,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return problem(422, error.kind, error.title, error.detail, errors)
 
     api.register_blueprint(meta.ops)
-    api.register_blueprint(meta.blp)
+    api.register_blueprint(meta.rulesets_blueprint(served))
     api.register_blueprint(dice_api.blp)
     receipts.init_app(app)
     api.register_blueprint(receipts.blp)
     api.register_blueprint(seeds.blp)
     api.register_blueprint(seeds.games)
-    for name in REGISTERED:
-        module = importlib.import_module(f".rulesets.{name}.api", __name__)
-        meta.register_ruleset(app, module.RULESET)
-        api.register_blueprint(module.blp)
+    for ruleset in served:
+        meta.register_ruleset(app, ruleset.ruleset)
+        api.register_blueprint(ruleset.blueprint)
 
-    for name, schema in sorted(COMPONENTS.items()):
+    for name, schema in _documented(api, served):
         api.spec.components.schema(name, schema)
     meta.init_docs(app)
     app.register_blueprint(referee.blp)  # GET /referee: checks a game log in the browser
@@ -150,3 +157,35 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     cors.init_app(app)
     app.wsgi_app = request_id.RequestId(app.wsgi_app)  # type: ignore[method-assign]
     return app
+
+
+def _served(setting: Sequence[RulesetAPI] | None) -> tuple[RulesetAPI, ...]:
+    served = registered() if setting is None else tuple(setting)
+    ids = [ruleset.id for ruleset in served]
+    if not served or len(set(ids)) != len(ids):
+        raise StartupError(
+            "RULESETS",
+            f"serves {ids}: no ruleset, or one id twice",
+            "name each ruleset to serve once (service/http/contract.py)",
+        )
+    return served
+
+
+_REF = re.compile(r'"#/components/schemas/([^"]+)"')
+
+
+def _documented(api: Api, served: Sequence[RulesetAPI]) -> list[tuple[str, dict[str, Any]]]:
+    """The named components (service/http/components.py) this app's operations use, by
+    name. Components are made as modules are imported, for every ruleset the process has
+    loaded: an app documents those its own rulesets reach, and ``RulesetId`` lists them."""
+    known = {**COMPONENTS}
+    known[RULESET_ID.name] = {**known[RULESET_ID.name], "enum": [r.id for r in served]}
+    todo = set(_REF.findall(json.dumps(api.spec.to_dict())))
+    used: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in used or name not in known:
+            continue
+        used.add(name)
+        todo |= set(_REF.findall(json.dumps(known[name])))
+    return sorted((name, schema) for name, schema in known.items() if name in used)

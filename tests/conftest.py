@@ -163,3 +163,13 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
 @pytest.fixture()
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def every_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
+    """The service serving the test rulesets (tests/fixtures/tiny_ruleset.py) beside its own:
+    the checks that cover every ruleset run over them too."""
+    from tests.fixtures.tiny_ruleset import EVERY
+
+    data = tmp_path_factory.mktemp("every-app-data")
+    return create_app({"TESTING": True, "FIRECONTROL_DATA_DIR": str(data), "RULESETS": EVERY})

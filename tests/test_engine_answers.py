@@ -351,39 +351,76 @@ def test_enumerate_outcomes_adds_up_an_outcome_reached_by_different_numbers_of_d
     assert dice.enumerate_outcomes(play) == {"hit": Fraction(11, 36), "miss": Fraction(25, 36)}
 
 
-def test_a_ruling_id_shared_by_two_rulesets_keeps_one_default(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(resolution, "_DEFAULTS", {})
-    resolution.register_default("shared-ruling", "strict")
-    resolution.register_default("shared-ruling", "strict")  # the same default again is fine
-    assert resolution.Readings().reading("shared-ruling") == "strict"
-    with pytest.raises(
-        ValueError, match="^ruling 'shared-ruling' has two different defaults: 'strict', 'loose'$"
-    ):
-        resolution.register_default("shared-ruling", "loose")
-    assert resolution.Readings({"shared-ruling": "loose"}).reading("shared-ruling") == "loose"
-    with pytest.raises(KeyError, match="no ruling 'unknown' declares readings"):
-        resolution.Readings().reading("unknown")
-
-
-def test_a_ruling_with_two_readings_registers_its_default_and_lists_them(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(resolution, "_DEFAULTS", {})
-    ruling = Ruling(
+def _two_readings(default: str) -> Ruling:
+    return Ruling(
         id="demo-two-readings",
         question="question?",
         ruling="ruling.",
         reason="reason.",
         readings=(
-            Reading(id="strict", text="Strictly"),
-            Reading(id="loose", text="Loosely", default=True),
+            Reading(id="strict", text="Strictly", default=default == "strict"),
+            Reading(id="loose", text="Loosely", default=default == "loose"),
         ),
     )
+
+
+def _with_ruling(ruleset_id: str, ruling: Ruling) -> Ruleset:
+    return Ruleset(ruleset_id, "Demo", "a source", "a ruleset", _ruleset().steps, rulings=(ruling,))
+
+
+def test_two_rulesets_may_give_one_ruling_id_different_defaults(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(resolution, "_DEFAULTS", {})
+    strict = _with_ruling("demo-strict", _two_readings("strict"))
+    loose = _with_ruling("demo-loose", _two_readings("loose"))
+    assert strict.readings_in_force() == {"demo-two-readings": "strict"}
+    assert loose.readings_in_force() == {"demo-two-readings": "loose"}
+    assert loose.readings_in_force({"demo-two-readings": "strict"}) == strict.readings_in_force()
+
+    def read(_: object, res: Resolution) -> dict[str, object]:
+        return {"reading": res.reading("demo-two-readings")}
+
+    step = Step(name="read", summary="Read", description="Its reading.", dice="none", resolve=read)
+    for ruleset, reading in (("demo-strict", "strict"), ("demo-loose", "loose")):
+        assert run_step(ruleset, step, None, dice.SuppliedDice([]))["result"] == {
+            "reading": reading
+        }
+        assert step_odds(ruleset, step, None)["outcomes"][0]["result"] == {"reading": reading}
+    # Outside a run no ruleset is in force, and the id alone names no one default.
+    with pytest.raises(KeyError, match="different defaults in rulesets .'demo-loose', 'demo-st"):
+        resolution.Readings().reading("demo-two-readings")
+    assert resolution.Readings({"demo-two-readings": "loose"}).reading("demo-two-readings") == (
+        "loose"
+    )
+    with pytest.raises(KeyError, match="no ruling 'unknown' declares readings"):
+        resolution.Readings().reading("unknown")
+
+
+def test_a_ruling_with_two_readings_is_read_by_its_default_outside_a_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(resolution, "_DEFAULTS", {})
+    ruling = _two_readings("loose")
+    with pytest.raises(KeyError, match="no ruling 'demo-two-readings' declares readings"):
+        resolution.Readings().reading("demo-two-readings")  # no ruleset declares it yet
+    _with_ruling("demo", ruling)
+    _with_ruling("demo-again", _two_readings("loose"))  # another, with the same default
     assert resolution.Readings().reading("demo-two-readings") == "loose"
     assert Resolution(dice.SuppliedDice([])).reading("demo-two-readings") == "loose"
     assert [reading.as_dict() for reading in ruling.readings] == [
         {"id": "strict", "text": "Strictly", "default": False, "wording_supports": False},
         {"id": "loose", "text": "Loosely", "default": True, "wording_supports": False},
     ]
+
+
+def test_a_ruleset_names_each_step_and_ruling_once_and_has_a_step() -> None:
+    steps, ruling = _ruleset().steps, _two_readings("loose")
+    with pytest.raises(ValueError, match="^ruleset 'demo': two rulings named .'demo-two-readin"):
+        Ruleset("demo", "Demo", "a source", "a ruleset", steps, rulings=(ruling, ruling))
+    with pytest.raises(ValueError, match="^ruleset 'demo': two steps named .'one'.$"):
+        Ruleset("demo", "Demo", "a source", "a ruleset", (steps[0], steps[0]))
+    with pytest.raises(ValueError, match="^ruleset 'demo' has no step$"):
+        Ruleset("demo", "Demo", "a source", "a ruleset", ())
+    small = Ruleset("demo", "Demo", "a source", "a ruleset", steps)
+    assert (small.tables, small.ships, small.rulings, small.readings_in_force()) == ({}, (), (), {})

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from service.engine import dice
 from service.engine.errors import LimitError, RuleError
 from service.engine.ruleset import NoInput, Ruleset, step_odds
+from service.http.contract import RulesetAPI
 from service.rulesets import dreadnought, salvo_solo
 from service.rulesets.dreadnought import steps as dn
 from service.rulesets.dreadnought import tables as dt
@@ -32,6 +33,7 @@ from service.rulesets.salvo_solo import tables as st_
 from service.rulesets.salvo_solo.ships import CATALOG as SS_CATALOG
 from service.rulesets.salvo_solo.ships import Ship as SsShip
 from service.rulesets.salvo_solo.ships import ShipState as SsState
+from tests.fixtures.tiny_ruleset import EVERY, EXTRA
 
 DREADNOUGHT = dreadnought.RULESET
 SALVO_SOLO = salvo_solo.RULESET
@@ -58,15 +60,19 @@ def assert_exact(ruleset: Ruleset, name: str, inputs: Any) -> None:
 
 
 def test_every_step_with_odds_has_exact_odds() -> None:
-    from service.rulesets import fleet_action, salvo_grid
-
     walked = [
-        f"{ruleset.id} {step.name}"
-        for ruleset in (DREADNOUGHT, SALVO_SOLO, fleet_action.RULESET, salvo_grid.RULESET)
-        for step in ruleset.steps
+        f"{api.id} {step.name}"
+        for api in EVERY
+        for step in api.ruleset.steps
         if step.odds and step.exact_odds is None
     ]
     assert walked == []
+
+
+@pytest.mark.parametrize("api", EXTRA, ids=lambda api: api.id)
+def test_the_test_rulesets_exact_odds_are_the_walk(api: RulesetAPI) -> None:
+    # each under its own default reading of the one ruling id the two share
+    assert_exact(api.ruleset, "roll", NoInput())
 
 
 # --- dreadnought --------------------------------------------------------------------------

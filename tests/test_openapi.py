@@ -11,6 +11,8 @@ import yaml
 from flask import Flask
 
 from service import create_app
+from service.http.components import camel
+from service.http.contract import registered
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -158,7 +160,7 @@ def test_one_component_per_set_of_values(app: Flask) -> None:
 def test_component_names_carry_their_ruleset(app: Flask) -> None:
     """A ruleset's components are named after it (salvo-solo's too), none bare."""
     document = app.test_client().get("/openapi.json").get_json()
-    prefixes = ("SalvoSolo", "SalvoGrid", "Dreadnought", "FleetAction")
+    prefixes = tuple(camel(api.id) for api in registered())
     shared = {name for name in document["components"]["schemas"] if not name.startswith(prefixes)}
     # The envelope, dice, receipts, seeds, problems and the catalog: one for every ruleset.
     assert not any(

@@ -1,24 +1,109 @@
-"""The rulesets an app serves live with the app (``app.extensions``), as its keys do.
+"""The rulesets an app serves: what a ruleset provides (``RulesetAPI``), which ones an app
+serves (its ``RULESETS`` setting, by default every registered one), and that they live with
+the app (``app.extensions``), as its keys do.
 
-Before, they were a module global of service/http/meta.py, filled by every create_app of
-the process: an app could not serve anything but what all of them shared, and emptying
-the app's own registry changed nothing.
+The test rulesets of tests/fixtures/tiny_ruleset.py (one step, no tables, no ships, one
+ruling two of them give different defaults) are served beside the service's own here.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
+import yaml
 from flask import Flask
 from flask.testing import FlaskClient
+from openapi_spec_validator import validate
 
+from service import create_app
 from service.http import meta
+from service.http.contract import RulesetAPI, registered
 from service.rulesets import REGISTERED
+from service.startup import StartupError
+from tests.fixtures.tiny_ruleset import EXTRA, TINY, TWIN
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_registered_folder_names_its_ruleset_api() -> None:
+    found = registered()
+    assert all(isinstance(api, RulesetAPI) for api in found)
+    assert [api.id for api in found] == [name.replace("_", "-") for name in REGISTERED]
 
 
 def test_the_app_holds_every_registered_ruleset(app: Flask) -> None:
     held = app.extensions[meta.EXTENSION]
-    assert sorted(held) == sorted(name.replace("_", "-") for name in REGISTERED)
+    assert list(held) == [api.id for api in registered()]
     assert not hasattr(meta, "RULESETS")
+
+
+def test_an_app_serves_the_rulesets_its_setting_adds(every_app: Flask) -> None:
+    client = every_app.test_client()
+    listed = [r["id"] for r in client.get("/v1/rulesets").get_json()["rulesets"]]
+    assert listed == [*(api.id for api in registered()), "tiny", "tiny-twin"]
+    assert client.get("/v1/rulesets/tiny/tables").get_json() == {"ruleset": "tiny", "tables": {}}
+    assert client.get("/v1/rulesets/tiny/ships").get_json() == {"ruleset": "tiny", "ships": []}
+    odds = client.post("/v1/rulesets/tiny/roll/odds", json={}).get_json()["outcomes"]
+    assert [(o["result"]["hit"], o["probability"]) for o in odds] == [(False, "2/3"), (True, "1/3")]
+
+
+def _one_of_empty(node: Any) -> bool:
+    if isinstance(node, dict):
+        return node.get("oneOf") == [] or any(_one_of_empty(v) for v in node.values())
+    return isinstance(node, list) and any(_one_of_empty(v) for v in node)
+
+
+def test_the_document_of_an_app_with_a_small_ruleset_is_valid(every_app: Flask) -> None:
+    document = every_app.test_client().get("/openapi.json").get_json()
+    validate(document)
+    assert not _one_of_empty(document)
+    schemas = document["components"]["schemas"]
+    assert schemas["RulesetId"]["enum"] == [*(api.id for api in registered()), "tiny", "tiny-twin"]
+    ships = schemas["TinyShipsResponse"]["properties"]["ships"]
+    assert ships == {"type": "array", "items": {}, "maxItems": 0}
+    assert "/v1/rulesets/tiny-twin/roll/odds" in document["paths"]
+
+
+def test_another_app_in_the_process_documents_only_its_own_rulesets(every_app: Flask) -> None:
+    assert every_app.extensions[meta.EXTENSION]["tiny"] is TINY.ruleset  # made first
+    served = create_app().test_client().get("/openapi.json").get_json()
+    committed = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    assert served == committed
+    assert "tiny" not in json.dumps(served).lower()
+
+
+def test_two_rulesets_give_one_ruling_id_different_defaults(every_app: Flask) -> None:
+    client = every_app.test_client()
+    four = {"dice": {"values": [4]}}
+    tiny = client.post("/v1/rulesets/tiny/roll", json=four).get_json()
+    twin = client.post("/v1/rulesets/tiny-twin/roll", json=four).get_json()
+    assert (tiny["result"], tiny["rules"]) == ({"hit": False, "needed": 5}, {"hit-on": "five-up"})
+    assert (twin["result"], twin["rules"]) == ({"hit": True, "needed": 4}, {"hit-on": "four-up"})
+    chosen = {**four, "rules": {"hit-on": "four-up"}}
+    assert client.post("/v1/rulesets/tiny/roll", json=chosen).get_json()["result"]["hit"]
+    odds = client.post("/v1/rulesets/tiny-twin/roll/odds", json={}).get_json()["outcomes"]
+    assert [o["probability"] for o in odds] == ["1/2", "1/2"]
+    readings = {
+        r: client.get(f"/v1/rulesets/{r}").get_json()["rulings"][0]["default_reading"]
+        for r in ("tiny", "tiny-twin")
+    }
+    assert readings == {"tiny": "five-up", "tiny-twin": "four-up"}
+
+
+def test_a_ruleset_api_that_breaks_the_contract_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"^ruleset 'tiny': typed results for \['roll', 'x'\]"):
+        dataclasses.replace(TINY, results={"roll": dict, "x": dict})
+    with pytest.raises(
+        ValueError, match="^ruleset 'tiny': its blueprint serves '/v1/rulesets/tiny-"
+    ):
+        dataclasses.replace(TINY, blueprint=TWIN.blueprint)
+    for setting in ((), (TINY, TINY), (*EXTRA, dataclasses.replace(TWIN))):
+        with pytest.raises(StartupError, match="^RULESETS: serves .*: no ruleset, or one id twice"):
+            create_app({"RULESETS": setting})
 
 
 def test_what_the_app_holds_is_what_it_serves(

@@ -12,6 +12,7 @@ Two kinds of check, for every ruleset:
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -19,11 +20,14 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from service.engine.dice import SuppliedDice
 from service.engine.resolution import Resolution
-from service.rulesets import dreadnought, fleet_action, salvo_grid, salvo_solo
+from service.http.contract import registered
+from service.http.meta import EXTENSION
+from service.rulesets import REGISTERED
 from service.rulesets.dreadnought import tables as dn
 from service.rulesets.fleet_action import tables as fa
 from service.rulesets.salvo_grid import tables as sg
@@ -32,24 +36,31 @@ from service.rulesets.salvo_solo import tables as ss
 from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipState
 from tests import dreadnought_helpers as dh
 from tests import fleet_action_helpers as fh
+from tests.fixtures.tiny_ruleset import EVERY
 
+# Every registered ruleset and the tables module its steps and ``as_data`` read; the test
+# rulesets (tests/fixtures/tiny_ruleset.py) have none.
 RULESETS = {
-    "salvo-solo": (salvo_solo.RULESET, ss),
-    "salvo-grid": (salvo_grid.RULESET, sg),
-    "dreadnought": (dreadnought.RULESET, dn),
-    "fleet-action": (fleet_action.RULESET, fa),
+    name.replace("_", "-"): (
+        api.ruleset,
+        importlib.import_module(f"service.rulesets.{name}.tables"),
+    )
+    for name, api in zip(REGISTERED, registered(), strict=True)
 }
 
 
-# --- what is published is as_data() ----------------------------------------------------------
+@pytest.mark.parametrize("ruleset", [api.id for api in EVERY])
+def test_tables_served_are_the_engines_own(every_app: Flask, ruleset: str) -> None:
+    served = every_app.test_client().get(f"/v1/rulesets/{ruleset}/tables").get_json()["tables"]
+    assert json.loads(json.dumps(every_app.extensions[EXTENSION][ruleset].tables)) == served
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_tables_served_are_the_tables_module_data(client: FlaskClient, ruleset: str) -> None:
     served = client.get(f"/v1/rulesets/{ruleset}/tables").get_json()["tables"]
-    registered, module = RULESETS[ruleset]
+    engine, module = RULESETS[ruleset]
     assert served == json.loads(json.dumps(module.as_data()))
-    assert json.loads(json.dumps(registered.tables)) == served
+    assert json.loads(json.dumps(engine.tables)) == served
 
 
 # --- band tables: contiguous, no overlap -------------------------------------------------------
@@ -743,6 +754,11 @@ CASES = [
     *(("fleet-action", case) for case in FLEET_CASES),
     *(("salvo-grid", case) for case in GRID_CASES),
 ]
+
+
+def test_every_registered_ruleset_with_tables_has_cases_here() -> None:
+    with_tables = {name for name, (ruleset, _) in RULESETS.items() if ruleset.tables}
+    assert {ruleset for ruleset, _ in CASES} == with_tables
 
 
 @pytest.mark.parametrize(("ruleset", "case"), CASES, ids=[f"{r}: {c.id}" for r, c in CASES])

@@ -1,10 +1,11 @@
 """Each step's typed result (service/rulesets/<ruleset>/results.py) and its answer schema agree.
 
-For every step of every ruleset: the step function is annotated to return the TypedDict its
-ruleset's ``STEP_RESULTS`` names, and that TypedDict names the same keys (required and not)
-as the step's answer ``result`` component in the served OpenAPI document, recursively: every
-nested object component has a TypedDict of the same name with the same keys, every enum the
-same values as its Literal, every list, map, union and null in the same place.
+For every step of every ruleset (the test rulesets too): the step function is annotated to
+return the TypedDict its ruleset's ``RulesetAPI.results`` names, and that TypedDict names
+the same keys (required and not) as the step's answer ``result`` component in the served
+OpenAPI document, recursively: every nested object component has a TypedDict of the same
+name with the same keys, every enum the same values as its Literal, every list, map, union
+and null in the same place.
 """
 
 import types
@@ -15,18 +16,10 @@ from typing import Any, Literal, NotRequired, TypedDict
 import pytest
 from flask import Flask
 
-from service.rulesets import dreadnought, fleet_action, salvo_grid, salvo_solo
-from service.rulesets.dreadnought import results as dreadnought_results
-from service.rulesets.fleet_action import results as fleet_action_results
-from service.rulesets.salvo_grid import results as salvo_grid_results
-from service.rulesets.salvo_solo import results as salvo_solo_results
+from tests.fixtures.tiny_ruleset import EVERY
 
-RULESETS = {
-    "salvo-solo": (salvo_solo.RULESET, salvo_solo_results.STEP_RESULTS),
-    "fleet-action": (fleet_action.RULESET, fleet_action_results.STEP_RESULTS),
-    "dreadnought": (dreadnought.RULESET, dreadnought_results.STEP_RESULTS),
-    "salvo-grid": (salvo_grid.RULESET, salvo_grid_results.STEP_RESULTS),
-}
+# Every registered ruleset, and the test rulesets served beside them (every_app).
+RULESETS = {api.id: (api.ruleset, api.results) for api in EVERY}
 
 Shape = tuple[Any, ...]
 _BASES: dict[object, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
@@ -157,8 +150,8 @@ def _typeddict(hint: Any, name: str) -> type:
 
 
 @pytest.fixture(scope="module")
-def document(app: Flask) -> dict[str, Any]:
-    served: dict[str, Any] = app.test_client().get("/openapi.json").get_json()
+def document(every_app: Flask) -> dict[str, Any]:
+    served: dict[str, Any] = every_app.test_client().get("/openapi.json").get_json()
     return served
 
 

@@ -11,36 +11,47 @@ from .dice import DiceSource, Roll
 
 # --- rule options: the reading of each contested ruling in force -----------------------------
 
-# Every ruling with readings, by id, to its default reading (filled by ``Ruling`` as rulesets
-# are imported). Step code asks for a ruling by id; a reading the request did not choose is
-# the default.
-_DEFAULTS: dict[str, str] = {}
+# The default readings of every ruleset made in this process, by ruleset id. A step run
+# puts its own ruleset's readings in force (``Ruleset.readings_in_force``), so two rulesets
+# may give one ruling id different defaults; these are what a Resolution made outside any
+# run falls back to (a rules function called on its own), while the id names one default.
+_DEFAULTS: dict[str, Mapping[str, str]] = {}
 
 
-def register_default(ruling: str, reading: str) -> None:
-    """Record the default reading of a ruling (two rulesets may share an id, not a default)."""
-    found = _DEFAULTS.setdefault(ruling, reading)
-    if found != reading:
-        raise ValueError(f"ruling {ruling!r} has two different defaults: {found!r}, {reading!r}")
+def register_defaults(ruleset: str, defaults: Mapping[str, str]) -> None:
+    """Record the default reading of each of a ruleset's rulings with readings."""
+    _DEFAULTS[ruleset] = dict(defaults)
+
+
+def default_reading(ruling: str) -> str:
+    """The default of ``ruling`` outside any run: the one every ruleset declaring it gives."""
+    found = {
+        ruleset: defaults[ruling] for ruleset, defaults in _DEFAULTS.items() if ruling in defaults
+    }
+    if not found:
+        raise KeyError(f"no ruling {ruling!r} declares readings")
+    if len(set(found.values())) > 1:
+        raise KeyError(
+            f"ruling {ruling!r} has different defaults in rulesets {sorted(found)}: resolve "
+            "it under its ruleset's readings (Ruleset.readings_in_force)"
+        )
+    return next(iter(found.values()))
 
 
 class Readings:
-    """The readings a request chose (ruling id to reading id); the rest are the defaults."""
+    """The readings a request chose (ruling id to reading id); the rest are the defaults of
+    ``ruleset`` (when it is known, else what ``default_reading`` finds)."""
 
-    __slots__ = ("chosen",)
+    __slots__ = ("chosen", "defaults")
 
-    def __init__(self, chosen: Mapping[str, str] | None = None) -> None:
+    def __init__(self, chosen: Mapping[str, str] | None = None, ruleset: str | None = None) -> None:
         self.chosen: Mapping[str, str] = chosen or {}
+        self.defaults: Mapping[str, str] = _DEFAULTS.get(ruleset, {}) if ruleset else {}
 
     def reading(self, ruling: str) -> str:
         """The reading of ``ruling`` in force (a ruling that declares no readings is a bug)."""
-        found = self.chosen.get(ruling)
-        if found is not None:
-            return found
-        try:
-            return _DEFAULTS[ruling]
-        except KeyError:
-            raise KeyError(f"no ruling {ruling!r} declares readings") from None
+        found = self.chosen.get(ruling) or self.defaults.get(ruling)
+        return default_reading(ruling) if found is None else found
 
 
 _DEFAULT_READINGS = Readings()
@@ -53,7 +64,8 @@ def in_force() -> Readings:
 
 
 class readings_in_force:  # noqa: N801 - used as a function: ``with readings_in_force(x):``
-    """Make ``chosen`` the readings of every Resolution made inside (the odds' own walks).
+    """Make ``chosen`` the readings of every Resolution made inside (the odds' own walks),
+    with ``ruleset``'s defaults for the rest.
 
     A class, not a ``@contextmanager`` generator: it runs on every request (about 1 us
     against 3 for the generator).
@@ -61,8 +73,8 @@ class readings_in_force:  # noqa: N801 - used as a function: ``with readings_in_
 
     __slots__ = ("readings", "_token")
 
-    def __init__(self, chosen: Mapping[str, str] | None) -> None:
-        self.readings = Readings(chosen)
+    def __init__(self, chosen: Mapping[str, str] | None, ruleset: str | None = None) -> None:
+        self.readings = Readings(chosen, ruleset)
 
     def __enter__(self) -> Readings:
         self._token = _IN_FORCE.set(self.readings)

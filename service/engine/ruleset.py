@@ -11,7 +11,7 @@ from math import lcm
 from typing import Any
 
 from .dice import DiceSource, enumerate_outcomes
-from .resolution import Resolution, readings_in_force, register_default
+from .resolution import Resolution, readings_in_force, register_defaults
 
 # A step's result: a TypedDict of its ruleset's results.py (a dict at run time).
 Resolver = Callable[[Any, Resolution], Mapping[str, Any]]
@@ -73,7 +73,6 @@ class Ruling:
                 f"ruling {self.id!r}: readings need two or more distinct ids and exactly one "
                 f"default, not {ids} with defaults {defaults}"
             )
-        register_default(self.id, defaults[0])
 
     @property
     def default(self) -> str | None:
@@ -116,16 +115,30 @@ class Step:
 
 @dataclass(frozen=True)
 class Ruleset:
-    """Everything one ruleset offers, as data and functions."""
+    """Everything one ruleset offers, as data and functions: a small ruleset may have no
+    tables, no ships and no rulings. Its rulings' ids are its own: another ruleset may use
+    the same id with another default."""
 
     id: str
     title: str
     source: str
     description: str
     steps: Sequence[Step]
-    tables: Mapping[str, Any]
-    ships: Sequence[Mapping[str, Any]]
+    tables: Mapping[str, Any] = field(default_factory=dict)
+    ships: Sequence[Mapping[str, Any]] = field(default_factory=tuple)
     rulings: Sequence[Ruling] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        for kind, names in (
+            ("step", [step.name for step in self.steps]),
+            ("ruling", [ruling.id for ruling in self.rulings]),
+        ):
+            twice = sorted({name for name in names if names.count(name) > 1})
+            if twice:
+                raise ValueError(f"ruleset {self.id!r}: two {kind}s named {twice}")
+        if not self.steps:
+            raise ValueError(f"ruleset {self.id!r} has no step")
+        register_defaults(self.id, self._defaults)
 
     @cached_property
     def optional(self) -> tuple[Ruling, ...]:
@@ -181,7 +194,7 @@ def run_step(
     ``rules``: the readings in force (``Ruleset.readings_in_force``), echoed in the answer
     under ``rules``; without it the defaults apply and the answer has no ``rules``.
     """
-    with readings_in_force(rules):
+    with readings_in_force(rules, ruleset):
         resolution = Resolution(dice)
         result = step.resolve(inputs, resolution)
     envelope = resolution.envelope(ruleset, step.name, result)
@@ -206,7 +219,7 @@ def step_odds(
     def play(dice: DiceSource) -> Hashable:
         return _key(step.resolve(inputs, Resolution(dice)))
 
-    with readings_in_force(rules):
+    with readings_in_force(rules, ruleset):
         if step.exact_odds is None:
             distribution = enumerate_outcomes(play)
         else:

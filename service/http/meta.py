@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import html
-import importlib
 import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import Flask, Response, current_app
@@ -14,18 +14,12 @@ from marshmallow import Schema, fields
 
 from ..engine.errors import PROBLEM_KINDS, ProblemKind
 from ..engine.ruleset import Ruleset
-from ..rulesets import REGISTERED
 from .answers import json_response
 from .components import EnumType, camel, component, ref
+from .contract import RulesetAPI
 from .envelope import RULESET_ID
 from .shapes import merged, shape_of
 
-blp = Blueprint(
-    "rulesets",
-    __name__,
-    url_prefix="/v1/rulesets",
-    description="The rulesets, their steps, tables, ships and rulings.",
-)
 REFEREE = "The referee's page, [/referee](/referee), checks a game log in the browser."
 ops = Blueprint("operations", __name__, description=f"Liveness and readiness. {REFEREE}")
 
@@ -121,7 +115,7 @@ def _answers(kind: str, member: str, items: dict[str, dict[str, Any]]) -> dict[s
     }
 
 
-def _ship_shapes(prefix: str, items: Any, refs: dict[str, str]) -> dict[str, Any]:
+def _ship_shapes(prefix: str, items: Any, refs: Mapping[str, str]) -> dict[str, Any]:
     """One component for a ruleset's ships, or one per ``kind`` told apart by it."""
     kinds: dict[str, list[dict[str, Any]]] = {}
     for item in items:
@@ -140,35 +134,28 @@ def _ship_shapes(prefix: str, items: Any, refs: dict[str, str]) -> dict[str, Any
     }
 
 
-LOADED: list[Ruleset] = []
+def _catalog(served: Sequence[RulesetAPI]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The tables and ships answers of the rulesets an app serves, typed per ruleset.
 
-
-def _catalog() -> tuple[dict[str, Any], dict[str, Any]]:
-    """The tables and ships answers of every registered ruleset, typed per ruleset.
-
-    A ruleset's HTTP module may name the component of one ship (``SHIP_COMPONENT``, the card
-    a request can send back inline) and the components its data's members refer to
-    (``SHAPE_REFS``); the rest is the shape of the data itself (service/http/shapes.py).
+    A ruleset may name the component of one ship (``ship_component``, the card a request
+    can send back inline) and the components its data's members refer to (``shape_refs``);
+    the rest is the shape of the data itself (service/http/shapes.py): no ships, an empty
+    list.
     """
     tables: dict[str, dict[str, Any]] = {}
-    LOADED.clear()
     ships: dict[str, dict[str, Any]] = {}
-    for name in REGISTERED:
-        module = importlib.import_module(f"..rulesets.{name}.api", __package__)
-        found: Ruleset = module.RULESET
-        LOADED.append(found)
-        refs = getattr(module, "SHAPE_REFS", {})
-        prefix = camel(found.id)
+    for api in served:
+        found, refs, prefix = api.ruleset, api.shape_refs, camel(api.id)
         tables[found.id] = ref(component(f"{prefix}Tables", shape_of(found.tables, refs)))
-        ship = getattr(module, "SHIP_COMPONENT", None)
-        ships[found.id] = {
-            "type": "array",
-            "items": ref(ship) if ship else _ship_shapes(prefix, found.ships, refs),
-        }
+        if api.ship_component is not None:
+            ships[found.id] = {"type": "array", "items": ref(api.ship_component)}
+        elif found.ships:
+            ships[found.id] = {"type": "array", "items": _ship_shapes(prefix, found.ships, refs)}
+        else:
+            ships[found.id] = shape_of(found.ships)
     return _answers("Tables", "tables", tables), _answers("Ships", "ships", ships)
 
 
-TABLES_ANSWER, SHIPS_ANSWER = _catalog()
 RULESET_PARAMETER = {
     "in": "path",
     "name": "ruleset",
@@ -212,53 +199,64 @@ def _ruleset(ruleset: str) -> Ruleset:
     return found
 
 
-@blp.get("")
-@blp.doc(operationId="listRulesets")
-@blp.response(200, RulesetListSchema, example={"rulesets": [r.summary() for r in LOADED]})
-def list_rulesets() -> Response:
-    """Every ruleset
+def rulesets_blueprint(served: Sequence[RulesetAPI]) -> Blueprint:
+    """GET /v1/rulesets and each ruleset's data, documented for the rulesets ``served``:
+    made by each ``create_app``, so an app serving other rulesets documents its own."""
+    blp = Blueprint(
+        "rulesets",
+        __name__,
+        url_prefix="/v1/rulesets",
+        description="The rulesets, their steps, tables, ships and rulings.",
+    )
+    tables_answer, ships_answer = _catalog(served)
+    first = served[0].ruleset
 
-    Each ruleset with its title, source and the steps it offers.
-    """
-    return json_response({"rulesets": [r.summary() for r in rulesets().values()]})
+    @blp.get("")
+    @blp.doc(operationId="listRulesets")
+    @blp.response(
+        200, RulesetListSchema, example={"rulesets": [api.ruleset.summary() for api in served]}
+    )
+    def list_rulesets() -> Response:
+        """Every ruleset
 
+        Each ruleset with its title, source and the steps it offers.
+        """
+        return json_response({"rulesets": [r.summary() for r in rulesets().values()]})
 
-@blp.get("/<string:ruleset>", parameters=[RULESET_PARAMETER])
-@blp.doc(operationId="getRuleset")
-@blp.response(200, RulesetDetailSchema, example=LOADED[0].detail())
-def get_ruleset(ruleset: str) -> Response:
-    """One ruleset: its steps and rulings
+    @blp.get("/<string:ruleset>", parameters=[RULESET_PARAMETER])
+    @blp.doc(operationId="getRuleset")
+    @blp.response(200, RulesetDetailSchema, example=first.detail())
+    def get_ruleset(ruleset: str) -> Response:
+        """One ruleset: its steps and rulings
 
-    Every step with what it resolves and the dice it rolls, and every ruling this service
-    made where the rule text is silent or contradicts itself.
-    """
-    return json_response(_ruleset(ruleset).detail())
+        Every step with what it resolves and the dice it rolls, and every ruling this service
+        made where the rule text is silent or contradicts itself.
+        """
+        return json_response(_ruleset(ruleset).detail())
 
+    @blp.get("/<string:ruleset>/tables", parameters=[RULESET_PARAMETER])
+    @blp.doc(operationId="getRulesetTables")
+    @blp.response(200, tables_answer, example={"ruleset": first.id, "tables": first.tables})
+    def get_tables(ruleset: str) -> Response:
+        """A ruleset's tables, as data
 
-@blp.get("/<string:ruleset>/tables", parameters=[RULESET_PARAMETER])
-@blp.doc(operationId="getRulesetTables")
-@blp.response(200, TABLES_ANSWER, example={"ruleset": LOADED[0].id, "tables": LOADED[0].tables})
-def get_tables(ruleset: str) -> Response:
-    """A ruleset's tables, as data
+        The very data the engine resolves with, so an app can draw the tables.
+        """
+        found = _ruleset(ruleset)
+        return json_response({"ruleset": found.id, "tables": found.tables})
 
-    The very data the engine resolves with, so an app can draw the tables.
-    """
-    found = _ruleset(ruleset)
-    return json_response({"ruleset": found.id, "tables": found.tables})
+    @blp.get("/<string:ruleset>/ships", parameters=[RULESET_PARAMETER])
+    @blp.doc(operationId="getRulesetShips")
+    @blp.response(200, ships_answer, example={"ruleset": first.id, "ships": list(first.ships[:2])})
+    def get_ships(ruleset: str) -> Response:
+        """A ruleset's ship cards or ship classes
 
+        Every ship a request may name by name.
+        """
+        found = _ruleset(ruleset)
+        return json_response({"ruleset": found.id, "ships": list(found.ships)})
 
-@blp.get("/<string:ruleset>/ships", parameters=[RULESET_PARAMETER])
-@blp.doc(operationId="getRulesetShips")
-@blp.response(
-    200, SHIPS_ANSWER, example={"ruleset": LOADED[0].id, "ships": list(LOADED[0].ships[:2])}
-)
-def get_ships(ruleset: str) -> Response:
-    """A ruleset's ship cards or ship classes
-
-    Every ship a request may name by name.
-    """
-    found = _ruleset(ruleset)
-    return json_response({"ruleset": found.id, "ships": list(found.ships)})
+    return blp
 
 
 @ops.get("/healthz")

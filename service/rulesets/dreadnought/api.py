@@ -10,10 +10,11 @@ from marshmallow import Schema, fields, post_load, validate
 
 from ...engine.errors import LimitError
 from ...http.components import EnumType
+from ...http.contract import RulesetAPI
 from ...http.fields import BoundedList, StrictBoolean, count, inches
 from ...http.ship_reference import ship_reference
 from ...http.steps import StepHTTP, inputs, register_steps
-from . import RULESET, steps, tables
+from . import RULESET, results, steps, tables
 from .ships import ALIASES, CATALOG, RUDDER_STATES, Battery, Ship, ShipCard, ShipState
 
 blp = Blueprint(
@@ -387,8 +388,9 @@ STEPS = [
 
 register_steps(blp, RULESET, STEPS)
 
-SHAPE_REFS = {
-    "class": SHIP_CLASS.name,
-    "nationality": NATIONALITY.name,
-    "crew": CREW.name,
-}
+API = RulesetAPI(
+    ruleset=RULESET,
+    blueprint=blp,
+    results=results.STEP_RESULTS,
+    shape_refs={"class": SHIP_CLASS.name, "nationality": NATIONALITY.name, "crew": CREW.name},
+)

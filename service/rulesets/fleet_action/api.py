@@ -9,9 +9,10 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
 from ...http.components import EnumType
+from ...http.contract import RulesetAPI
 from ...http.fields import StrictBoolean, StrictInteger, inches
 from ...http.steps import NoInputs, StepHTTP, inputs, no_input, register_steps
-from . import RULESET, steps, tables
+from . import RULESET, results, steps, tables
 from .ships import Ship
 
 blp = Blueprint(
@@ -215,3 +216,5 @@ STEPS = [
 ]
 
 register_steps(blp, RULESET, STEPS)
+
+API = RulesetAPI(ruleset=RULESET, blueprint=blp, results=results.STEP_RESULTS)

@@ -9,6 +9,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
 from ...http.components import EnumType, component
+from ...http.contract import RulesetAPI
 from ...http.fields import BoundedList, StrictBoolean, StrictInteger
 from ...http.pictures import heat_map
 from ...http.steps import StepHTTP, inputs, register_steps
@@ -688,4 +689,9 @@ STEPS = [
 
 register_steps(blp, RULESET, STEPS)
 
-SHAPE_REFS = {"ship": SHIP.name, "special": SPECIAL.name}
+API = RulesetAPI(
+    ruleset=RULESET,
+    blueprint=blp,
+    results=results.STEP_RESULTS,
+    shape_refs={"ship": SHIP.name, "special": SPECIAL.name},
+)

@@ -9,10 +9,11 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
 from ...http.components import EnumType
+from ...http.contract import RulesetAPI
 from ...http.fields import Const, OneOf, StrictBoolean, count
 from ...http.ship_reference import ship_reference
 from ...http.steps import NoInputs, StepHTTP, inputs, no_input, register_steps
-from . import RULESET, advice, steps, tables
+from . import RULESET, advice, results, steps, tables
 from .ships import ALIASES, CATALOG, FIRE_CONTROL_STATES, MAX_HITS, Ship, ShipCard, ShipState
 
 blp = Blueprint(
@@ -750,6 +751,11 @@ STEPS = [
 
 register_steps(blp, RULESET, STEPS)
 
-# GET /ships lists the cards a request can send back inline.
-SHIP_COMPONENT = "SalvoSoloShipCard"
-SHAPE_REFS = {"type": SHIP_TYPE.name, "provenance": CARD_PROVENANCE.name}
+API = RulesetAPI(
+    ruleset=RULESET,
+    blueprint=blp,
+    results=results.STEP_RESULTS,
+    # GET /ships lists the cards a request can send back inline.
+    ship_component="SalvoSoloShipCard",
+    shape_refs={"type": SHIP_TYPE.name, "provenance": CARD_PROVENANCE.name},
+)
