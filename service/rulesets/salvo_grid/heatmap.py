@@ -45,10 +45,10 @@ from .results import SalvoGridHeatmapResult, SalvoGridHeatMethod, SalvoGridSampl
 
 EXACT_WORK = 20_000  # the exact count's budget: places looked at, and NODE_COST a node
 NODE_COST = 12  # a node of the search costs about as much as looking at this many places
-WORK = 260_000  # the sampler's: places looked at over all its draws (about 25 ms)
+WORK = 220_000  # the sampler's: places looked at over all its draws (about 30 ms)
 GRACE = 4  # with no fitting layout drawn at WORK, the sampler goes on to GRACE times it
 BATCHES = 10  # the draws' batches, whose spread gives the margin
-CORE_WORK = 120_000  # listing the ways of meeting what was told, before sampling by strata
+CORE_WORK = 80_000  # listing the ways of meeting what was told, before sampling by strata
 PILOT = 3  # draws of each stratum before the rest are shared out
 SEED_DICE = 3
 SEED_SIDES = 1000
@@ -599,15 +599,20 @@ def sample(prob: Problem, seed: int, work: int = WORK) -> Heat:
     listed within ``CORE_WORK``, else down the whole search tree."""
     listed = ways_told(prob, work)
     if listed is None:
-        return _bit_tree_sample(prob, seed, work)
+        return _bit_tree_sample(prob, seed, work - listing(prob, work))
     return _bit_stratified(prob, listed[0], seed, work - listed[1])
 
 
+def listing(prob: Problem, work: int = WORK) -> int:
+    """The work the ways of meeting what was told may take to list: ``CORE_WORK`` (or half
+    of ``work``), shared with each count (a node of the search costs more with counts)."""
+    return min(CORE_WORK, work // 2) // (1 + len(prob.areas))
+
+
 def ways_told(prob: Problem, work: int = WORK) -> tuple[list[Core], int] | None:
-    """Every way of meeting what was told and the work it took, or None past
-    ``CORE_WORK`` (or half of ``work``)."""
+    """Every way of meeting what was told and the work it took, or None past ``listing``."""
     try:
-        return _cores(prob, min(CORE_WORK, work // 2))
+        return _cores(prob, listing(prob, work))
     except _Budget:
         return None
 
@@ -847,6 +852,18 @@ class _Bits:
         return out
 
 
+def _choose(bits: int, count: int, rnd: Any, lines: int = 0) -> int:
+    """One of the ``count`` set bits of ``bits``, uniformly: when they are at least a quarter
+    of ``lines``, a line ``floor(u * lines)`` tried until it is one; else the
+    ``floor(u * count)``-th."""
+    if 4 * count >= lines > 0:
+        while True:
+            i = int(rnd() * lines)
+            if bits >> i & 1:
+                return i
+    return _pick(bits, int(rnd() * count))
+
+
 def _pick(bits: int, r: int) -> int:
     """The index of the ``r``-th set bit of ``bits`` (from 0, lowest first)."""
     base = 0
@@ -892,7 +909,7 @@ def _bit_draw(prob: Problem, bits: _Bits, rng: random.Random, pos: list[int]) ->
     weight = 1.0
     work = 0
     while True:
-        work += 4 + 2 * len(left)
+        work += 12 + 6 * len(left) + 12 * len(prob.areas)
         must = prob.required & ~occ
         slack: tuple[int, int, float] | None = None
         wants = []
@@ -921,6 +938,23 @@ def _bit_draw(prob: Problem, bits: _Bits, rng: random.Random, pos: list[int]) ->
             break
         if not left:
             return 0.0, work
+        if not must:
+            # A count square: open water, or a ship on it. Whether any ship could reach it
+            # is asked of the places clear of the others (the count's limits are asked only
+            # when the draw puts a ship there: a dead end then weighs 0).
+            assert slack is not None
+            _, undecided, share = slack
+            low = undecided & -undecided
+            s = low.bit_length() - 1
+            work += len(left)
+            reach = any(allowed[k] & ~blk[k] & tabs[k].cover[s] for k in left)
+            if not reach or rnd() >= share:
+                if reach:
+                    weight /= 1.0 - share
+                empty |= low
+                for k in left:
+                    blk[k] |= tabs[k].cover[s]
+                continue
         room = []
         for k in left:
             v = allowed[k] & ~blk[k]
@@ -938,28 +972,17 @@ def _bit_draw(prob: Problem, bits: _Bits, rng: random.Random, pos: list[int]) ->
                 rest ^= low
                 s = low.bit_length() - 1
                 here = [(v & tabs[k].cover[s]).bit_count() for k, v in zip(left, room, strict=True)]
-                work += len(left)
+                work += 3 * len(left)
                 total = sum(here)
                 if best < 0 or total < sum(counts):
                     best, counts = s, here
                     if total <= 1:
                         break
-            if not sum(counts):
-                return 0.0, work
             s, share = best, 1.0
         else:
-            assert slack is not None
-            _, undecided, share = slack
-            low = undecided & -undecided
-            s = low.bit_length() - 1
             counts = [(v & tabs[k].cover[s]).bit_count() for k, v in zip(left, room, strict=True)]
-            if not sum(counts) or rnd() >= share:
-                if sum(counts):
-                    weight /= 1.0 - share
-                empty |= low
-                for k in left:
-                    blk[k] |= tabs[k].cover[s]
-                continue
+        if not sum(counts):
+            return 0.0, work
         # A way that uses a ship leaves the others fewer to place: each is drawn with a
         # chance in proportion to one over the places its ship has left.
         odds = [c / v.bit_count() if c else 0.0 for c, v in zip(counts, room, strict=True)]
@@ -973,7 +996,7 @@ def _bit_draw(prob: Problem, bits: _Bits, rng: random.Random, pos: list[int]) ->
             pick -= 1
         k = left[pick]
         weight *= whole * room[pick].bit_count() / share
-        i = _pick(room[pick] & tabs[k].cover[s], int(rnd() * counts[pick]))
+        i = _choose(room[pick] & tabs[k].cover[s], counts[pick], rnd)
         occ |= _place(bits, pos, blk, left, k, i)
     return _bit_free(bits, rnd, pos, blk, left, weight, work)
 
@@ -997,7 +1020,7 @@ def _bit_free(
         if not c:
             return 0.0, work
         weight *= c
-        _place(bits, pos, blk, left, k, _pick(v, int(rnd() * c)))
+        _place(bits, pos, blk, left, k, _choose(v, c, rnd, len(bits.tabs[k].lines)))
     return weight, work
 
 
