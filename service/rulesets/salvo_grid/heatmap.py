@@ -48,7 +48,7 @@ NODE_COST = 12  # a node of the search costs about as much as looking at this ma
 WORK = 220_000  # the sampler's: places looked at over all its draws (about 30 ms)
 GRACE = 4  # with no fitting layout drawn at WORK, the sampler goes on to GRACE times it
 BATCHES = 10  # the draws' batches, whose spread gives the margin
-CORE_WORK = 80_000  # listing the ways of meeting what was told, before sampling by strata
+CORE_WORK = 100_000  # listing the ways of meeting what was told, before sampling by strata
 PILOT = 3  # draws of each stratum before the rest are shared out
 SEED_DICE = 3
 SEED_SIDES = 1000
@@ -604,9 +604,9 @@ def sample(prob: Problem, seed: int, work: int = WORK) -> Heat:
 
 
 def listing(prob: Problem, work: int = WORK) -> int:
-    """The work the ways of meeting what was told may take to list: ``CORE_WORK`` (or half
-    of ``work``), shared with each count (a node of the search costs more with counts)."""
-    return min(CORE_WORK, work // 2) // (1 + len(prob.areas))
+    """The work the ways of meeting what was told may take to list: ``CORE_WORK``, or half
+    of ``work`` (when the listing fails, the tree sampler has the rest)."""
+    return min(CORE_WORK, work // 2)
 
 
 def ways_told(prob: Problem, work: int = WORK) -> tuple[list[Core], int] | None:
