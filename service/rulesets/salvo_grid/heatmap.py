@@ -22,7 +22,8 @@ count, then place the free ships anywhere clear. **Exact** when the tree is walk
 can be listed), each weighted by one over its chance and counted ship by ship over every
 place the ship could take given the others (Rao-Blackwell); ``margin`` is three standard
 errors of the least certain square, from batches of the draws. The random numbers are
-``random.Random(seed).random()``, an index among n choices ``floor(u * n)``; the seed comes
+``random.Random(seed).random()``, an index among n choices ``floor(u * n)`` (a ship's place
+among many free ones: a line ``floor(u * lines)`` tried until free); the seed comes
 from three d1000 rolled like any die, so the answer is replayable and signed.
 """
 
