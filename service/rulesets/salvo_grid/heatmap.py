@@ -22,7 +22,8 @@ count, then place the free ships anywhere clear. **Exact** when the tree is walk
 can be listed), each weighted by one over its chance and counted ship by ship over every
 place the ship could take given the others (Rao-Blackwell); ``margin`` is three standard
 errors of the least certain square, from batches of the draws. The random numbers are
-``random.Random(seed).random()``, an index among n choices ``floor(u * n)``; the seed comes
+``random.Random(seed).random()``, an index among n choices ``floor(u * n)`` (a ship's place
+among many free ones: a line ``floor(u * lines)`` tried until free); the seed comes
 from three d1000 rolled like any die, so the answer is replayable and signed.
 """
 
@@ -32,6 +33,7 @@ import bisect
 import itertools
 import math
 import random
+import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,10 +46,10 @@ from .results import SalvoGridHeatmapResult, SalvoGridHeatMethod, SalvoGridSampl
 
 EXACT_WORK = 20_000  # the exact count's budget: places looked at, and NODE_COST a node
 NODE_COST = 12  # a node of the search costs about as much as looking at this many places
-WORK = 260_000  # the sampler's: places looked at over all its draws (about 25 ms)
+WORK = 220_000  # the sampler's: places looked at over all its draws (about 30 ms)
 GRACE = 4  # with no fitting layout drawn at WORK, the sampler goes on to GRACE times it
 BATCHES = 10  # the draws' batches, whose spread gives the margin
-CORE_WORK = 120_000  # listing the ways of meeting what was told, before sampling by strata
+CORE_WORK = 100_000  # listing the ways of meeting what was told, before sampling by strata
 PILOT = 3  # draws of each stratum before the rest are shared out
 SEED_DICE = 3
 SEED_SIDES = 1000
@@ -593,74 +595,25 @@ def exact(prob: Problem, budget: int = EXACT_WORK) -> Heat | None:
     return Heat(board, weights, float(total), "exact", placements=total, margin=0.0)
 
 
-def _draw(prob: Problem, rng: random.Random, state: list[int]) -> tuple[float, int]:
-    """One layout drawn down the search tree, each step's way chosen at random: (the
-    layout's weight, one over the chance of drawing it, or 0 at a dead end; the work done;
-    the places the last free ship could take, which are its places given all the others)."""
-    n = len(prob.ships)
-    occ, empty, left = 0, prob.blocked, tuple(range(n))
-    weight = 1.0
-    work = 0
-    while True:
-        kind, empty, bit, ways, share = _expand(prob, occ, empty, left)
-        work += NODE_COST + len(ways) + prob.scanned
-        prob.scanned = 0
-        if kind == DEAD:
-            return 0.0, work
-        if kind == FREE:
-            break
-        if kind == AREA and (not ways or rng.random() >= share):
-            weight /= 1.0 - share if ways else 1.0
-            empty |= bit
-            continue
-        # A way that uses a ship leaves the others fewer to place: each is drawn with a
-        # chance in proportion to one over the places its ship has left (the layouts under
-        # it are about that much fewer), so the weights stay close to each other.
-        taken = occ | empty
-        room = {k: 0 for k, _ in ways}
-        for k in room:
-            room[k] = sum(1 for m in prob.candidates[k] if not m & taken) or 1
-            work += 3 * len(prob.candidates[k])
-        odds = [1.0 / room[k] for k, _ in ways]
-        whole = sum(odds)
-        u = rng.random() * whole
-        pick = 0
-        while pick < len(ways) - 1 and u >= odds[pick]:
-            u -= odds[pick]
-            pick += 1
-        k, m = ways[pick]
-        weight *= whole / odds[pick] / share
-        state[k] = m
-        occ |= m
-        left = tuple(x for x in left if x != k)
-    taken = occ | empty
-    for k in sorted(left, key=lambda k: (-prob.sizes[k], k)):
-        places = prob.candidates[k]
-        fits = [m for m in places if not m & taken]
-        work += NODE_COST + len(places)
-        if not fits:
-            return 0.0, work
-        weight *= len(fits)
-        m = fits[int(rng.random() * len(fits))]
-        state[k] = m
-        taken |= m
-    return weight, work
-
-
 def sample(prob: Problem, seed: int, work: int = WORK) -> Heat:
     """Sampled (docs/computer.md): by strata when the ways of meeting what was told can be
     listed within ``CORE_WORK``, else down the whole search tree."""
     listed = ways_told(prob, work)
     if listed is None:
-        return _tree_sample(prob, seed, work)
-    return _stratified(prob, listed[0], seed, work - listed[1])
+        return _bit_tree_sample(prob, seed, work - listing(prob, work))
+    return _bit_stratified(prob, listed[0], seed, work - listed[1])
+
+
+def listing(prob: Problem, work: int = WORK) -> int:
+    """The work the ways of meeting what was told may take to list: ``CORE_WORK``, or half
+    of ``work`` (when the listing fails, the tree sampler has the rest)."""
+    return min(CORE_WORK, work // 2)
 
 
 def ways_told(prob: Problem, work: int = WORK) -> tuple[list[Core], int] | None:
-    """Every way of meeting what was told and the work it took, or None past
-    ``CORE_WORK`` (or half of ``work``)."""
+    """Every way of meeting what was told and the work it took, or None past ``listing``."""
     try:
-        return _cores(prob, min(CORE_WORK, work // 2))
+        return _cores(prob, listing(prob, work))
     except _Budget:
         return None
 
@@ -688,38 +641,6 @@ def counted(prob: Problem, cores: list[Core]) -> Heat | None:
     if not total:
         raise _impossible(_why_none(prob), "view")
     return Heat(board, weights, float(total), "exact", placements=total, margin=0.0)
-
-
-def _tree_sample(prob: Problem, seed: int, work: int = WORK, batches: int = BATCHES) -> Heat:
-    """Importance sampling down the search tree (docs/computer.md): layouts drawn one after
-    another, independently, until ``work`` (places looked at) is spent; each weighted by one
-    over the chance of drawing it, and each ship counted over every place it could take
-    given the others (the Rao-Blackwell estimate). The margin is three standard errors of
-    the worst square, from ``batches`` batches of the draws."""
-    rng = random.Random(seed)
-    n = len(prob.ships)
-    acc: list[dict[int, float]] = [{} for _ in range(batches)]
-    totals = [0.0] * batches
-    spent = 0
-    drawn = kept = 0
-    state = [0] * n
-    while spent < work or not kept and spent < work * GRACE:
-        weight, cost = _draw(prob, rng, state)
-        spent += cost
-        b = drawn % batches
-        drawn += 1
-        if not weight:
-            continue
-        kept += 1
-        totals[b] += weight
-        spent += _blackwell(prob, state, weight, acc[b])
-    if not kept:
-        raise SearchLimit(
-            "no placement of the rival's fleet that fits this view was found within the "
-            "search's limit",
-            "view",
-        )
-    return _weighed(prob, acc, totals, "importance", seed, drawn)
 
 
 Core = tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]]
@@ -752,123 +673,6 @@ def _cores(prob: Problem, budget: int) -> tuple[list[Core], int]:
 
     walk(0, prob.blocked, tuple(range(len(prob.ships))), ())
     return out, spent
-
-
-def _blackwell(prob: Problem, state: list[int], weight: float, d: dict[int, float]) -> int:
-    """A drawn layout counted ship by ship over every place the ship could take given all
-    the others (the Rao-Blackwell estimate: it is each ship's exact chance given them);
-    the work."""
-    everyone = 0
-    for m in state:
-        everyone |= m
-    work = 0
-    for k, own in enumerate(state):
-        options = _fitting(prob, k, everyone & ~own)
-        work += NODE_COST + 2 * len(options)
-        share = weight / len(options)
-        for m in options:
-            d[m] = d.get(m, 0.0) + share
-    return work
-
-
-def _stratified(
-    prob: Problem,
-    cores: list[Core],
-    seed: int,
-    work: int,
-    batches: int = BATCHES,
-) -> Heat:
-    """Importance sampling over the ways of meeting what was told (``cores``): a way drawn
-    in proportion to the product of its free ships' places (as if they could not collide),
-    then its free ships placed one after another, each uniformly among the places clear of
-    the others (the last counted over all of them); weighted by one over the chance of the
-    draw, so every fitting layout counts the same."""
-    rng = random.Random(seed)
-    n = len(prob.ships)
-    spent = NODE_COST * len(cores)
-    free: list[list[int]] = []
-    priors: list[float] = []
-    for _, left, _ in cores:
-        order = sorted(left, key=lambda k: (-prob.sizes[k], k))
-        free.append(order)
-        prior = 1.0
-        for k in order:
-            prior *= len(prob.candidates[k])
-        priors.append(prior)
-    whole = sum(priors)
-    cumulative = list(itertools.accumulate(priors))
-    acc: list[dict[int, float]] = [{} for _ in range(batches)]
-    totals = [0.0] * batches
-    drawn = 0
-    state = [0] * n
-    while spent < work or not any(totals) and spent < work * GRACE:
-        c = min(bisect.bisect_right(cumulative, rng.random() * whole), len(cores) - 1)
-        taken, _, placed = cores[c]
-        weight = whole / priors[c]
-        spent += NODE_COST
-        for k, m in placed:
-            state[k] = m
-        for k in free[c]:
-            places = prob.candidates[k]
-            spent += len(places)
-            fits = [m for m in places if not m & taken]
-            weight *= len(fits)
-            if not fits:
-                break
-            m = fits[int(rng.random() * len(fits))]
-            state[k] = m
-            taken |= m
-        b = drawn % batches
-        drawn += 1
-        if not weight:
-            continue
-        totals[b] += weight
-        spent += _blackwell(prob, state, weight, acc[b])
-    return _weighed(prob, acc, totals, "stratified", seed, drawn)
-
-
-def _weighed(
-    prob: Problem,
-    acc: list[dict[int, float]],
-    totals: list[float],
-    method: str,
-    seed: int,
-    drawn: int,
-) -> Heat:
-    """The heat of weighted draws kept in batches, and its margin: three standard errors of
-    the worst square, from the spread between the batches."""
-    board = prob.board
-    size = board.columns * board.rows
-    per_batch = []
-    for d in acc:
-        weights = [0.0] * size
-        for m, w in d.items():
-            _spread(weights, m, w)
-        per_batch.append(weights)
-    total = sum(totals)
-    weights = [sum(batch[i] for batch in per_batch) for i in range(size)]
-    worst = 0.0
-    used = [b for b in range(len(acc)) if totals[b] > 0]
-    if len(used) > 1:
-        for i in range(size):
-            p = weights[i] / total
-            spread = sum((per_batch[b][i] - p * totals[b]) ** 2 for b in used)
-            worst = max(worst, spread * len(used) / (len(used) - 1))
-    margin = 3 * math.sqrt(worst) / total if len(used) > 1 else 1.0
-    return Heat(
-        board,
-        weights,
-        total,
-        "sampled",
-        sampler={
-            "method": method,
-            "seed": seed,
-            "chains": len(acc),
-            "burn_in": 0,
-            "samples": drawn,
-        },
-        margin=min(1.0, margin),
-    )
 
 
 def _why_none(prob: Problem) -> str:
@@ -918,8 +722,507 @@ def heat(
         for value in roll.values:
             seed = seed * SEED_SIDES + (value - 1)
     if listed is None:
-        return _tree_sample(prob, seed, work)
-    return _stratified(prob, listed[0], seed, work - listed[1])
+        return _bit_tree_sample(prob, seed, work)
+    return _bit_stratified(prob, listed[0], seed, work - listed[1])
+
+
+# --- the sampler's bitsets: each ship's places as bits of one integer ---------------------
+#
+# A ship's places are numbered along ``Board.lines(size)``; a set of places is an int with
+# those bits. Overlap, coverage and the counts' areas are then single AND operations, and a
+# drawn layout's conditional places for each ship (Rao-Blackwell) are added up as whole
+# bitsets, each place a 64-bit field of one integer (``_spread``), not one at a time.
+
+FIELD = 64  # bits a place's running weight takes in a ship's accumulator
+SCALE = 1 << 30  # a draw's share of weight, as a multiple of the first draw's, in fixed point
+FEW = 6  # a ship with at most this many places given the others is added place by place
+M64 = (1 << 64) - 1
+_BYTES = [
+    b"".join(((b >> i) & 1).to_bytes(FIELD // 8, "little") for i in range(8)) for b in range(256)
+]
+_BYTE = _BYTES.__getitem__
+
+
+@dataclass(frozen=True)
+class _Places:
+    """A board's lines of one size: their squares, and for each square the lines through it."""
+
+    lines: tuple[int, ...]
+    index: dict[int, int]
+    cover: tuple[int, ...]  # per square (index in reading order): the lines through it
+    squares: tuple[tuple[int, ...], ...]  # per line: its squares' indices
+    width: int  # bytes of a bitset of these lines
+
+
+_PLACES: dict[tuple[Board, int], _Places] = {}
+_CROSS: dict[tuple[Board, int, int], tuple[int, ...]] = {}
+
+
+def _places_of(board: Board, size: int) -> _Places:
+    key = (board, size)
+    found = _PLACES.get(key)
+    if found is None:
+        lines = tuple(board.lines(size))
+        cover = [0] * (board.columns * board.rows)
+        squares = []
+        for i, m in enumerate(lines):
+            own = []
+            rest = m
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                s = low.bit_length() - 1
+                cover[s] |= 1 << i
+                own.append(s)
+            squares.append(tuple(own))
+        found = _PLACES[key] = _Places(
+            lines,
+            {m: i for i, m in enumerate(lines)},
+            tuple(cover),
+            tuple(squares),
+            (len(lines) + 7) // 8,
+        )
+    return found
+
+
+def _crossing(board: Board, size: int, other: int) -> tuple[int, ...]:
+    """For each line of ``other`` squares, the lines of ``size`` squares that cross it."""
+    key = (board, size, other)
+    found = _CROSS.get(key)
+    if found is None:
+        mine, theirs = _places_of(board, size), _places_of(board, other)
+        out = []
+        for own in theirs.squares:
+            crossed = 0
+            for s in own:
+                crossed |= mine.cover[s]
+            out.append(crossed)
+        found = _CROSS[key] = tuple(out)
+    return found
+
+
+class _Bits:
+    """A problem's ships as bitsets of places (worked out once per problem)."""
+
+    def __init__(self, prob: Problem) -> None:
+        board = prob.board
+        self.n = n = len(prob.ships)
+        self.tabs = [_places_of(board, size) for size in prob.sizes]
+        self.allowed = []
+        for k in range(n):
+            index = self.tabs[k].index
+            bits = 0
+            for m in prob.candidates[k]:
+                bits |= 1 << index[m]
+            self.allowed.append(bits)
+        self.cross = [
+            [_crossing(board, prob.sizes[k], prob.sizes[j]) for j in range(n)] for k in range(n)
+        ]
+        # exactly[k][a][c], at_most[k][a][c]: the places of ship k covering exactly, at most,
+        # c squares of area a.
+        self.exactly: list[list[list[int]]] = []
+        self.at_most: list[list[list[int]]] = []
+        for k in range(n):
+            tab = self.tabs[k]
+            ex_k, le_k = [], []
+            for area, _ in prob.areas:
+                ex = [0] * (prob.sizes[k] + 1)
+                rest = self.allowed[k]
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    i = low.bit_length() - 1
+                    ex[(tab.lines[i] & area).bit_count()] |= low
+                le = list(itertools.accumulate(ex, lambda a, b: a | b))
+                ex_k.append(ex)
+                le_k.append(le)
+            self.exactly.append(ex_k)
+            self.at_most.append(le_k)
+        # The ships of one size share their lines, so their weights are added up together.
+        self.group = [prob.sizes.index(size) for size in prob.sizes]
+        self.order = [(-size, k) for k, size in enumerate(prob.sizes)]
+        self.cost = sum(len(places) for places in prob.candidates) * (1 + len(prob.areas))
+
+    def blocking(self, k: int, squares: int) -> int:
+        cover = self.tabs[k].cover
+        out = 0
+        while squares:
+            low = squares & -squares
+            squares ^= low
+            out |= cover[low.bit_length() - 1]
+        return out
+
+
+def _choose(bits: int, count: int, rnd: Any, lines: int = 0) -> int:
+    """One of the ``count`` set bits of ``bits``, uniformly: when they are at least a quarter
+    of ``lines``, a line ``floor(u * lines)`` tried until it is one; else the
+    ``floor(u * count)``-th."""
+    if 4 * count >= lines > 0:
+        while True:
+            i = int(rnd() * lines)
+            if bits >> i & 1:
+                return i
+    return _pick(bits, int(rnd() * count))
+
+
+def _pick(bits: int, r: int) -> int:
+    """The index of the ``r``-th set bit of ``bits`` (from 0, lowest first)."""
+    base = 0
+    while True:
+        c = (bits & M64).bit_count()
+        if r < c:
+            break
+        r -= c
+        bits >>= 64
+        base += 64
+    for w in (32, 16, 8, 4, 2, 1):
+        low = bits & ((1 << w) - 1)
+        c = low.bit_count()
+        if r >= c:
+            r -= c
+            bits >>= w
+            base += w
+        else:
+            bits = low
+    return base
+
+
+def _place(bits: _Bits, pos: list[int], blk: list[int], left: list[int], k: int, i: int) -> int:
+    """Ship ``k`` put on its line ``i``: the others' places crossing it are blocked; its
+    squares."""
+    pos[k] = i
+    left.remove(k)
+    cross = bits.cross
+    for j in left:
+        blk[j] |= cross[j][k][i]
+    return bits.tabs[k].lines[i]
+
+
+def _bit_draw(prob: Problem, bits: _Bits, rng: random.Random, pos: list[int]) -> tuple[float, int]:
+    """One layout drawn down the search tree (as ``_expand`` walks it), with bitsets: (its
+    weight, one over the chance of drawing it, or 0 at a dead end; the work done)."""
+    allowed, tabs, at_most = bits.allowed, bits.tabs, bits.at_most
+    rnd = rng.random
+    blk = [0] * bits.n
+    left = list(range(bits.n))
+    occ = 0
+    empty = prob.blocked
+    weight = 1.0
+    work = 0
+    while True:
+        work += 12 + 6 * len(left) + 12 * len(prob.areas)
+        must = prob.required & ~occ
+        slack: tuple[int, int, float] | None = None
+        wants = []
+        newly = 0
+        for area, need in prob.areas:
+            want = need - (occ & area).bit_count()
+            undecided = area & ~occ & ~empty
+            n = undecided.bit_count()
+            if want < 0 or want > n:
+                return 0.0, work
+            if want == 0:
+                newly |= undecided
+            elif want == n:
+                must |= undecided
+            elif slack is None or n - want < slack[0]:
+                slack = (n - want, undecided, want / n)
+            wants.append(want)
+        if newly:
+            empty |= newly
+            for k in left:
+                blk[k] |= bits.blocking(k, newly)
+            work += len(left) * newly.bit_count()
+        if must & empty:
+            return 0.0, work
+        if not must and slack is None:
+            break
+        if not left:
+            return 0.0, work
+        if not must:
+            # A count square: open water, or a ship on it. Whether any ship could reach it
+            # is asked of the places clear of the others (the count's limits are asked only
+            # when the draw puts a ship there: a dead end then weighs 0).
+            assert slack is not None
+            _, undecided, share = slack
+            low = undecided & -undecided
+            s = low.bit_length() - 1
+            work += len(left)
+            reach = any(allowed[k] & ~blk[k] & tabs[k].cover[s] for k in left)
+            if not reach or rnd() >= share:
+                if reach:
+                    weight /= 1.0 - share
+                empty |= low
+                for k in left:
+                    blk[k] |= tabs[k].cover[s]
+                continue
+        room = []
+        for k in left:
+            v = allowed[k] & ~blk[k]
+            for a, want in enumerate(wants):
+                le = at_most[k][a]
+                if want < len(le):
+                    v &= le[want]
+            room.append(v)
+        if must:
+            best = -1
+            counts: list[int] = []
+            rest = must
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                s = low.bit_length() - 1
+                here = [(v & tabs[k].cover[s]).bit_count() for k, v in zip(left, room, strict=True)]
+                work += 3 * len(left)
+                total = sum(here)
+                if best < 0 or total < sum(counts):
+                    best, counts = s, here
+                    if total <= 1:
+                        break
+            s, share = best, 1.0
+        else:
+            counts = [(v & tabs[k].cover[s]).bit_count() for k, v in zip(left, room, strict=True)]
+        if not sum(counts):
+            return 0.0, work
+        # A way that uses a ship leaves the others fewer to place: each is drawn with a
+        # chance in proportion to one over the places its ship has left.
+        odds = [c / v.bit_count() if c else 0.0 for c, v in zip(counts, room, strict=True)]
+        whole = sum(odds)
+        u = rnd() * whole
+        pick = 0
+        while pick < len(left) - 1 and (u >= odds[pick] or not counts[pick]):
+            u -= odds[pick]
+            pick += 1
+        while not counts[pick]:  # rounding at the very end: the last ship with a way
+            pick -= 1
+        k = left[pick]
+        weight *= whole * room[pick].bit_count() / share
+        i = _choose(room[pick] & tabs[k].cover[s], counts[pick], rnd)
+        occ |= _place(bits, pos, blk, left, k, i)
+    return _bit_free(bits, rnd, pos, blk, left, weight, work)
+
+
+def _bit_free(
+    bits: _Bits,
+    rnd: Any,
+    pos: list[int],
+    blk: list[int],
+    left: list[int],
+    weight: float,
+    work: int,
+) -> tuple[float, int]:
+    """The ships left placed largest first, each uniformly among its places clear of the
+    others (the weight times the number of those places)."""
+    allowed = bits.allowed
+    for k in sorted(left, key=bits.order.__getitem__):
+        v = allowed[k] & ~blk[k]
+        c = v.bit_count()
+        work += 3 + len(left)
+        if not c:
+            return 0.0, work
+        weight *= c
+        _place(bits, pos, blk, left, k, _choose(v, c, rnd, len(bits.tabs[k].lines)))
+    return weight, work
+
+
+class _Tally:
+    """Weighted draws kept in batches: for each batch and group of ships of one size, the
+    weight of each place (as 64-bit fields of one integer, and place by place when few)."""
+
+    def __init__(self, prob: Problem, bits: _Bits, batches: int) -> None:
+        self.prob, self.bits = prob, bits
+        groups = len(bits.tabs)
+        self.fields = [[0] * groups for _ in range(batches)]
+        self.few: list[list[dict[int, float]]] = [
+            [{} for _ in range(groups)] for _ in range(batches)
+        ]
+        self.totals = [0.0] * batches
+        self.ref = 0.0
+
+    def add(self, b: int, pos: list[int], weight: float) -> int:
+        """A drawn layout counted ship by ship over every place the ship could take given all
+        the others (the Rao-Blackwell estimate); the work."""
+        prob, bits = self.prob, self.bits
+        if not self.ref:
+            self.ref = weight
+        self.totals[b] += weight
+        n = bits.n
+        tabs, cross, allowed, exactly = bits.tabs, bits.cross, bits.allowed, bits.exactly
+        own = [tabs[k].lines[pos[k]] for k in range(n)]
+        everyone = 0
+        for m in own:
+            everyone |= m
+        fields, few = self.fields[b], self.few[b]
+        work = 0
+        for k in range(n):
+            crossed = 0
+            cross_k = cross[k]
+            for j in range(n):
+                if j != k:
+                    crossed |= cross_k[j][pos[j]]
+            v = allowed[k] & ~crossed
+            others = everyone & ~own[k]
+            must = prob.required & ~others
+            cover = tabs[k].cover
+            while must:
+                low = must & -must
+                must ^= low
+                v &= cover[low.bit_length() - 1]
+            for a, (area, need) in enumerate(prob.areas):
+                ex = exactly[k][a]
+                want = need - (others & area).bit_count()
+                v &= ex[want] if 0 <= want < len(ex) else 0
+            c = v.bit_count()
+            share = weight / c
+            g = bits.group[k]
+            q = round(share / self.ref * SCALE)
+            work += 4 + n
+            if c <= FEW or q >= 1 << 40:
+                d = few[g]
+                while v:
+                    low = v & -v
+                    v ^= low
+                    i = low.bit_length() - 1
+                    d[i] = d.get(i, 0.0) + share
+                work += c
+            else:
+                spread = b"".join(map(_BYTE, v.to_bytes(tabs[k].width, "little")))
+                fields[g] += int.from_bytes(spread, "little") * q
+                work += tabs[k].width
+        return work
+
+    def per_batch(self) -> list[list[float]]:
+        """Each batch's weight on each square."""
+        board, bits = self.prob.board, self.bits
+        size = board.columns * board.rows
+        out = []
+        unit = self.ref / SCALE
+        for fields, few in zip(self.fields, self.few, strict=True):
+            weights = [0.0] * size
+            for g, tab in enumerate(bits.tabs):
+                if bits.group[g] != g:
+                    continue
+                lines = len(tab.lines)
+                values = struct.unpack(f"<{lines}Q", fields[g].to_bytes(lines * 8, "little"))
+                extra = few[g]
+                squares = tab.squares
+                for i, value in enumerate(values):
+                    w = value * unit + extra.get(i, 0.0)
+                    if w:
+                        for s in squares[i]:
+                            weights[s] += w
+            out.append(weights)
+        return out
+
+
+def _bit_tree_sample(prob: Problem, seed: int, work: int = WORK, batches: int = BATCHES) -> Heat:
+    """Importance sampling down the search tree (docs/computer.md): layouts drawn one after
+    another, independently, until ``work`` is spent; each weighted by one over the chance of
+    drawing it, and each ship counted over every place it could take given the others."""
+    rng = random.Random(seed)
+    bits = _Bits(prob)
+    tally = _Tally(prob, bits, batches)
+    spent = bits.cost
+    drawn = kept = 0
+    pos = [0] * bits.n
+    while spent < work or not kept and spent < work * GRACE:
+        weight, cost = _bit_draw(prob, bits, rng, pos)
+        spent += cost
+        b = drawn % batches
+        drawn += 1
+        if weight:
+            kept += 1
+            spent += tally.add(b, pos, weight)
+    if not kept:
+        raise SearchLimit(
+            "no placement of the rival's fleet that fits this view was found within the "
+            "search's limit",
+            "view",
+        )
+    return _weighed(prob, tally, "importance", seed, drawn)
+
+
+def _bit_stratified(
+    prob: Problem, cores: list[Core], seed: int, work: int, batches: int = BATCHES
+) -> Heat:
+    """Importance sampling over the ways of meeting what was told (``cores``): a way drawn
+    in proportion to the product of its free ships' places (as if they could not collide),
+    then its free ships placed one after another, each uniformly among the places clear of
+    the others; weighted by one over the chance of the draw."""
+    rng = random.Random(seed)
+    rnd = rng.random
+    bits = _Bits(prob)
+    spent = bits.cost + NODE_COST * len(cores)
+    priors: list[float] = []
+    for _, left, _ in cores:
+        prior = 1.0
+        for k in left:
+            prior *= len(prob.candidates[k])
+        priors.append(prior)
+    whole = sum(priors)
+    cumulative = list(itertools.accumulate(priors))
+    tally = _Tally(prob, bits, batches)
+    ready: dict[int, tuple[list[tuple[int, int]], list[int]]] = {}
+    drawn = 0
+    pos = [0] * bits.n
+    while spent < work or not any(tally.totals) and spent < work * GRACE:
+        c = min(bisect.bisect_right(cumulative, rnd() * whole), len(cores) - 1)
+        found = ready.get(c)
+        if found is None:
+            taken, left, placed = cores[c]
+            at = [(k, bits.tabs[k].index[m]) for k, m in placed]
+            found = ready[c] = (
+                at,
+                [
+                    bits.blocking(k, taken & ~prob.blocked) if k in left else 0
+                    for k in range(bits.n)
+                ],
+            )
+            spent += 4 * len(left) * taken.bit_count()
+        at, blocked = found
+        for k, i in at:
+            pos[k] = i
+        free = list(cores[c][1])
+        weight, cost = _bit_free(bits, rnd, pos, list(blocked), free, whole / priors[c], 4)
+        spent += cost
+        b = drawn % batches
+        drawn += 1
+        if weight:
+            spent += tally.add(b, pos, weight)
+    return _weighed(prob, tally, "stratified", seed, drawn)
+
+
+def _weighed(prob: Problem, tally: _Tally, method: str, seed: int, drawn: int) -> Heat:
+    """The heat of weighted draws kept in batches, and its margin: three standard errors of
+    the worst square, from the spread between the batches."""
+    board = prob.board
+    size = board.columns * board.rows
+    per_batch = tally.per_batch()
+    totals = tally.totals
+    total = sum(totals)
+    weights = [sum(batch[i] for batch in per_batch) for i in range(size)]
+    worst = 0.0
+    used = [b for b in range(len(totals)) if totals[b] > 0]
+    if len(used) > 1:
+        for i in range(size):
+            p = weights[i] / total
+            spread = sum((per_batch[b][i] - p * totals[b]) ** 2 for b in used)
+            worst = max(worst, spread * len(used) / (len(used) - 1))
+    margin = 3 * math.sqrt(worst) / total if len(used) > 1 else 1.0
+    return Heat(
+        board,
+        weights,
+        total,
+        "sampled",
+        sampler={
+            "method": method,
+            "seed": seed,
+            "chains": len(totals),
+            "burn_in": 0,
+            "samples": drawn,
+        },
+        margin=min(1.0, margin),
+    )
 
 
 # --- the step --------------------------------------------------------------------------------
