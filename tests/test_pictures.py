@@ -96,7 +96,7 @@ def test_the_heat_map_says_in_words_how_sure_it_is(client: FlaskClient) -> None:
     shown = " ".join(t.text or "" for t in picture.iter(f"{NS}text"))
     assert json_answer["method"] == "sampled"
     samples = json_answer["sampler"]["samples"]
-    assert f"Estimated from {samples} sampled layouts" in shown
+    assert f"Estimated from {samples:,} sampled layouts" in shown
     assert "sweeps" not in shown and "seed" not in shown  # the sampler's own words stay out
     assert str(json_answer["sampler"]["seed"]) in picture.findtext(f"{NS}desc", "")
     assert picture.get("data-method") == "sampled"

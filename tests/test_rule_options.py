@@ -148,14 +148,17 @@ def _camel(text: str) -> str:
 def test_the_readings_are_signed_with_the_answer(client: FlaskClient) -> None:
     first = {**TURRET, "rules": PRE, "dice": {"seed": "g", "nonce": 1}}
     log = [call(client, f"{BASE}/critical", first)]
-    second = {**TURRET, "dice": {"seed": "g", "nonce": 2}, "prev": receipt_hash(log[0])}
+    second = {**first, "dice": {"seed": "g", "nonce": 2}, "prev": receipt_hash(log[0])}
     log.append(call(client, f"{BASE}/critical", second))
-    assert [entry["rules"]["blow-up-who"] for entry in log] == [
-        "pre-dreadnought-only",
-        "every-british-battleship",
-    ]
+    assert [entry["rules"]["blow-up-who"] for entry in log] == ["pre-dreadnought-only"] * 2
     report = call(client, "/v1/receipts/verify", log)  # type: ignore[arg-type]
     assert report["valid"] is True, report
+    # One game, one set of readings: the next roll under the default is a changed reading.
+    third = {**TURRET, "dice": {"seed": "g", "nonce": 3}, "prev": receipt_hash(log[1])}
+    switched = [*log, call(client, f"{BASE}/critical", third)]
+    assert switched[2]["rules"]["blow-up-who"] == "every-british-battleship"
+    report = call(client, "/v1/receipts/verify", switched)  # type: ignore[arg-type]
+    assert report["valid"] is False and "readings-changed" in report["log"]["codes"]
     forged = copy.deepcopy(log)
     forged[0]["rules"]["blow-up-who"] = "every-british-battleship"
     report = call(client, "/v1/receipts/verify", forged)  # type: ignore[arg-type]

@@ -22,9 +22,9 @@ every signature checked and every die re-derived; 1 `invalid`, something is wron
 cannot be read; 3 `signatures-not-checked`, nothing wrong in the dice but no --jwks (or no
 `cryptography`), so nothing shows the answers are the service's; 4 `not-yet-checkable`,
 nothing wrong so far but sealed rolls wait for their reveal. --dice-only asks for the dice
-alone without keys: 0 `dice-valid` when they hold. Every text names an entry counting from
-1, as players do ("entry 1" is the first); the `index` members of the --json verdict count
-from 0, as POST /v1/receipts/verify's do.
+alone without keys: 0 `dice-valid` when they hold. Every text names an entry counting
+from 1, as players do ("entry 1" is the first); the `index` members of the --json verdict
+count from 0, as POST /v1/receipts/verify's do.
 
 Standard library only (plus `cryptography`, when importable, for the signatures); it
 imports nothing of the service. The algorithm (fc-dice-v1) is described in docs/dice.md:

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from .dice_requests import Again
 from .errors import DiceError, LimitError, NotationError
 
 ALGORITHM = "fc-dice-v1"
@@ -101,7 +102,7 @@ class DiceSource:
     def describe(self) -> dict[str, Any]:
         raise NotImplementedError
 
-    def again(self) -> dict[str, Any] | None:
+    def again(self) -> Again:
         """The request's ``dice`` member that rolls these very dice again (a pending turn's
         finishing call sends it), or None where a request cannot say it in full."""
         return None
@@ -156,7 +157,7 @@ class SeededDice(DiceSource):
             "seed_source": "server" if self.generated else "client",
         }
 
-    def again(self) -> dict[str, Any] | None:
+    def again(self) -> Again:
         return {"seed": self.seed, "nonce": self.nonce}  # fresh dice too: the seed chosen
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from ..engine import dice as engine_dice
+from ..engine.dice_requests import Again
 from ..receipts import sealing
 from ..receipts.keys import SealKeys
 from ..receipts.signing import rfc3339
@@ -82,7 +83,7 @@ class TokenDice(engine_dice.SealedDice):
         self.rules_sha256 = rules_sha256
         self.token = token
 
-    def again(self) -> dict[str, Any] | None:
+    def again(self) -> Again:
         return {"sealed": self.token, "client_seed": self.client_seed, "nonce": self.nonce}
 
     def describe(self) -> dict[str, Any]:

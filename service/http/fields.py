@@ -117,7 +117,8 @@ def one_of_to_property(converter: Any, field: fields.Field[Any], **_: Any) -> di
     if not isinstance(field, OneOf):
         return {}
     refs = [converter.resolve_nested_schema(cls) for cls in field.variant_classes]
-    documented: dict[str, Any] = {"oneOf": refs}
+    # A nullable one is one of its variants or null (apispec would write no null at all).
+    documented: dict[str, Any] = {"oneOf": [*refs, {"type": "null"}] if field.allow_none else refs}
     if field.discriminator is not None:
         name = field.discriminator
         mapping = {

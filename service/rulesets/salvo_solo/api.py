@@ -10,6 +10,7 @@ from marshmallow import Schema, fields, post_load, validate
 
 from ...http.components import EnumType
 from ...http.contract import RulesetAPI
+from ...http.dice_in import SealedDiceSchema, SeededDiceSchema
 from ...http.fields import Const, OneOf, StrictBoolean, count
 from ...http.ship_reference import ship_reference
 from ...http.steps import NoInputs, StepHTTP, inputs, no_input, register_steps
@@ -398,7 +399,8 @@ class SalvoSoloPendingTurnSchema(Schema):
         required=True,
         metadata={"description": "Dice rolled so far; supplied dice resend these first"},
     )
-    dice = fields.Dict(
+    dice = OneOf(
+        [SeededDiceSchema, SealedDiceSchema],
         required=True,
         allow_none=True,
         metadata={

@@ -10,7 +10,9 @@ annotations are strings counts its NotRequired keys as required at run time, and
 test reads them.
 """
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
+
+from ...engine.dice_requests import Again
 
 SalvoSoloWeather = Literal["Fine", "Fair", "Misty", "Stormy"]
 
@@ -243,7 +245,7 @@ class SalvoSoloPendingTurn(TypedDict):
     choose: Literal["player_action"]
     choices: list[SalvoSoloAction]
     dice_used: int
-    dice: dict[str, Any] | None
+    dice: Again  # the request's own dice components, to finish the turn with
     detail: str
 
 
