@@ -418,6 +418,16 @@ def _title(body: Mapping[str, Any]) -> str:
     return f"{step[0].upper()}{step[1:]}: the odds ({body['ruleset']})"
 
 
+def _answers(
+    root: Any, y: float, heading: str, rows: list[tuple[str, Fraction]], key: str
+) -> float:
+    """A heading and a bar for each of a player's questions, the question in ``key``."""
+    y = _heading(root, y, heading)
+    for label, chance in rows:
+        y = _bar(root, y, label, chance, QUESTION_COLOUR, {key: label, "data-chance": str(chance)})
+    return y
+
+
 def odds(body: Mapping[str, Any], words: Words | None = None) -> str:
     """The odds of a step: the questions first when the outcomes are many, then the
     outcomes in words, most likely first."""
@@ -446,28 +456,10 @@ def odds(body: Mapping[str, Any], words: Words | None = None) -> str:
     y = PAD + FONT + 10.0
     asked = _questions(weighed, telling, headlines) if len(outcomes) > FEW else []
     if asked:
-        y = _heading(root, y, "Chances")
-        for label, chance in asked:
-            y = _bar(
-                root,
-                y,
-                label,
-                chance,
-                QUESTION_COLOUR,
-                {"data-question": label, "data-chance": str(chance)},
-            )
+        y = _answers(root, y, "Chances", asked, "data-question")
         how_many = _how_many(weighed)
         if how_many:
-            y = _heading(root, y, "How many hits")
-            for label, chance in how_many:
-                y = _bar(
-                    root,
-                    y,
-                    label,
-                    chance,
-                    QUESTION_COLOUR,
-                    {"data-hits": label, "data-chance": str(chance)},
-                )
+            y = _answers(root, y, "How many hits", how_many, "data-hits")
     most = SHOWN_AFTER_QUESTIONS if asked else SHOWN
     shown = ranked if len(ranked) <= most + 2 else ranked[:most]
     y = _heading(root, y, "Most likely outcomes" if len(shown) < len(ranked) else "Outcomes")
