@@ -1,10 +1,13 @@
-"""Shared by the receipt and seed tests: a seeded game, and a third party's check."""
+"""Shared by the receipt and seed tests: a seeded game, a third party's check, the standalone
+verifier, and the keys, dice and edits the checks are tried on."""
 
 from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +17,26 @@ from flask.testing import FlaskClient
 from joserfc import jws
 from joserfc.jwk import KeySet
 
+from service.receipts.keys import SealKeys
+
 SOLO = "/v1/rulesets/salvo-solo"
 AJAX = {"ship": "Ajax"}
 SPEE = {"ship": "Graf Spee"}
 GAME_SEED = "river-plate-1939"
+VERIFIER = Path(__file__).resolve().parent.parent / "tools" / "verify_dice.py"
+
+Doc = dict[str, Any]
+
+# tools/verify_dice.py, the standalone verifier a third party runs, imported in this process.
+_spec = importlib.util.spec_from_file_location("verify_dice_receipts", VERIFIER)
+assert _spec is not None and _spec.loader is not None
+verify_dice = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(verify_dice)
+
+# A seal key set made here, and the moment its tokens are opened at.
+SEALS = SealKeys("guard", {"guard": bytes(range(32))})
+NOW = 1767225600  # 2026-01-01T00:00:00Z
+ABSENT: Any = object()  # a member left out, where None would be a member holding null
 
 # The steps of one turn of a seeded game, in order; the nonce counts up from 1.
 TURN: list[tuple[str, dict[str, Any]]] = [
@@ -59,6 +78,15 @@ def third_party_check(jwks: dict[str, Any], document: dict[str, Any]) -> dict[st
     return dict(signature.headers())
 
 
+def play_next(client: FlaskClient, log: list[Doc], step: str, body: Doc, nonce: int) -> None:
+    """One more step of the game of GAME_SEED, under ``nonce``, chained to the log's last."""
+    dice = {"seed": GAME_SEED, "nonce": nonce}
+    body = {**body, "dice": dice, "prev": receipt_hash(log[-1])}
+    response = client.post(f"{SOLO}/{step}", json=body)
+    assert response.status_code == 200, response.get_json()
+    log.append(response.get_json())
+
+
 def verify(client: FlaskClient, body: Any) -> dict[str, Any]:
     response = client.post("/v1/receipts/verify", json=body)
     assert response.status_code == 200, response.get_json()
@@ -78,6 +106,45 @@ def record_moves(monkeypatch: pytest.MonkeyPatch, name: str) -> list[tuple[Path,
 
     monkeypatch.setattr(os, name, recording)
     return moves
+
+
+# --- one entry's dice, and one member of a document changed --------------------------------
+
+
+def roll_of(notation: Any, values: list[int], label: str = "x") -> Doc:
+    """A roll as an answer shows it."""
+    return {"label": label, "notation": notation, "values": values, "total": sum(values)}
+
+
+def seeded_dice(seed: Any = "guard-seed", nonce: Any = 3) -> Doc:
+    """An answer's ``dice`` for a seeded roll."""
+    return {"mode": "seeded", "seed": seed, "nonce": nonce}
+
+
+def set_at(path: str, value: Any) -> Callable[[Doc], None]:
+    """An edit setting the member at a dotted path (``provenance.request.body``)."""
+    keys = path.split(".")
+
+    def change(doc: Doc) -> None:
+        target = doc
+        for key in keys[:-1]:
+            target = target[key]
+        target[keys[-1]] = value
+
+    return change
+
+
+def drop_at(path: str) -> Callable[[Doc], None]:
+    """An edit removing the member at a dotted path."""
+    keys = path.split(".")
+
+    def change(doc: Doc) -> None:
+        target = doc
+        for key in keys[:-1]:
+            target = target[key]
+        del target[keys[-1]]
+
+    return change
 
 
 # --- whole games of every ruleset, chained, as players make them ----------------------------

@@ -17,16 +17,21 @@ from flask.testing import FlaskClient
 from joserfc.errors import BadSignatureError
 
 from service import create_app
-from service.receipts import keys
+from service.receipts import checking, keys
 from service.receipts.signing import check_signature
 from tests.receipts_helpers import (
     GAME_SEED,
     SOLO,
     TURN,
+    Doc,
     play,
+    play_next,
     receipt_hash,
+    roll_of,
+    seeded_dice,
     third_party_check,
     verify,
+    verify_dice,
 )
 
 
@@ -237,6 +242,201 @@ def test_verify_explains_what_is_not_a_response(game_client: FlaskClient) -> Non
     report = verify(game_client, [{"hello": "world"}, {"receipt": 7}])
     assert report["valid"] is False
     assert report["entries"][0]["problems"][0].startswith("no receipt")
+
+
+# --- dice that do not re-derive: what the entry says ----------------------------------------
+
+
+def test_dice_that_are_not_the_seeds_are_a_mismatch_naming_the_roll_and_both_dice(
+    client: FlaskClient,
+) -> None:
+    """The fire's 2D6 shown as other faces: the entry names the roll by index and label,
+    quotes the dice shown and the dice the seed and nonce give (the signature fails too:
+    the dice are signed)."""
+    log = play(client)[:4]
+    fire = log[3]
+    honest = fire["rolls"][0]["values"]
+    fire["rolls"][0]["values"] = [6, 6]
+    report = verify(client, log)
+    entry = report["entries"][3]
+    assert (entry["signature_valid"], entry["dice_valid"]) == (False, False)
+    assert entry["codes"] == ["altered", "dice-mismatch"]
+    assert entry["problems"][1] == (
+        f'rolls[0] ("fire"): the response says [6, 6], the seed and nonce give {honest}'
+    )
+    assert report["valid"] is False
+    assert (
+        verify_dice.check(json.loads(json.dumps(log)))["entries"][3]["problems"]
+        == entry["problems"][1:]
+    )
+
+
+def test_a_total_that_is_not_the_sum_of_honest_dice_is_a_total_mismatch(
+    client: FlaskClient,
+) -> None:
+    log = play(client)[:4]
+    log[3]["rolls"][0]["total"] += 1
+    entry = verify(client, log)["entries"][3]
+    assert (entry["signature_valid"], entry["dice_valid"]) == (False, False)
+    assert entry["codes"] == ["altered", "total-mismatch"]
+    assert entry["problems"][1] == 'rolls[0] ("fire"): the total is not the sum'
+
+
+def test_the_checker_accepts_supplied_dice_only_when_told(client: FlaskClient) -> None:
+    """checking.check's own default, not only the endpoint's query default: a caller that
+    says nothing gets the strict verdict (dice rolled at the table count against a log)."""
+    from service.http.receipts import current_keys
+
+    log = play(client)[:3]
+    play_next(client, log, "fire", TURN[3][1], 4)
+    table = {**TURN[3][1], "dice": {"values": [6, 6]}, "prev": receipt_hash(log[-1])}
+    log.append(client.post(f"{SOLO}/fire", json=table).get_json())
+    with client.application.app_context():
+        found = current_keys()
+    now = 1767225600
+    strict = checking.check(log, found.signer.keys, found.seals, now, log=True)
+    assert strict["valid"] is False and strict["log"]["accept_supplied"] is False
+    assert strict["log"]["codes"] == ["supplied-dice"]
+    told = checking.check(log, found.signer.keys, found.seals, now, log=True, accept_supplied=True)
+    assert told["valid"] is True and told["log"]["supplied_entries"] == 1
+    entries = [
+        checking.check_entry(i, doc, found.signer.keys, found.seals, now)
+        for i, doc in enumerate(log)
+    ]
+    assert checking.check_log(entries)["codes"] == ["supplied-dice"]
+    assert checking.check_log(entries, accept_supplied=True)["codes"] == []
+
+
+def test_every_entry_with_supplied_dice_is_counted(client: FlaskClient) -> None:
+    log = play(client)[:3]
+    for _ in range(2):
+        table = {**TURN[3][1], "dice": {"values": [6, 6]}, "prev": receipt_hash(log[-1])}
+        log.append(client.post(f"{SOLO}/fire", json=table).get_json())
+    report = verify(client, log)["log"]
+    assert report["supplied_entries"] == 2
+    assert report["codes"] == ["supplied-dice", "supplied-dice"]
+
+
+def test_an_entry_whose_dice_name_no_seed_is_left_out_of_the_log_checks(
+    client: FlaskClient,
+) -> None:
+    """Dice naming neither a seed nor a sealed seed (edited in): the entry says so (and its
+    signature fails); the log checks have no seed to compare, so they leave it out rather
+    than call it another seed."""
+    log = play(client)[:3]
+    log[2]["dice"] = {"nonce": 3}
+    report = verify(client, log)
+    assert report["entries"][2]["codes"] == ["altered", "no-dice"]
+    assert report["log"]["codes"] == []
+    assert report["valid"] is False
+
+
+def test_a_sealed_game_whose_client_seed_changes_says_which_entry(client: FlaskClient) -> None:
+    """One sealed seed, the players' client seed changed at the third roll: the dice are
+    no longer the game's (one_seed false), and the log says where, with its code."""
+    sealed = client.post("/v1/seeds", json={"reveal_in": 3600}).get_json()
+    log = [sealed]
+    for nonce, (step, inputs) in enumerate(TURN[:3], start=1):
+        client_seed = "ajax" if nonce < 3 else "achilles"
+        dice = {"sealed": sealed["sealed"], "client_seed": client_seed, "nonce": nonce}
+        body = {**inputs, "dice": dice, "prev": receipt_hash(log[-1])}
+        response = client.post(f"{SOLO}/{step}", json=body)
+        assert response.status_code == 200, response.get_json()
+        log.append(response.get_json())
+    report = verify(client, log)["log"]
+    assert report["codes"] == ["client-seed-changed"]
+    assert report["problems"] == ["entry 4 changes the client seed"]
+    assert report["one_seed"] is False
+    standalone = verify_dice.check(json.loads(json.dumps(log)))["log"]
+    assert (standalone["codes"], standalone["problems"]) == (report["codes"], report["problems"])
+
+
+@pytest.mark.parametrize(("first", "cut"), [(0, False), (1, False), (2, True)])
+def test_a_game_starts_at_nonce_0_or_1_and_a_first_roll_at_2_is_a_cut_head(
+    client: FlaskClient, first: int, cut: bool
+) -> None:
+    """The boundary of starts_at_beginning: a first roll at nonce 2 means nonce 1 was cut."""
+    report = verify(client, play(client, first_nonce=first)[:2])["log"]
+    assert report["starts_at_beginning"] is not cut
+    if cut:
+        assert report["codes"] == ["cut-head"]
+        assert report["problems"] == [
+            "entry 1's first roll has nonce 2: the log does not start at the beginning of the "
+            "game (nonce 0 or 1 comes first)"
+        ]
+
+
+def test_an_entry_with_an_unreadable_nonce_does_not_end_the_log_checks(
+    client: FlaskClient,
+) -> None:
+    """Entry 1's nonce edited into text: that entry is refused and leaves a hole in the
+    count, and the entries after it are still checked (here a roll repeating nonce 3)."""
+    log = play(client)[:3]
+    play_next(client, log, "fire", TURN[3][1], 3)
+    log[1]["dice"]["nonce"] = "2"
+    report = verify(client, log)
+    assert report["entries"][1]["codes"] == ["altered", "no-dice"]
+    assert report["log"]["codes"] == ["nonce-gap", "nonce-repeat"]
+    assert report["log"]["problems"] == [
+        "entry 3: nonce 2 is missing before it",
+        "entry 4 repeats nonce 3",
+    ]
+
+
+# --- which seed a log's entry rolls from --------------------------------------------------------
+
+
+def _log_codes(*documents: Doc) -> tuple[list[str], list[str], bool]:
+    """The log checks of these documents, chained by prev (the receipts' hashes stand in)."""
+    entries = []
+    for index, document in enumerate(documents):
+        if index:
+            document = {**document, "provenance": {"request": {"body": {"prev": f"h{index - 1}"}}}}
+        entries.append(checking.Entry(index, document, receipt_hash=f"h{index}"))
+    report = checking.check_log(entries)
+    return report["codes"], report["problems"], report["one_seed"]
+
+
+def _log_roll(dice: Doc) -> Doc:
+    return {"dice": dice, "rolls": [roll_of("1d6", [1])]}
+
+
+def test_a_seeded_roll_from_another_seed_is_another_seed() -> None:
+    assert _log_codes(
+        _log_roll(seeded_dice("a", 1)),
+        _log_roll(seeded_dice("a", 2)),
+        _log_roll(seeded_dice("b", 3)),
+    ) == (
+        ["another-seed"],
+        [
+            "entry 3 rolls from another seed than the game's first: a roll from another seed "
+            "stands in for one of the game's"
+        ],
+        False,
+    )
+    assert _log_codes(_log_roll(seeded_dice("a", 1)), _log_roll(seeded_dice("a", 2)))[2] is True
+
+
+def _sealed_dice(commitment: str, nonce: int) -> Doc:
+    return {"mode": "sealed", "commitment": commitment, "client_seed": "c", "nonce": nonce}
+
+
+@pytest.mark.parametrize("sealed_first", [True, False], ids=["seal-answer", "roll"])
+def test_a_sealed_roll_under_another_commitment_is_another_seed(sealed_first: bool) -> None:
+    """The game's seed is the sealing answer's commitment (or the first sealed roll's)."""
+    first = [{"commitment": "c1"}] if sealed_first else []
+    rolls = [_log_roll(_sealed_dice("c1", 1)), _log_roll(_sealed_dice("c2", 2))]
+    index = len(first) + 1
+    assert _log_codes(*first, *rolls) == (
+        ["another-seed"],
+        [
+            f"entry {index + 1} rolls from another commitment than the game's first: a roll from "
+            "another seed stands in for one of the game's"
+        ],
+        False,
+    )
+    same = [{"commitment": "c1"}, _log_roll(_sealed_dice("c1", 1))]
+    assert _log_codes(*same) == ([], [], True)
 
 
 # --- keys ----------------------------------------------------------------------------------

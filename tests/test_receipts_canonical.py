@@ -144,3 +144,92 @@ def test_the_fast_path_itself_writes_the_rfc8785_bytes(value: Any) -> None:
         return  # a lone surrogate: covered above
     assert _plain(value)
     assert canonical_json(value) == expected
+
+
+# --- the canonical form a receipt signs ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "text",
+        "",
+        True,
+        False,
+        None,
+        0,
+        2**53 - 1,
+        -(2**53 - 1),
+        [],
+        {},
+        {"b": [1, "x", None, True], "a": {"c": -3}},
+        [[{"k": "v"}], "é"],
+    ],
+)
+def test_values_orjson_writes_as_rfc8785_take_the_fast_path(value: Any) -> None:
+    assert _plain(value) is True
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        2**53,
+        -(2**53),
+        1.0,
+        [1, 0.5],
+        {"a": 1.5},
+        {"é": 1},
+        {1: "one"},
+        {"a": [1, {"b": 2.0}]},
+        (1, 2),
+        b"bytes",
+    ],
+)
+def test_values_orjson_would_write_otherwise_do_not(value: Any) -> None:
+    assert _plain(value) is False
+
+
+def test_the_canonical_form_sorts_members_and_writes_no_space() -> None:
+    value = {"b": 1, "a": [True, None, "é"], "c": {"z": 0, "y": 1}}
+    expected = '{"a":[true,null,"é"],"b":1,"c":{"y":1,"z":0}}'.encode()
+    assert canonical_json(value) == expected
+    assert canonical_json(value, fast=False) == expected
+    assert canonical_json({"n": 1.0, "m": 1e21}) == b'{"m":1e+21,"n":1}'
+
+
+def test_a_plain_value_is_written_by_orjson_without_asking_rfc8785(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fast path is the default: every receipt is signed over such a value."""
+
+    def refuse(value: Any) -> bytes:
+        raise AssertionError("rfc8785 asked for a plain value")
+
+    monkeypatch.setattr(rfc8785, "dumps", refuse)  # the module canonical.py calls
+    assert canonical_json({"b": [1, "é"], "a": None}) == '{"a":null,"b":[1,"é"]}'.encode()
+    with pytest.raises(AssertionError):
+        canonical_json({"a": 1}, fast=False)
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        (float("nan"), "nan is not representable in JCS"),
+        ({"a": float("inf")}, "inf is not representable in JCS"),
+        (2**60, "1152921504606846976 exceeds safe integer domain for JSON floats"),
+        ("\ud800", "str is not valid UTF-8: surrogates not allowed"),
+    ],
+)
+def test_a_value_with_no_canonical_form_says_why(value: Any, reason: str) -> None:
+    with pytest.raises(CanonicalizationError) as caught:
+        canonical_json(value)
+    assert str(caught.value) == reason
+
+
+def test_a_value_nested_past_the_recursion_limit_has_no_canonical_form() -> None:
+    value: Any = 1
+    for _ in range(100_000):
+        value = [value]
+    with pytest.raises(CanonicalizationError) as caught:
+        canonical_json(value)
+    assert str(caught.value) == "nested too deep"

@@ -15,7 +15,17 @@ from flask.testing import FlaskClient
 
 from service import create_app
 from service.receipts import checking
-from tests.receipts_helpers import GAME_SEED, SOLO, TURN, play, receipt_hash, verify
+from tests.receipts_helpers import (
+    GAME_SEED,
+    SOLO,
+    TURN,
+    Doc,
+    play,
+    play_next,
+    receipt_hash,
+    verify,
+    verify_dice,
+)
 
 VERIFY = "/v1/receipts/verify"
 
@@ -148,6 +158,37 @@ def test_a_log_with_a_lone_surrogate_is_not_text_and_is_refused(game_client: Fla
     assert answer.get_json()["errors"][0]["field"] == "0.ruleset"
 
 
+# The limits of a document to verify, read by checking.document_limits itself.
+
+
+def test_declared_dice_counts_only_the_notations_it_can_read() -> None:
+    rolls = [{"notation": "3d6"}, {"notation": "12d20"}, {"notation": "bad"}, "2d6", {}]
+    assert checking.declared_dice({"rolls": rolls}) == 15
+    assert checking.declared_dice({"rolls": {"notation": "3d6"}}) == 0
+    assert checking.declared_dice({"rolls": [{"notation": 3}]}) == 0
+    assert checking.declared_dice([{"notation": "3d6"}]) == 0
+
+
+def test_a_log_of_100_entries_is_checked_and_101_is_refused_naming_the_limit() -> None:
+    assert checking.document_limits([{}] * 100) is None
+    refused = checking.document_limits([{}] * 101)
+    assert refused is not None and refused.field == "(body)"
+    assert refused.detail == (
+        "a log to verify holds at most 100 entries, not 101: verify a longer game in parts"
+    )
+
+
+def test_a_document_of_10000_dice_is_checked_and_10001_is_refused_naming_the_limit() -> None:
+    ten = [{"rolls": [{"notation": "1000d6"}]}] * 10
+    assert checking.document_limits(ten) is None
+    refused = checking.document_limits([*ten, {"rolls": [{"notation": "1d6"}]}])
+    assert refused is not None and refused.field == "(body)"
+    assert refused.detail == (
+        "a document to verify holds at most 10000 dice in all, not 10001 "
+        "(a request rolls at most 1000 dice of 2 to 1000 sides)"
+    )
+
+
 # --- fooled no more ---------------------------------------------------------------------------
 
 
@@ -225,3 +266,116 @@ def test_the_limits_and_accept_supplied_are_documented(game_client: FlaskClient)
     )
     assert f"{checking.MAX_DOCUMENT_DICE} dice in all" in docs
     assert "a cut-off head" in docs and "cut at its tail passes every check" in docs
+
+
+# --- a nonce's dice, once shown, are shown once ---------------------------------------------
+# A step that rolls nothing (a maneuver) may carry the game's seed and a nonce; the next roll
+# may then use that nonce or the next. But a maneuver under the nonce of the roll before it
+# made the next roll's repeat of that nonce pass: the same dice shown twice, unflagged (now
+# flagged by all three verifiers).
+
+MANEUVER = {"range": "Long", "player_action": "C", "enemy_action": "OB"}
+
+
+def _both_verdicts(client: FlaskClient, log: list[Doc]) -> tuple[Doc, Doc]:
+    """The log part of POST /v1/receipts/verify's answer and of tools/verify_dice.py's."""
+    service = verify(client, log)
+    keys = verify_dice.load_keys(client.get("/.well-known/jwks.json").get_json())
+    standalone = verify_dice.check(json.loads(json.dumps(log)), keys)
+    assert (service["valid"], service["verdict"]) == (standalone["valid"], standalone["verdict"])
+    return service["log"], standalone["log"]
+
+
+def test_a_roll_replayed_behind_a_step_that_rolled_nothing_is_a_repeated_nonce(
+    client: FlaskClient,
+) -> None:
+    log = play(client)[:4]  # nonces 1 to 4; the fire at 4
+    play_next(client, log, "maneuver", MANEUVER, 4)  # rolls nothing, under the fire's nonce
+    play_next(client, log, "fire", TURN[3][1], 4)  # the fire's dice again
+    assert log[5]["rolls"] == log[3]["rolls"] and log[4]["rolls"] == []
+    for report in _both_verdicts(client, log):
+        assert report["codes"] == ["nonce-repeat"]
+        assert report["problems"] == ["entry 6 repeats nonce 4"]
+        assert report["nonces_consecutive"] is False
+        assert (report["chain_unbroken"], report["one_seed"]) == (True, True)
+
+
+@pytest.mark.parametrize(("maneuver", "fire"), [(4, 4), (3, 4)], ids=["next", "last"])
+def test_a_step_that_rolled_nothing_takes_no_dice_from_the_count(
+    client: FlaskClient, maneuver: int, fire: int
+) -> None:
+    """A maneuver under the next nonce, the roll after it under the same one; or a maneuver
+    under the last roll's nonce, the roll after it under the next: no dice were shown twice."""
+    log = play(client)[:3]  # nonces 1 to 3
+    play_next(client, log, "maneuver", MANEUVER, maneuver)
+    play_next(client, log, "fire", TURN[3][1], fire)
+    for report in _both_verdicts(client, log):
+        assert report["codes"] == []
+        assert report["nonces_consecutive"] is True
+
+
+def test_a_roll_going_back_to_an_earlier_nonce_breaks_the_nonces(client: FlaskClient) -> None:
+    """Nonces 1 to 4, then a fire under nonce 2: an earlier nonce's dice used again, with no
+    gap before it to give it away. nonces_consecutive is false (not merely falsy) and the
+    log is not valid."""
+    log = play(client)[:4]
+    play_next(client, log, "fire", TURN[3][1], 2)
+    report = verify(client, log)
+    assert report["valid"] is False
+    assert report["log"]["codes"] == ["nonce-back"]
+    assert report["log"]["problems"] == ["entry 5 goes back from nonce 4 to 2"]
+    assert report["log"]["nonces_consecutive"] is False
+    assert [e["dice_valid"] for e in report["entries"]] == [True] * 5
+    standalone = verify_dice.check(json.loads(json.dumps(log)))
+    assert standalone["valid"] is False and standalone["log"]["codes"] == ["nonce-back"]
+
+
+def test_missing_nonces_are_counted_in_words(client: FlaskClient) -> None:
+    """One nonce missing is named; several are given as a range, first to last."""
+    one = play(client)[:3]
+    play_next(client, one, "fire", TURN[3][1], 5)
+    several = play(client)[:3]
+    play_next(client, several, "fire", TURN[3][1], 7)
+    for log, words in [
+        (one, "entry 4: nonce 4 is missing before it"),
+        (several, "entry 4: nonces 4 to 6 are missing before it"),
+    ]:
+        report = verify(client, log)["log"]
+        assert (report["codes"], report["problems"]) == (["nonce-gap"], [words])
+        assert report["nonces_consecutive"] is False
+        assert verify_dice.check(json.loads(json.dumps(log)))["log"]["problems"] == [words]
+
+
+def test_a_log_whose_first_entry_points_back_does_not_start_the_game(client: FlaskClient) -> None:
+    """The game began with a step that rolled nothing; the log handed over leaves it out, so
+    its first entry carries a prev though its roll is nonce 1: the head was cut, and nothing
+    else gives it away. starts_at_beginning is false (not merely falsy), the log invalid."""
+    opening = client.post(f"{SOLO}/maneuver", json=MANEUVER).get_json()
+    log = [opening]
+    for nonce, (step, inputs) in enumerate(TURN[:3], start=1):
+        play_next(client, log, step, inputs, nonce)
+    report = verify(client, log[1:])
+    assert report["valid"] is False
+    assert report["log"]["codes"] == ["cut-head"]
+    assert report["log"]["problems"] == [
+        "entry 1 carries a prev: the log does not start at the beginning of the game "
+        "(its first entries are missing)"
+    ]
+    assert report["log"]["starts_at_beginning"] is False
+    assert verify(client, log)["valid"] is True  # the whole log
+
+
+def test_an_entry_without_a_prev_restarts_the_chain(client: FlaskClient) -> None:
+    """A roll asked without prev in the middle of a game (a game spliced from two, or an
+    entry made apart and slipped in): the chain is not unbroken, whatever else holds."""
+    log = play(client)[:3]
+    fire = {**TURN[3][1], "dice": {"seed": GAME_SEED, "nonce": 4}}
+    log.append(client.post(f"{SOLO}/fire", json=fire).get_json())
+    report = verify(client, log)
+    assert report["valid"] is False
+    assert report["log"]["codes"] == ["chain-restart"]
+    assert report["log"]["problems"] == ["entry 4 carries no prev: the chain starts again"]
+    assert report["log"]["chain_unbroken"] is False
+    assert (report["log"]["nonces_consecutive"], report["log"]["one_seed"]) == (True, True)
+    standalone = verify_dice.check(json.loads(json.dumps(log)))["log"]
+    assert (standalone["codes"], standalone["chain_unbroken"]) == (["chain-restart"], False)

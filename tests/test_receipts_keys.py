@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
 import stat
@@ -14,7 +16,9 @@ import pytest
 
 from service import create_app
 from service.receipts import keys
+from service.receipts.keys import SealKeys
 from service.startup import StartupError
+from tests.receipts_helpers import Doc, record_moves
 from tests.serving_helpers import (
     assert_one_line,
     gunicorn_command,
@@ -297,3 +301,247 @@ def test_a_read_only_data_folder_is_no_fault_when_the_keys_come_from_files(
         command, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False, env=env
     )
     assert result.returncode == 0 and result.stdout.strip() == "built", result.stderr
+
+
+# --- where the keys come from: each setting, each refusal in its own words ------------------
+
+
+def _ed25519(kid: str | None = None, private: bool = True) -> Doc:
+    member = keys.new_signing_key()
+    if kid is None:
+        del member["kid"]
+    else:
+        member["kid"] = kid
+    if not private:
+        del member["d"]
+    return member
+
+
+def _thumbprint(members: Doc) -> str:
+    """RFC 7638 by hand: SHA-256 of the required members, sorted, compact, base64url."""
+    text = json.dumps(members, sort_keys=True, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(hashlib.sha256(text).digest()).rstrip(b"=").decode()
+
+
+def test_a_signing_set_signs_with_its_first_private_key_and_lists_every_public_one() -> None:
+    retired, unnamed, later = _ed25519("old", private=False), _ed25519(), _ed25519("later")
+    found = keys.signing_keys({"keys": [retired, unnamed, later]})
+    named = _thumbprint({"crv": "Ed25519", "kty": "OKP", "x": unnamed["x"]})
+    assert found.kid == named
+    assert found.current.as_dict(private=True)["d"] == unnamed["d"]
+    assert list(found.public) == ["old", named, "later"]
+    assert not any(key.is_private for key in found.public.values())
+    assert found.jwks() == {
+        "keys": [
+            {"crv": "Ed25519", "kty": "OKP", "x": member["x"], "kid": kid, "alg": "Ed25519"}
+            | {"use": "sig"}
+            for member, kid in [(retired, "old"), (unnamed, named), (later, "later")]
+        ]
+    }
+    assert keys.signing_keys(later).kid == "later"  # a single JWK is a set of one
+
+
+@pytest.mark.parametrize(
+    ("second", "message"),
+    [
+        ({"kty": "oct", "crv": "Ed25519", "k": "AA"}, "signing key 2 is not an Ed25519 (OKP) key"),
+        ({"kty": "OKP", "crv": "X25519", "x": "AA"}, "signing key 2 is not an Ed25519 (OKP) key"),
+        ({"kty": "OKP", "crv": "Ed25519", "x": "AA"}, "signing key 2 cannot be read"),
+        ({"kty": "OKP", "crv": "Ed25519"}, "signing key 2 cannot be read"),
+        ("TWICE", "signing key 2: kid 'one' is used twice"),
+    ],
+)
+def test_an_unusable_signing_key_is_named_by_its_place(second: Any, message: str) -> None:
+    first = _ed25519("one")
+    if second == "TWICE":
+        second = _ed25519("one")
+    with pytest.raises(keys.KeyConfigError) as caught:
+        keys.signing_keys({"keys": [first, second]})
+    assert str(caught.value) == message
+
+
+def test_a_signing_set_of_public_keys_only_cannot_sign() -> None:
+    with pytest.raises(keys.KeyConfigError) as caught:
+        keys.signing_keys({"keys": [_ed25519("a", private=False)]})
+    assert str(caught.value) == "the signing key set has no private key to sign with"
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ([{"kty": "oct"}], "the {what} keys are not a JSON Web Key Set ({{'keys': [...]}})"),
+        (["kty"], "the {what} keys are not a JSON Web Key Set ({{'keys': [...]}})"),
+        ({"keys": "kty"}, "the {what} keys are not a JSON Web Key Set ({{'keys': [...]}})"),
+        ({"key": []}, "the {what} keys are not a JSON Web Key Set ({{'keys': [...]}})"),
+        ("keys", "the {what} keys are not a JSON Web Key Set ({{'keys': [...]}})"),
+        ({"keys": []}, "the {what} key set has no keys"),
+        ({"keys": [1]}, "the {what} key set has no keys"),
+        ({"keys": [{"kty": "oct"}, "k"]}, "the {what} key set has no keys"),
+    ],
+)
+def test_a_key_set_that_is_no_set_of_keys_is_refused(document: Any, message: str) -> None:
+    for read, what in [(keys.signing_keys, "signing"), (keys.seal_keys, "seal")]:
+        with pytest.raises(keys.KeyConfigError) as caught:
+            read(document)
+        assert str(caught.value) == message.format(what=what)
+
+
+def _oct(raw: bytes, kid: str | None = None) -> Doc:
+    member = {"kty": "oct", "k": base64.urlsafe_b64encode(raw).rstrip(b"=").decode()}
+    return member if kid is None else {**member, "kid": kid}
+
+
+def test_a_seal_set_seals_with_its_first_key_and_opens_with_every_one() -> None:
+    first, unnamed = bytes(range(32)), bytes(range(32, 64))
+    found = keys.seal_keys({"keys": [_oct(first, "a"), _oct(unnamed)]})
+    named = _thumbprint({"k": _oct(unnamed)["k"], "kty": "oct"})[:16]
+    assert found == SealKeys("a", {"a": first, named: unnamed})
+    assert (
+        keys.seal_keys(_oct(first)).kid == _thumbprint({"k": _oct(first)["k"], "kty": "oct"})[:16]
+    )
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        {**_oct(bytes(32)), "kty": "OKP"},
+        {"kty": "oct"},
+        {"kty": "oct", "k": 5},
+        _oct(bytes(31)),
+        _oct(bytes(33)),
+        {"kty": "oct", "k": "!!!!"},
+        {"kty": "oct", "k": "A"},  # no base64: one character past a whole group
+        {"kty": "oct", "k": "é" * 43},  # no base64: beyond ASCII
+        {"kty": "oct", "k": "!" + _oct(bytes(32))["k"]},  # 43 digits read as 44 want none
+    ],
+)
+def test_a_seal_key_that_is_not_256_bits_is_named_by_its_place(second: Doc) -> None:
+    with pytest.raises(keys.KeyConfigError) as caught:
+        keys.seal_keys({"keys": [_oct(bytes(32), "a"), second]})
+    assert str(caught.value) == "seal key 2 is not a 256-bit (oct) key"
+
+
+def test_a_seal_kid_used_twice_is_named() -> None:
+    with pytest.raises(keys.KeyConfigError) as caught:
+        keys.seal_keys({"keys": [_oct(bytes(32), "a"), _oct(bytes(range(32)), "a")]})
+    assert str(caught.value) == "seal key 2: kid 'a' is used twice"
+
+
+def test_a_setting_comes_from_the_config_first_then_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("FC_GUARD", "from-env")
+    assert keys.setting({"FC_GUARD": "from-config"}, "FC_GUARD") == "from-config"
+    assert keys.setting({"FC_GUARD": 5}, "FC_GUARD") == "5"
+    assert keys.setting({}, "FC_GUARD") == "from-env"
+    assert keys.setting({"FC_GUARD": None}, "FC_GUARD") == "from-env"
+    assert keys.setting({"FC_GUARD": ""}, "FC_GUARD") is None  # set empty: unset
+    monkeypatch.setenv("FC_GUARD", "")
+    assert keys.setting({}, "FC_GUARD") is None
+    monkeypatch.delenv("FC_GUARD")
+    assert keys.setting({"OTHER": "x"}, "FC_GUARD") is None
+
+
+def test_the_data_folder_is_configured_or_var(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FIRECONTROL_DATA_DIR", raising=False)
+    assert keys.data_file({}, keys.SIGNING) == Path("var/signing-keys.json")
+    assert keys.data_file({}, keys.SEAL) == Path("var/seal-keys.json")
+    config = {"FIRECONTROL_DATA_DIR": "/srv/fc"}
+    assert keys.data_file(config, keys.SEAL) == Path("/srv/fc/seal-keys.json")
+
+
+def test_a_new_key_set_is_made_in_a_private_folder_and_never_over_another(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "deep" / "data" / "seal-keys.json"
+    keys._write_new(path, {"keys": ["first"]})
+    assert json.loads(path.read_text(encoding="utf-8")) == {"keys": ["first"]}
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    keys._write_new(path, {"keys": ["second"]})  # already there: kept, no error
+    assert json.loads(path.read_text(encoding="utf-8")) == {"keys": ["first"]}
+    assert [p.name for p in path.parent.iterdir()] == ["seal-keys.json"]
+    beside = tmp_path / "signing-keys.json"  # its folder already exists
+    keys._write_new(beside, {"keys": ["third"]})
+    assert json.loads(beside.read_text(encoding="utf-8")) == {"keys": ["third"]}
+
+
+def test_a_new_key_set_is_written_beside_its_place_then_linked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """os.link is atomic and refuses to replace only within one file system."""
+    links = record_moves(monkeypatch, "link")
+    path = tmp_path / "keys" / "signing-keys.json"
+    keys._write_new(path, {"keys": []})
+    [(source, target)] = links
+    assert target == path and source.parent == path.parent
+
+
+@pytest.mark.parametrize("kind", [keys.SIGNING, keys.SEAL])
+def test_a_key_set_is_made_on_first_start_in_the_data_folder(tmp_path: Path, kind: str) -> None:
+    config = {"FIRECONTROL_DATA_DIR": str(tmp_path / "data")}
+    document = keys.key_document(config, kind)
+    assert json.loads(keys.data_file(config, kind).read_text()) == document
+    [member] = document["keys"]
+    assert member["kty"] == ("OKP" if kind == keys.SIGNING else "oct")
+    assert keys.key_document(config, kind) == document  # made once
+
+
+def test_inline_keys_come_before_a_file_and_a_file_before_the_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("FIRECONTROL_SEAL_KEYS", "FIRECONTROL_SEAL_KEYS_FILE"):
+        monkeypatch.delenv(name, raising=False)
+    mounted = tmp_path / "mounted.json"
+    mounted.write_text('{"keys": ["from-file"]}', encoding="utf-8")
+    data = {"FIRECONTROL_DATA_DIR": str(tmp_path / "data")}
+    inline = {"FIRECONTROL_SEAL_KEYS": '{"keys": ["inline"]}'}
+    from_file = {"FIRECONTROL_SEAL_KEYS_FILE": str(mounted)}
+    seal = keys.SEAL
+    assert keys.key_document({**data, **from_file, **inline}, seal) == {"keys": ["inline"]}
+    assert keys.key_document({**data, **from_file}, seal) == {"keys": ["from-file"]}
+    assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize("kind", [keys.SIGNING, keys.SEAL])
+def test_keys_that_cannot_be_read_say_from_where(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    for name in (f"FIRECONTROL_{kind}_KEYS", f"FIRECONTROL_{kind}_KEYS_FILE"):
+        monkeypatch.delenv(name, raising=False)
+    lower = kind.lower()
+    form = "Ed25519 (OKP)" if kind == keys.SIGNING else "256-bit (oct)"
+    remedy = f"give a JSON Web Key Set of {form} keys (python -m service.receipts new {lower} "
+    remedy += "prints one)"
+    missing = tmp_path / "missing.json"
+    with pytest.raises(StartupError) as caught:
+        keys.key_document({f"FIRECONTROL_{kind}_KEYS_FILE": str(missing)}, kind)
+    assert str(caught.value) == (
+        f"FIRECONTROL_{kind}_KEYS_FILE: the {lower} keys cannot be read from '{missing}': "
+        f"No such file or directory; mount the {lower} key set there, or correct the path"
+    )
+    assert not missing.exists()  # a configured file is never made
+    with pytest.raises(StartupError) as caught:
+        keys.key_document({f"FIRECONTROL_{kind}_KEYS": "{keys"}, kind)
+    assert str(caught.value) == f"FIRECONTROL_{kind}_KEYS: its value is not JSON; {remedy}"
+    mounted = tmp_path / "mounted.json"
+    mounted.write_text("{keys", encoding="utf-8")
+    with pytest.raises(StartupError) as caught:
+        keys.key_document({f"FIRECONTROL_{kind}_KEYS_FILE": str(mounted)}, kind)
+    assert str(caught.value) == f"FIRECONTROL_{kind}_KEYS_FILE: '{mounted}' is not JSON; {remedy}"
+    data = tmp_path / "data"
+    data.mkdir()
+    made = keys.data_file({"FIRECONTROL_DATA_DIR": str(data)}, kind)
+    made.write_text("{keys")
+    with pytest.raises(StartupError) as caught:
+        keys.key_document({"FIRECONTROL_DATA_DIR": str(data)}, kind)
+    assert str(caught.value) == f"FIRECONTROL_DATA_DIR: '{made}' is not JSON; {remedy}"
+
+
+def test_new_keys_are_whole_and_named_by_their_thumbprint() -> None:
+    signing = keys.new_signing_key()
+    assert set(signing) == {"kty", "crv", "x", "d", "kid"} and signing["crv"] == "Ed25519"
+    assert signing["kid"] == _thumbprint({"crv": "Ed25519", "kty": "OKP", "x": signing["x"]})
+    seal = keys.new_seal_key()
+    assert set(seal) == {"kty", "k", "kid"} and seal["kty"] == "oct"
+    assert len(base64.urlsafe_b64decode(seal["k"] + "=")) == 32
+    assert seal["kid"] == _thumbprint({"k": seal["k"], "kty": "oct"})[:16]

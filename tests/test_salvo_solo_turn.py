@@ -6,20 +6,23 @@ roll, so a 3 or more gives the enemy the initiative and a 1 or 2 gives it to the
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
+from service.receipts.checking import finishes_pending_turn, left_pending
 from service.rulesets.salvo_solo.ships import CATALOG
 from service.rulesets.salvo_solo.steps import MAX_TURN
 from tests.http_helpers import check_of
-from tests.receipts_helpers import receipt_hash, verify
+from tests.receipts_helpers import Doc, drop_at, receipt_hash, set_at, verify, verify_dice
 from tests.salvo_solo_helpers import AJAX, BASE, NURNBURG, SPEE, refused, resolve
 
 START = {"turn": 1, "weather": "Fair", "range": "Long", "player": AJAX, "enemy": SPEE}
@@ -463,6 +466,200 @@ def both_verdicts_unsigned(
     return [
         (report["valid"], report["entries"][0]["signature_valid"]) for report in (service, tool)
     ]
+
+
+# Which pairs are one turn: ``finishes_pending_turn`` decides whether the second call of a turn
+# left ``result.pending`` finishes it (the same request plus ``player_action``, its rolls
+# beginning with the pending answer's) or is something else. Each case below changes exactly one
+# thing in a finishing pair, and the answer is then False.
+
+OPENING = [
+    {"label": "initiative: player", "notation": "1d6", "values": [2], "total": 2},
+    {"label": "initiative: enemy", "notation": "1d6", "values": [5], "total": 5},
+]
+BODY = {
+    "player": {"ship": "cruiser", "speed": 4},
+    "enemy": {"ship": "destroyer", "speed": 5},
+    "dice": {"seed": "game-seed", "nonce": 7},
+}
+
+
+DICE = {"mode": "seeded", "seed": "game-seed", "nonce": 7, "seed_source": "client"}
+READINGS = {"straddle-21-plus": "as-20", "initiative-in-turn": "player-reacts"}
+
+
+def pending_answer() -> Doc:
+    """The first call: no player_action, the enemy has the initiative, the turn waits."""
+    return {
+        "ruleset": "salvo-solo",
+        "step": "turn",
+        "result": {"pending": {"waiting_for": "player_action"}},
+        "rolls": copy.deepcopy(OPENING),
+        "dice": dict(DICE),
+        "rules": dict(READINGS),
+        "provenance": {"request": {"body": {**copy.deepcopy(BODY), "prev": "receipt-1"}}},
+    }
+
+
+def finishing_answer() -> Doc:
+    """The second call: the same body plus player_action (its prev names the first call),
+    rolling the same opening dice again and then the rest of the turn."""
+    more = {"label": "enemy action", "notation": "1d6", "values": [4], "total": 4}
+    body = {**copy.deepcopy(BODY), "player_action": "fire", "prev": "receipt-2"}
+    return {
+        "ruleset": "salvo-solo",
+        "step": "turn",
+        "result": {"hits": 1},
+        "rolls": [*copy.deepcopy(OPENING), more],
+        "dice": dict(DICE),
+        "rules": dict(READINGS),
+        "provenance": {"request": {"body": body}},
+    }
+
+
+def test_the_same_request_with_player_action_and_the_same_dice_finishes_the_turn() -> None:
+    before, after = pending_answer(), finishing_answer()
+    assert left_pending(before)
+    assert finishes_pending_turn(before, after) is True
+    # prev differs between the two calls by nature: it is set aside, whatever it holds
+    del after["provenance"]["request"]["body"]["prev"]
+    assert finishes_pending_turn(before, after) is True
+
+
+def test_the_readings_in_force_and_the_dice_shown_are_compared_not_the_request_text() -> None:
+    """rules left out, partly given or spelled out are the same turn (the answers' rules
+    echo is compared); fresh dice are finished with the seed and nonce the pending answer
+    names (only who chose the seed differs between the answers)."""
+    before, after = pending_answer(), finishing_answer()
+    after["provenance"]["request"]["body"]["rules"] = dict(READINGS)
+    before["provenance"]["request"]["body"]["rules"] = {"straddle-21-plus": "as-20"}
+    assert finishes_pending_turn(before, after) is True
+    del before["provenance"]["request"]["body"]["dice"]  # fresh dice: the service's seed
+    before["dice"]["seed_source"] = "server"
+    after["provenance"]["request"]["body"]["dice"] = {"seed": "game-seed", "nonce": 7}
+    assert finishes_pending_turn(before, after) is True
+
+
+# (which document, what changes in it): each makes the pair not one turn.
+NOT_ONE_TURN: dict[str, tuple[str, Callable[[Doc], None]]] = {
+    "pending from another ruleset": ("before", set_at("ruleset", "salvo-grid")),
+    "finish from another ruleset": ("after", set_at("ruleset", "fleet-action")),
+    "pending from another step": ("before", set_at("step", "fire")),
+    "finish from another step": ("after", set_at("step", "fire")),
+    "pending answer had no result": ("before", drop_at("result")),
+    "pending answer's result is not an object": ("before", set_at("result", ["pending"])),
+    "nothing was pending": ("before", set_at("result", {"hits": 0})),
+    "pending is not an object": ("before", set_at("result.pending", True)),
+    "pending answer without provenance": ("before", drop_at("provenance")),
+    "finish without provenance": ("after", drop_at("provenance")),
+    "pending provenance not an object": ("before", set_at("provenance", "signed")),
+    "finish provenance not an object": ("after", set_at("provenance", ["request"])),
+    "pending provenance without the request": ("before", drop_at("provenance.request")),
+    "finish provenance without the request": ("after", drop_at("provenance.request")),
+    "pending request not an object": ("before", set_at("provenance.request", "POST")),
+    "finish request not an object": ("after", set_at("provenance.request", 3)),
+    "pending request without a body": ("before", drop_at("provenance.request.body")),
+    "finish request without a body": ("after", drop_at("provenance.request.body")),
+    "pending body not an object": ("before", set_at("provenance.request.body", "{}")),
+    "finish body not an object": ("after", set_at("provenance.request.body", [1])),
+    "the pending call already had player_action": (
+        "before",
+        set_at("provenance.request.body.player_action", "fire"),
+    ),
+    "the second call has no player_action": (
+        "after",
+        drop_at("provenance.request.body.player_action"),
+    ),
+    "the second call changes another member": (
+        "after",
+        set_at("provenance.request.body.enemy", {"ship": "destroyer", "speed": 6}),
+    ),
+    "the second call drops a member": ("after", drop_at("provenance.request.body.enemy")),
+    "the second call adds a member": ("after", set_at("provenance.request.body.weather", "Fair")),
+    "the second answer shows other dice": ("after", set_at("dice.nonce", 8)),
+    "the second answer shows another seed": ("after", set_at("dice.seed", "another")),
+    "the second answer shows no dice": ("after", drop_at("dice")),
+    "the second answer reads a ruling otherwise": (
+        "after",
+        set_at("rules.straddle-21-plus", "no-effect"),
+    ),
+    "the pending answer's rolls are not a list": ("before", set_at("rolls", {"0": OPENING[0]})),
+    "the pending answer has no rolls member": ("before", drop_at("rolls")),
+    "the second answer's rolls are not a list": ("after", set_at("rolls", "2,5,4")),
+    "the second answer has no rolls member": ("after", drop_at("rolls")),
+    "the second answer rolls other opening dice": (
+        "after",
+        lambda doc: doc["rolls"][0].update(values=[3], total=3),
+    ),
+    "the second answer rolls the opening in another order": (
+        "after",
+        lambda doc: doc["rolls"].insert(0, doc["rolls"].pop(1)),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", NOT_ONE_TURN, ids=list(NOT_ONE_TURN))
+def test_a_pair_that_differs_from_one_turn_is_not_one_turn(case: str) -> None:
+    which, change = NOT_ONE_TURN[case]
+    before, after = pending_answer(), finishing_answer()
+    change(before if which == "before" else after)
+    assert finishes_pending_turn(before, after) is False
+
+
+def test_the_second_answer_rolling_fewer_dice_than_the_opening_is_not_one_turn() -> None:
+    before, after = pending_answer(), finishing_answer()
+    after["rolls"] = after["rolls"][:1]
+    assert finishes_pending_turn(before, after) is False
+
+
+@pytest.mark.parametrize("other", [None, "turn", ["turn"], 7])
+def test_documents_that_are_not_objects_are_not_one_turn(other: Any) -> None:
+    assert finishes_pending_turn(other, finishing_answer()) is False
+    assert finishes_pending_turn(pending_answer(), other) is False
+
+
+def test_a_pending_turn_thrown_away_is_reported_in_words_and_breaks_the_nonces(
+    client: FlaskClient,
+) -> None:
+    """A turn answered pending, then the game going on at the next nonce as if it had not
+    been asked: the log check says which entry threw which turn away, and the nonces are
+    not consecutive (false, not merely falsy: the report is JSON for third parties)."""
+    seed, pending = next(
+        (seed, response.get_json())
+        for seed in (f"thrown-away-{n}" for n in range(60))
+        for response in [
+            client.post(TURN, json={"state": START, "dice": {"seed": seed, "nonce": 1}})
+        ]
+        if response.status_code == 200
+    )
+    assert "pending" in pending["result"]
+    skipped = client.post(
+        TURN,
+        json={
+            "state": START,
+            "player_action": "OB",
+            "dice": {"seed": seed, "nonce": 2},
+            "prev": receipt_hash(pending),
+        },
+    )
+    assert skipped.status_code == 200, skipped.get_json()
+    report = verify(client, [pending, skipped.get_json()])["log"]
+    assert report["codes"] == ["pending-unfinished"]
+    assert report["problems"] == [
+        "entry 2 does not finish the turn entry 1 left pending (the same request with "
+        "player_action and the dice pending.dice names): that turn was thrown away"
+    ]
+    assert report["nonces_consecutive"] is False
+    assert (report["chain_unbroken"], report["one_seed"]) == (True, True)
+
+
+@pytest.mark.parametrize("case", [None, *NOT_ONE_TURN], ids=["one turn", *NOT_ONE_TURN])
+def test_the_standalone_verifier_tells_one_turn_as_the_service_does(case: str | None) -> None:
+    before, after = pending_answer(), finishing_answer()
+    if case is not None:
+        which, change = NOT_ONE_TURN[case]
+        change(before if which == "before" else after)
+    assert verify_dice.finishes_pending_turn(before, after) is finishes_pending_turn(before, after)
 
 
 # --- torpedoes in a turn hit the other ship -----------------------------------------------

@@ -21,7 +21,18 @@ from joserfc.errors import BadSignatureError
 
 from service import create_app
 from service.receipts import keys, sealing
-from tests.receipts_helpers import SOLO, TURN, receipt_hash, third_party_check, verify
+from service.receipts.keys import SealKeys
+from tests.receipts_helpers import (
+    ABSENT,
+    NOW,
+    SEALS,
+    SOLO,
+    TURN,
+    Doc,
+    receipt_hash,
+    third_party_check,
+    verify,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 VERIFIER = ROOT / "tools" / "verify_dice.py"
@@ -620,3 +631,297 @@ def test_a_game_header_names_every_reading_in_force(client: FlaskClient) -> None
     defaults = client.post("/v1/rulesets/salvo-solo/weather", json={}).get_json()["rules"]
     assert opened["rules"] == defaults
     assert verify(client, opened)["valid"] is True
+
+
+# --- sealed seeds: the documentation's example token, the client seed's binding -------------
+# The API document's example token is sealed once, as the service starts (service/http/seeds.py):
+# these tests call seal_example themselves, and check the token it makes byte for byte.
+
+EXAMPLE_KEY = hashlib.sha256(b"fire-control public example seal key").digest()
+
+
+def example_token_by_hand(content: dict[str, Any]) -> str:
+    """The example token as docs/ describe it, written out a second time: AES-256-GCM under
+    the published key, a zero nonce, the associated data fc-sealed-seed-v1.docs-example."""
+    plain = json.dumps(content, separators=(",", ":")).encode()
+    sealed = AESGCM(EXAMPLE_KEY).encrypt(bytes(12), plain, b"fc-sealed-seed-v1.docs-example")
+    return "fcs1.docs-example." + base64.urlsafe_b64encode(bytes(12) + sealed).rstrip(b"=").decode()
+
+
+def test_the_example_token_is_the_published_key_over_the_seed_and_times() -> None:
+    token = sealing.seal_example("example-seed", 1767225600, 1767229200)
+    assert token == example_token_by_hand(
+        {"seed": "example-seed", "iat": 1767225600, "reveal_after": 1767229200}
+    )
+    opened = sealing.open_token(SealKeys("other", {"other": bytes(32)}), token)
+    assert (opened.seed, opened.issued_at, opened.reveal_after) == (
+        "example-seed",
+        1767225600,
+        1767229200,
+    )
+    assert opened.is_example and opened.client_seed_sha256 is None
+
+
+def test_a_token_whose_base64_ends_in_x_keeps_its_last_characters() -> None:
+    """Only the padding is taken off the end of a token's BASE64URL, whatever letters come
+    before it (this seed's example token ends in "XX")."""
+    token = sealing.seal_example("example-seed-1415", 1767225600, 1767229200)
+    assert token.endswith("XX")
+    assert token == example_token_by_hand(
+        {"seed": "example-seed-1415", "iat": 1767225600, "reveal_after": 1767229200}
+    )
+    assert sealing.open_token(SealKeys("other", {"other": bytes(32)}), token).seed == (
+        "example-seed-1415"
+    )
+
+
+def test_the_example_token_can_bind_a_client_seed() -> None:
+    bound = sealing.client_seed_hash("ajax")
+    token = sealing.seal_example("example-seed", 1767225600, 1767225600, bound)
+    assert token == example_token_by_hand(
+        {
+            "seed": "example-seed",
+            "iat": 1767225600,
+            "reveal_after": 1767225600,
+            "client_seed_sha256": bound,
+        }
+    )
+
+
+def test_a_client_seed_is_bound_by_the_sha256_of_its_utf8_bytes() -> None:
+    # sha256sum's output for the bytes, written out: "ajax", and a seed beyond ASCII
+    assert sealing.client_seed_hash("ajax") == hashlib.sha256(b"ajax").hexdigest()
+    assert (
+        sealing.client_seed_hash("Nürnburg ⚓")
+        == hashlib.sha256("Nürnburg ⚓".encode()).hexdigest()
+    )
+    assert sealing.client_seed_hash("") == (
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    )
+
+
+def test_a_token_admits_any_client_seed_unless_it_binds_one() -> None:
+    free = sealing.Sealed("s", 0, 0, "k")
+    assert free.admits("ajax") and free.admits("")
+    bound = sealing.Sealed("s", 0, 0, "k", sealing.client_seed_hash("ajax"))
+    assert bound.admits("ajax")
+    assert not bound.admits("hector")
+    assert not bound.admits("")
+
+
+def test_a_seal_error_names_dice_sealed_unless_told_otherwise() -> None:
+    assert sealing.SealError("gone").field == "dice.sealed"
+    assert sealing.SealError("gone", "seal").field == "seal"
+
+
+def test_a_token_holding_a_number_json_does_not_know_is_refused_saying_so() -> None:
+    content = {"seed": "s", "iat": float("nan"), "reveal_after": 0}
+    token = sealing._seal("docs-example", EXAMPLE_KEY, bytes(12), content)
+    with pytest.raises(sealing.SealError) as caught:
+        sealing.open_token(SealKeys("other", {"other": bytes(32)}), token)
+    assert caught.value.detail == (
+        "this sealed token was not made by this service: it holds NaN, which is no JSON "
+        "number; ask POST /v1/seeds for a new one"
+    )
+    assert caught.value.field == "dice.sealed"
+
+
+# --- a sealed token opened: each thing it must hold, refused in its own words ---------------
+# The example key is public, so anyone can seal anything: each member is checked on opening.
+# Tokens are sealed here under SEALS, straight from the bytes, so each case is one fault.
+
+
+def _token_of(plain: bytes, keys: SealKeys = SEALS, nonce: bytes = bytes(range(12))) -> str:
+    sealed = AESGCM(keys.current).encrypt(nonce, plain, f"fc-sealed-seed-v1.{keys.kid}".encode())
+    return f"fcs1.{keys.kid}." + base64.urlsafe_b64encode(nonce + sealed).rstrip(b"=").decode()
+
+
+def _content_of(**members: Any) -> bytes:
+    content = {"seed": "s", "iat": NOW, "reveal_after": NOW, **members}
+    return json.dumps({k: v for k, v in content.items() if v is not ABSENT}).encode()
+
+
+def _refusal(token: str, field: str = "dice.sealed") -> str:
+    with pytest.raises(sealing.SealError) as caught:
+        sealing.open_token(SEALS, token, field)
+    assert caught.value.field == field
+    return caught.value.detail
+
+
+YEAR = 366 * 24 * 3600
+LATEST = 253402300799  # 9999-12-31T23:59:59Z
+
+
+@pytest.mark.parametrize(
+    ("members", "seed", "iat", "reveal_after", "bound"),
+    [
+        ({}, "s", NOW, NOW, None),
+        ({"seed": "A-z_9" * 12 + "abcd"}, "A-z_9" * 12 + "abcd", NOW, NOW, None),  # 64
+        ({"iat": 0, "reveal_after": 0}, "s", 0, 0, None),
+        ({"iat": LATEST - YEAR, "reveal_after": LATEST}, "s", LATEST - YEAR, LATEST, None),
+        ({"reveal_after": NOW + YEAR}, "s", NOW, NOW + YEAR, None),
+        ({"client_seed_sha256": "0f" * 32}, "s", NOW, NOW, "0f" * 32),
+    ],
+    ids=["plain", "longest-seed", "epoch", "latest", "a-year", "bound"],
+)
+def test_a_token_holding_what_the_service_seals_opens(
+    members: Doc, seed: str, iat: int, reveal_after: int, bound: str | None
+) -> None:
+    opened = sealing.open_token(SEALS, _token_of(_content_of(**members)))
+    assert opened == sealing.Sealed(seed, iat, reveal_after, "guard", bound)
+
+
+MEMBERS_ALONE = "it does not hold the seed, iat and reveal_after members alone"
+NOT_A_SEED = "its seed is not a seed the service makes"
+
+
+def _not_a_time(name: str) -> str:
+    return f"its {name} is not a time in whole seconds from 1970 to 9999"
+
+
+@pytest.mark.parametrize(
+    ("plain", "reason"),
+    [
+        (_content_of(seed=ABSENT), MEMBERS_ALONE),
+        (_content_of(iat=ABSENT), MEMBERS_ALONE),
+        (_content_of(reveal_after=ABSENT), MEMBERS_ALONE),
+        (_content_of(x=1), MEMBERS_ALONE),
+        (_content_of(client_seed_sha256="0f" * 32, x=1), MEMBERS_ALONE),
+        (b'["s", 0, 0]', MEMBERS_ALONE),
+        (b'"s"', MEMBERS_ALONE),
+        (_content_of(seed=""), NOT_A_SEED),
+        (_content_of(seed="s" * 65), NOT_A_SEED),
+        (_content_of(seed="a:b"), NOT_A_SEED),
+        (_content_of(seed="s\n"), NOT_A_SEED),
+        (_content_of(seed=5), NOT_A_SEED),
+        (_content_of(iat=-1), _not_a_time("iat")),
+        (_content_of(iat=True), _not_a_time("iat")),
+        (_content_of(iat=float(NOW)), _not_a_time("iat")),
+        (_content_of(iat="1767225600"), _not_a_time("iat")),
+        (_content_of(reveal_after=LATEST + 1), _not_a_time("reveal_after")),
+        (_content_of(reveal_after=None), _not_a_time("reveal_after")),
+        (_content_of(reveal_after=NOW - 1), "its reveal_after is not within a year after its iat"),
+        (
+            _content_of(reveal_after=NOW + YEAR + 1),
+            "its reveal_after is not within a year after its iat",
+        ),
+        (_content_of(client_seed_sha256="0F" * 32), "its client_seed_sha256 is not a hex SHA-256"),
+        (_content_of(client_seed_sha256="0f" * 31), "its client_seed_sha256 is not a hex SHA-256"),
+        (_content_of(client_seed_sha256=None), "its client_seed_sha256 is not a hex SHA-256"),
+        (_content_of(client_seed_sha256=7), "its client_seed_sha256 is not a hex SHA-256"),
+        (b'{"seed":"s","seed":"t","iat":0,"reveal_after":0}', "a member name is repeated"),
+        (
+            b'{"seed":"s","iat":0,"reveal_after":Infinity}',
+            "it holds Infinity, which is no JSON number",
+        ),
+        (b"seed=s", "it does not hold JSON text"),
+        (b"\xff\xfe{", "it does not hold JSON text"),
+    ],
+)
+def test_a_token_holding_what_the_service_never_seals_is_refused_saying_what(
+    plain: bytes, reason: str
+) -> None:
+    token = _token_of(plain)
+    for field in ("dice.sealed", "sealed"):
+        assert _refusal(token, field) == (
+            f"this sealed token was not made by this service: {reason}; "
+            "ask POST /v1/seeds for a new one"
+        )
+
+
+def test_tokens_of_every_length_open_whatever_padding_they_lack() -> None:
+    """BASE64URL drops the padding; opening puts back what each length needs."""
+    for length in range(1, 9):
+        seed = "s" * length
+        assert sealing.open_token(SEALS, _token_of(_content_of(seed=seed))).seed == seed
+
+
+FOREIGN_TOKEN = (
+    "this sealed token was not made by this service, or was altered: ask POST /v1/seeds for a "
+    "new one"
+)
+
+
+def _at_length(length: int) -> str:
+    """A token of exactly ``length`` characters: the kid's length takes up the difference."""
+    base = len(_token_of(_content_of(), SealKeys("k", {"k": bytes(32)})))
+    kid = "k" * (1 + length - base)
+    keys = SealKeys(kid, {kid: bytes(32)})
+    token = _token_of(_content_of(), keys)
+    assert len(token) == length
+    return token
+
+
+def test_a_token_of_512_characters_opens_and_one_of_513_is_refused() -> None:
+    longest = _at_length(512)
+    kid = longest.split(".")[1]
+    keys = SealKeys(kid, {kid: bytes(32)})
+    assert sealing.open_token(keys, longest).seed == "s"
+    longer = _at_length(513)
+    kid = longer.split(".")[1]
+    with pytest.raises(sealing.SealError) as caught:
+        sealing.open_token(SealKeys(kid, {kid: bytes(32)}), longer, "seal")
+    assert (caught.value.detail, caught.value.field) == (FOREIGN_TOKEN, "seal")
+
+
+def test_a_token_one_character_longer_than_its_base64_is_foreign() -> None:
+    """Opening puts back exactly the padding the token's length needs: a stray character
+    (which the base64 decoder skips) makes a genuine token's length want one "=" where its
+    digits want two, and it does not open."""
+    token = next(
+        token
+        for length in range(1, 9)
+        for token in [_token_of(_content_of(seed="s" * length))]
+        if len(token.split(".")[2]) % 4 == 2
+    )
+    head, data = token.rsplit(".", 1)
+    assert sealing.open_token(SEALS, token).seed.startswith("s")
+    with pytest.raises(sealing.SealError) as caught:
+        sealing.open_token(SEALS, f"{head}.{data[:5]}!{data[5:]}")
+    assert caught.value.detail == FOREIGN_TOKEN
+
+
+def test_a_token_not_of_this_service_or_altered_is_foreign() -> None:
+    token = _token_of(_content_of())
+    data = token.split(".")[2]
+    flipped = data[:20] + ("A" if data[20] != "A" else "B") + data[21:]
+    other = SealKeys("guard", {"guard": bytes(32)})
+    for bad in [
+        "fcs2." + token[len("fcs1.") :],  # another prefix, the rest intact
+        "fcs1" + token[len("fcs1.") :],
+        token + ".x",  # three dots
+        token.replace("fcs1.guard.", "fcs1.guard.x."),
+        token.replace("fcs1.guard.", "fcs1.gone."),  # a kid this service does not know
+        token.replace("fcs1.guard.", "fcs1.docs-example."),  # the example key's kid
+        f"fcs1.guard.{flipped}",
+        _token_of(_content_of(), other),  # the same kid, another key
+        f"fcs1.guard.{data[:10]}",  # shorter than a nonce and a tag
+        "fcs1.guard.!!!!",
+        "fcs1.guard.",
+    ]:
+        for field in ("dice.sealed", "sealed"):
+            with pytest.raises(sealing.SealError) as caught:
+                sealing.open_token(SEALS, bad, field)
+            assert (caught.value.detail, caught.value.field) == (FOREIGN_TOKEN, field), bad
+
+
+def test_a_seal_opens_to_what_it_sealed_under_the_current_key() -> None:
+    keys = SealKeys("new", {"new": bytes(range(32)), "old": bytes(32)})
+    token = sealing.seal(keys, "Server-Seed_1", NOW, NOW + 60)
+    assert token.startswith("fcs1.new.")
+    assert sealing.open_token(keys, token) == sealing.Sealed("Server-Seed_1", NOW, NOW + 60, "new")
+    bound = sealing.seal(keys, "Server-Seed_1", NOW, NOW + 60, "ab" * 32)
+    assert sealing.open_token(keys, bound).client_seed_sha256 == "ab" * 32
+    # a fresh nonce each time: the same content seals to another token
+    assert sealing.seal(keys, "Server-Seed_1", NOW, NOW + 60) != token
+    nonce = base64.urlsafe_b64decode(token.split(".")[2] + "==")[:12]
+    # compact JSON, sealed under the current key with the kid in the associated data
+    assert token == _token_of(
+        b'{"seed":"Server-Seed_1","iat":1767225600,"reveal_after":1767225660}', keys, nonce
+    )
+
+
+def test_a_new_server_seed_is_43_base64url_characters_of_fresh_randomness() -> None:
+    seeds = {sealing.new_server_seed() for _ in range(20)}
+    assert len(seeds) == 20
+    assert all(len(seed) == 43 and sealing.SEED.fullmatch(seed) for seed in seeds)
