@@ -1,7 +1,6 @@
-"""The key commands (``python -m service.receipts new|rotate signing|seal [FILE]``), called
-in this process so that a mutation run can see which test reaches them (the subprocess
-tests in test_receipts_keys.py check the module runs as a command; mutmut cannot map a
-subprocess to the code it ran)."""
+"""The key commands (``python -m service.receipts new|rotate signing|seal [FILE]``): what
+each prints and writes, called in this process (the subprocess tests in
+test_receipts_keys.py check the module runs as a command)."""
 
 from __future__ import annotations
 
