@@ -251,7 +251,7 @@ def test_a_wrong_enum_or_a_lost_null_is_caught(document: dict[str, Any]) -> None
 
 # The rulesets whose result schemas are derived from their typed results (each step's
 # StepHTTP names its TypedDict; no result schema is written by hand).
-DERIVED = ("fleet-action",)
+DERIVED = ("fleet-action", "dreadnought")
 
 
 def _step_specs(ruleset_id: str) -> list[StepHTTP]:

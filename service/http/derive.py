@@ -38,6 +38,16 @@ _SCALARS: dict[Any, type[fields.Field[Any]]] = {
 _SCHEMAS: dict[type, type[Schema]] = {}
 
 
+def same_shape(typed: type, schema: type[Schema]) -> type[Schema]:
+    """Document the TypedDict ``typed``, wherever a result nests it, as the request schema
+    ``schema`` of the same shape: a state a step hands back that a later request sends
+    again is one component, with what only HTTP knows (its limits). tests/test_typed_results.py
+    holds the two to the same members."""
+    if _SCHEMAS.setdefault(typed, schema) is not schema:
+        raise ValueError(f"{typed.__name__} already has a schema")
+    return schema
+
+
 def result_schema(typed: type) -> type[Schema]:
     """The schema of the TypedDict ``typed``, named as it is (built once)."""
     found = _SCHEMAS.get(typed)

@@ -1,4 +1,4 @@
-"""HTTP face of Fleet Action: request and result schemas, one line per step to register it."""
+"""HTTP face of Fleet Action: request schemas, one line per step to register it."""
 
 from __future__ import annotations
 
