@@ -1,5 +1,8 @@
 """Each step's typed result (service/rulesets/<ruleset>/results.py) and its answer schema agree.
 
+Where a ruleset's result schemas are derived from its typed results (service/http/derive.py),
+this checks the derivation: what the document serves is what the TypedDict says.
+
 For every step of every ruleset (the test rulesets too): the step function is annotated to
 return the TypedDict its ruleset's ``RulesetAPI.results`` names, and that TypedDict names
 the same keys (required and not) as the step's answer ``result`` component in the served
@@ -8,14 +11,19 @@ name with the same keys, every enum the same values as its Literal, every list, 
 and null in the same place.
 """
 
+import importlib
 import types
 import typing
 from collections.abc import Iterator
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import pytest
 from flask import Flask
 
+from service.engine.typed import Doc, Fixed, fixed_set, table_of, values
+from service.http.derive import result_schema
+from service.http.steps import StepHTTP
+from service.rulesets.fleet_action import results
 from tests.fixtures.tiny_ruleset import EVERY
 
 # Every registered ruleset, and the test rulesets served beside them (every_app).
@@ -237,3 +245,82 @@ def test_a_wrong_enum_or_a_lost_null_is_caught(document: dict[str, Any]) -> None
         SalvoSoloManeuverResult, "SalvoSoloManeuverResult", document["components"]["schemas"]
     )
     assert [f.split(":")[0] for f in found] == ["SalvoSoloManeuverResult.range"]
+
+
+# --- derived, not written twice ------------------------------------------------------------
+
+# The rulesets whose result schemas are derived from their typed results (each step's
+# StepHTTP names its TypedDict; no result schema is written by hand).
+DERIVED = ("fleet-action", "dreadnought")
+
+
+def _step_specs(ruleset_id: str) -> list[StepHTTP]:
+    module = importlib.import_module(f"service.rulesets.{ruleset_id.replace('-', '_')}.api")
+    specs: list[StepHTTP] = module.STEPS
+    return specs
+
+
+@pytest.mark.parametrize("ruleset_id", DERIVED)
+def test_each_result_schema_is_derived_from_its_typed_result(ruleset_id: str) -> None:
+    typed = RULESETS[ruleset_id][1]
+    for spec in _step_specs(ruleset_id):
+        assert spec.result is typed[spec.name], spec.name
+        assert spec.odds_result is None or typing.is_typeddict(spec.odds_result), spec.name
+
+
+@pytest.mark.parametrize("ruleset_id", DERIVED)
+def test_each_fixed_set_is_named_as_its_definition(ruleset_id: str) -> None:
+    module = importlib.import_module(f"service.rulesets.{ruleset_id.replace('-', '_')}.results")
+    named = {
+        alias: value
+        for alias, value in vars(module).items()
+        if typing.get_origin(value) is typing.Annotated
+        and any(isinstance(extra, Fixed) for extra in typing.get_args(value)[1:])
+    }
+    assert named, f"{ruleset_id} defines no fixed set"
+    for alias, value in named.items():
+        assert fixed_set(value)[0].name == alias
+
+
+def test_a_description_reaches_the_document(document: dict[str, Any]) -> None:
+    schemas = document["components"]["schemas"]
+    winner = schemas["FleetActionInitiativeResult"]["properties"]["winner"]
+    assert winner == {
+        "$ref": "#/components/schemas/FleetActionPlayer",
+        "description": "Goes second",
+    }
+    crew = schemas["FleetActionShipStatus"]["properties"]["crew"]
+    assert crew == {"oneOf": [{"$ref": "#/components/schemas/FleetActionCrew"}, {"type": "null"}]}
+    assert schemas["FleetActionPlayer"]["enum"] == list(values(results.FleetActionPlayer))
+
+
+def test_a_table_that_drifts_from_its_fixed_set_is_refused() -> None:
+    crews = {name: 0 for name in values(results.FleetActionCrew)}
+    assert table_of(results.FleetActionCrew, crews) is crews
+    with pytest.raises(ValueError, match="FleetActionCrew"):
+        table_of(results.FleetActionCrew, {**crews, "Legendary": 2})
+    with pytest.raises(ValueError, match="FleetActionCrew"):
+        table_of(results.FleetActionCrew, dict(reversed(crews.items())))
+
+
+def test_a_shape_the_document_cannot_state_is_refused() -> None:
+    class Unnamed(TypedDict):
+        side: Literal["A", "B"]  # a fixed set with no name: no component to refer to
+
+    class Keyed(TypedDict):
+        counts: dict[int, int]
+
+    for typed in (Unnamed, Keyed):
+        with pytest.raises(TypeError):
+            result_schema(typed)
+
+
+def test_a_derived_schema_names_what_its_typed_result_requires() -> None:
+    class Partial(TypedDict):
+        hits: int
+        note: NotRequired[Annotated[str | None, Doc("Why")]]
+
+    fields = result_schema(Partial)().fields
+    assert fields["hits"].required and not fields["hits"].allow_none
+    assert not fields["note"].required and fields["note"].allow_none
+    assert fields["note"].metadata == {"description": "Why"}

@@ -14,6 +14,8 @@ from typing import Any
 
 from marshmallow import fields, validate
 
+from ..engine.typed import fixed_set
+
 COMPONENTS: dict[str, dict[str, Any]] = {}
 
 
@@ -61,12 +63,30 @@ class EnumType:
             description += f" Other spellings are accepted as the same value: {spelled}."
         component(name, {"type": "string", "enum": list(self.values), "description": description})
 
+    @classmethod
+    def of(cls, alias: Any) -> EnumType:
+        """The component of a fixed set defined as ``Annotated[Literal[...], Fixed(...)]``
+        (service/engine/typed.py): its name, members, description and aliases read from it."""
+        marker, members = fixed_set(alias)
+        found = _FIXED.get(marker.name)
+        if found is None:
+            found = _FIXED[marker.name] = cls(
+                marker.name, members, marker.description, marker.aliases
+            )
+        elif found.values != members:
+            raise ValueError(f"two different fixed sets are both named {marker.name!r}")
+        return found
+
     def field(self, **kwargs: Any) -> EnumField:
         """A field that accepts the values (and aliases) and documents a ``$ref``."""
         return EnumField(self, **kwargs)
 
     def canonical(self, value: str) -> str:
         return self.aliases.get(value, value)
+
+
+# Each fixed set's one EnumType, by component name (EnumType.of).
+_FIXED: dict[str, EnumType] = {}
 
 
 class EnumField(fields.String):

@@ -22,6 +22,7 @@ from ..engine.ruleset import NoInput, Ruleset, Step, run_step, step_odds
 from . import pictures
 from .answers import json_response
 from .components import camel
+from .derive import result_schema
 from .dice_in import check_rules, dice_field, dice_or_fresh
 from .envelope import (
     EnvelopeBase,
@@ -51,10 +52,12 @@ class StepHTTP:
 
     name: str
     inputs: type[Schema]
-    result: type[Schema]
+    # The step's typed result (its TypedDict, whose schema derive.py works out), or a
+    # schema written by hand.
+    result: type
     build: Callable[[dict[str, Any]], Any]
     example: Mapping[str, Any]
-    odds_result: type[Schema] | None = None  # an /odds outcome's result, if not ``result``
+    odds_result: type | None = None  # an /odds outcome's result, if not ``result``
     # Accept: image/svg+xml: a picture of the answer, given the request body it answers
     picture: Callable[[Mapping[str, Any], Mapping[str, Any]], str] | None = None
     # An /odds outcome's result reworded for its picture, where its members would not read
@@ -128,6 +131,11 @@ def odds_answer(
     return odds
 
 
+def _schema(result: type) -> type[Schema]:
+    """A step result's schema: derived from its TypedDict, or the one written by hand."""
+    return result if issubclass(result, Schema) else result_schema(result)
+
+
 def operation_id(name: str) -> str:
     """A method name for generated clients: ``SalvoSoloTurn`` -> ``salvoSoloTurn``."""
     return name[:1].lower() + name[1:]
@@ -154,7 +162,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
     response = named(
         f"{base}Response",
         EnvelopeBase,
-        {**tags, "rules": echoed, "result": fields.Nested(spec.result, required=True)},
+        {**tags, "rules": echoed, "result": fields.Nested(_schema(spec.result), required=True)},
     )
 
     def resolve(args: dict[str, Any]) -> Response:
@@ -195,7 +203,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
     outcome = named(
         f"{base}OddsOutcome",
         OddsOutcomeBase,
-        {"result": fields.Nested(spec.odds_result or spec.result, required=True)},
+        {"result": fields.Nested(_schema(spec.odds_result or spec.result), required=True)},
     )
     odds_response = named(
         f"{base}Odds",

@@ -1,4 +1,4 @@
-"""HTTP face of Dreadnought: request and result schemas, one line per step to register it."""
+"""HTTP face of Dreadnought: request schemas, one line per step to register it."""
 
 from __future__ import annotations
 
@@ -11,11 +11,12 @@ from marshmallow import Schema, fields, post_load, validate
 from ...engine.errors import LimitError
 from ...http.components import EnumType
 from ...http.contract import RulesetAPI
+from ...http.derive import same_shape
 from ...http.fields import BoundedList, StrictBoolean, count, inches
 from ...http.ship_reference import ship_reference
 from ...http.steps import StepHTTP, inputs, register_steps
 from . import RULESET, results, steps, tables
-from .ships import ALIASES, CATALOG, RUDDER_STATES, Battery, Ship, ShipCard, ShipState
+from .ships import ALIASES, CATALOG, Battery, Ship, ShipCard, ShipState
 
 blp = Blueprint(
     "dreadnought",
@@ -25,12 +26,7 @@ blp = Blueprint(
 )
 
 
-SHIP_CLASS = EnumType(
-    "DreadnoughtShipClass",
-    tables.CLASS_NAMES,
-    "A ship class, lightest first (GET /v1/rulesets/dreadnought/ships).",
-    aliases=tables.CLASS_ALIASES,
-)
+SHIP_CLASS = EnumType.of(results.DreadnoughtShipClass)
 SHIP_NAME = EnumType(
     "DreadnoughtShipName",
     CATALOG,
@@ -43,30 +39,9 @@ CREW = EnumType(
     tables.CREWS,
     "Crew quality: good British crews roll a D10 gunner die (Germans always).",
 )
-RUDDER = EnumType("DreadnoughtRudder", RUDDER_STATES, "Which way a jammed rudder is stuck.")
-THROW = EnumType(
-    "DreadnoughtThrow", tables.THROWS, "A throw that makes a critical hit: triples or a double."
-)
-CRITICAL_EFFECT = EnumType(
-    "DreadnoughtCriticalEffect", tables.CRITICAL_EFFECTS, "What a critical hit does to a ship."
-)
-TARGETS = EnumType(
-    "DreadnoughtTargetWeight",
-    ("light", "heavy"),
-    "light: Destroyers and Protected Cruisers; heavy: Armoured Cruisers and heavier.",
-)
-BAND = EnumType("DreadnoughtRangeBand", tables.RANGE_TARGET_NUMBER, "A range band.")
-DAMAGE = EnumType(
-    "DreadnoughtDamageColumn",
-    dict.fromkeys(row.damage for row in tables.WEAPONS),
-    "The damage column of a weapon row.",
-)
-WEAPON = EnumType(
-    "DreadnoughtWeapon",
-    dict.fromkeys(row.weapon for row in tables.WEAPONS),
-    "A row of the Weapons Effect table, by calibre.",
-)
-GUNNER_DIE = EnumType("DreadnoughtGunnerDie", tables.GUNNER_DIE_SIDES, "The gunner die rolled.")
+RUDDER = EnumType.of(results.DreadnoughtRudder)
+THROW = EnumType.of(results.DreadnoughtThrow)
+CRITICAL_EFFECT = EnumType.of(results.DreadnoughtCriticalEffect)
 # Every odds branch looks through a card's batteries; with 10 a fire/odds at the branch cap
 # took 51 ms of CPU, past the 50 ms budget (docs/performance.md). Four calibres a card is
 # more than the ships of the rules carry (main, secondary, tertiary, anti-torpedo).
@@ -235,70 +210,8 @@ class DreadnoughtRudderInputs(Schema):
 
 # --- results ------------------------------------------------------------------------------
 
-
-class DreadnoughtRangeResult(Schema):
-    weapon = WEAPON.field(required=True)
-    targets = TARGETS.field(required=True)
-    may_fire = fields.Boolean(required=True)
-    band = BAND.field(required=True, allow_none=True, metadata={"description": "null: none"})
-    score_needed_change = fields.Integer(required=True, allow_none=True)
-    damage = DAMAGE.field(required=True)
-    reason = fields.String(required=True, allow_none=True)
-
-
-class DreadnoughtCriticalResult(Schema):
-    throw = THROW.field(required=True)
-    name = fields.String(required=True)
-    effect = CRITICAL_EFFECT.field(required=True)
-
-
-class DreadnoughtFireResult(Schema):
-    weapon = WEAPON.field(required=True)
-    band = BAND.field(required=True)
-    gunner_die = GUNNER_DIE.field(required=True)
-    score_needed = fields.Integer(required=True)
-    hit = fields.Boolean(required=True)
-    damage = fields.Integer(required=True, metadata={"description": "Points marked off"})
-    critical = fields.Nested(DreadnoughtCriticalResult, required=True, allow_none=True)
-
-
-class DreadnoughtTorpedoResult(Schema):
-    in_range = fields.Boolean(required=True)
-    hit = fields.Boolean(required=True)
-    score_needed = fields.Integer(required=True)
-    damage = fields.Integer(required=True)
-    critical = fields.Nested(DreadnoughtCriticalResult, required=True, allow_none=True)
-
-
-class DreadnoughtBatteryStatus(Schema):
-    calibre = fields.Float(required=True)
-    barrels = fields.Integer(required=True)
-    primary = fields.Boolean(required=True)
-
-
-class DreadnoughtShipStatus(Schema):
-    name = fields.String(required=True)
-    ship_class = SHIP_CLASS.field(required=True, data_key="class")
-    state = fields.Nested(DreadnoughtShipStateSchema, required=True)
-    damage_boxes = fields.Integer(required=True)
-    boxes_left = fields.Integer(required=True)
-    damage_reduction = fields.Integer(required=True)
-    speed = fields.Integer(required=True)
-    turn_cost = fields.Integer(required=True)
-    to_hit = fields.Integer(required=True)
-    gunner_die = GUNNER_DIE.field(required=True)
-    batteries = fields.List(fields.Nested(DreadnoughtBatteryStatus), required=True)
-    sunk = fields.Boolean(required=True)
-
-
-class DreadnoughtDamageResult(Schema):
-    ship = fields.Nested(DreadnoughtShipStatus, required=True)
-    newly_sunk = fields.Boolean(required=True)
-
-
-class DreadnoughtRudderResult(Schema):
-    repaired = fields.Boolean(required=True)
-    ship = fields.Nested(DreadnoughtShipStatus, required=True)
+# A ship's state is handed back and sent again: one component, the request's, with its limits.
+same_shape(results.DreadnoughtShipState, DreadnoughtShipStateSchema)
 
 
 # --- registration ---------------------------------------------------------------------------
@@ -327,7 +240,7 @@ STEPS = [
     StepHTTP(
         name="range",
         inputs=DreadnoughtRangeInputs,
-        result=DreadnoughtRangeResult,
+        result=results.DreadnoughtRangeResult,
         build=lambda args: steps.RangeInput(
             args["calibre"], _class_name(args["target_class"]), args["distance"]
         ),
@@ -337,7 +250,7 @@ STEPS = [
         name="fire",
         words=hit_words,
         inputs=DreadnoughtFireInputs,
-        result=DreadnoughtFireResult,
+        result=results.DreadnoughtFireResult,
         build=inputs(steps.FireInput),
         example={
             "firer": QE,
@@ -351,7 +264,7 @@ STEPS = [
     StepHTTP(
         name="critical",
         inputs=DreadnoughtCriticalInputs,
-        result=DreadnoughtCriticalResult,
+        result=results.DreadnoughtCriticalResult,
         build=inputs(steps.CriticalInput),
         example={"target": {"ship": "Lion"}, "throw": "double 8", "dice": {"values": [5]}},
     ),
@@ -359,7 +272,7 @@ STEPS = [
         name="torpedo",
         words=hit_words,
         inputs=DreadnoughtTorpedoInputs,
-        result=DreadnoughtTorpedoResult,
+        result=results.DreadnoughtTorpedoResult,
         build=inputs(steps.TorpedoInput),
         example={
             "firer": {"ship": "V-class torpedo boat"},
@@ -372,7 +285,7 @@ STEPS = [
     StepHTTP(
         name="damage",
         inputs=DreadnoughtDamageInputs,
-        result=DreadnoughtDamageResult,
+        result=results.DreadnoughtDamageResult,
         build=_damage_input,
         example={"ship": {"ship": "Lion", "state": {"damage_taken": 12}}, "points": 9},
     ),
@@ -380,7 +293,7 @@ STEPS = [
         name="rudder",
         words=rudder_words,
         inputs=DreadnoughtRudderInputs,
-        result=DreadnoughtRudderResult,
+        result=results.DreadnoughtRudderResult,
         build=inputs(steps.RudderInput),
         example={"ship": {"ship": "Seydlitz", "state": {"rudder_jammed": "left"}}, "dice": SEED},
     ),

@@ -1,59 +1,86 @@
 """What each dreadnought step hands back, as typed dicts: one per result and nested shape.
 
-The step functions return these, so mypy checks every look-up a composite step makes in the
-result of another; tests/test_typed_results.py holds each one equal, key for key (required
-or not), to the step's answer `result` schema in the served OpenAPI document. Literal
-aliases name the same fixed sets as the document's enum components.
+Each shape is defined here once. The step functions return these, so mypy checks every
+look-up a composite step makes in the result of another; the answer schemas and their
+OpenAPI components are derived from them (service/http/derive.py), and each fixed set
+(``Annotated[Literal[...], Fixed(...)]``) is the one definition its tables, types and enum
+component read (service/engine/typed.py).
 
 No ``from __future__ import annotations`` here: on Python 3.11 a TypedDict whose
 annotations are strings counts its NotRequired keys as required at run time, and the
-test reads them.
+derivation reads them.
 """
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Annotated, Literal, NotRequired, TypedDict
 
-DreadnoughtWeapon = Literal['<5.5"', '5.5"-<7"', '7"-9"', '>9"-<11"', '11"-12"', '13.5"-15"']
+from ...engine.typed import Doc, Fixed
 
-DreadnoughtTargetWeight = Literal["light", "heavy"]
+DreadnoughtWeapon = Annotated[
+    Literal['<5.5"', '5.5"-<7"', '7"-9"', '>9"-<11"', '11"-12"', '13.5"-15"'],
+    Fixed("DreadnoughtWeapon", "A row of the Weapons Effect table, by calibre."),
+]
 
-DreadnoughtRangeBand = Literal["short", "medium", "long"]
+DreadnoughtTargetWeight = Annotated[
+    Literal["light", "heavy"],
+    Fixed(
+        "DreadnoughtTargetWeight",
+        "light: Destroyers and Protected Cruisers; heavy: Armoured Cruisers and heavier.",
+    ),
+]
 
-DreadnoughtDamageColumn = Literal["Low", "Medium", "High"]
+DreadnoughtRangeBand = Annotated[
+    Literal["short", "medium", "long"],
+    Fixed("DreadnoughtRangeBand", "A range band."),
+]
+
+DreadnoughtDamageColumn = Annotated[
+    Literal["Low", "Medium", "High"],
+    Fixed("DreadnoughtDamageColumn", "The damage column of a weapon row."),
+]
 
 
 class DreadnoughtRangeResult(TypedDict):
     weapon: DreadnoughtWeapon
     targets: DreadnoughtTargetWeight
     may_fire: bool
-    band: DreadnoughtRangeBand | None
+    band: Annotated[DreadnoughtRangeBand | None, Doc("null: none")]
     score_needed_change: int | None
     damage: DreadnoughtDamageColumn
     reason: str | None
 
 
-DreadnoughtGunnerDie = Literal["d10", "d8"]
-
-DreadnoughtThrow = Literal[
-    "triples",
-    "double 8",
-    "double 7",
-    "double 6",
-    "double 5",
-    "double 4",
-    "double 3",
-    "double 2",
-    "double 1",
+DreadnoughtGunnerDie = Annotated[
+    Literal["d10", "d8"],
+    Fixed("DreadnoughtGunnerDie", "The gunner die rolled."),
 ]
 
-DreadnoughtCriticalEffect = Literal[
-    "no effect",
-    "ship destroyed",
-    "turret destroyed",
-    "director destroyed",
-    "bridge destroyed",
-    "rudder jammed left",
-    "rudder jammed right",
-    "rudder jammed straight ahead",
+DreadnoughtThrow = Annotated[
+    Literal[
+        "triples",
+        "double 8",
+        "double 7",
+        "double 6",
+        "double 5",
+        "double 4",
+        "double 3",
+        "double 2",
+        "double 1",
+    ],
+    Fixed("DreadnoughtThrow", "A throw that makes a critical hit: triples or a double."),
+]
+
+DreadnoughtCriticalEffect = Annotated[
+    Literal[
+        "no effect",
+        "ship destroyed",
+        "turret destroyed",
+        "director destroyed",
+        "bridge destroyed",
+        "rudder jammed left",
+        "rudder jammed right",
+        "rudder jammed straight ahead",
+    ],
+    Fixed("DreadnoughtCriticalEffect", "What a critical hit does to a ship."),
 ]
 
 
@@ -69,7 +96,7 @@ class DreadnoughtFireResult(TypedDict):
     gunner_die: DreadnoughtGunnerDie
     score_needed: int
     hit: bool
-    damage: int
+    damage: Annotated[int, Doc("Points marked off")]
     critical: DreadnoughtCriticalResult | None
 
 
@@ -81,17 +108,36 @@ class DreadnoughtTorpedoResult(TypedDict):
     critical: DreadnoughtCriticalResult | None
 
 
-DreadnoughtShipClass = Literal[
-    "Destroyer",
-    "Protected Cruiser",
-    "Armoured Cruiser",
-    "Battlecruiser",
-    "Battleship",
-    "Dreadnought",
-    "Super Dreadnought",
+# "Protected cruiser and light cruiser are the same thing. Armoured Cruiser is the same as
+# heavy cruiser": the other names a player may use for a class.
+CLASS_ALIASES = {
+    "Light Cruiser": "Protected Cruiser",
+    "Heavy Cruiser": "Armoured Cruiser",
+    "Armored Cruiser": "Armoured Cruiser",
+    "Pre-Dreadnought": "Battleship",
+}
+
+DreadnoughtShipClass = Annotated[
+    Literal[
+        "Destroyer",
+        "Protected Cruiser",
+        "Armoured Cruiser",
+        "Battlecruiser",
+        "Battleship",
+        "Dreadnought",
+        "Super Dreadnought",
+    ],
+    Fixed(
+        "DreadnoughtShipClass",
+        "A ship class, lightest first (GET /v1/rulesets/dreadnought/ships).",
+        aliases=CLASS_ALIASES,
+    ),
 ]
 
-DreadnoughtRudder = Literal["left", "right", "straight ahead"]
+DreadnoughtRudder = Annotated[
+    Literal["left", "right", "straight ahead"],
+    Fixed("DreadnoughtRudder", "Which way a jammed rudder is stuck."),
+]
 
 
 class DreadnoughtShipState(TypedDict):
@@ -138,7 +184,7 @@ class DreadnoughtRudderResult(TypedDict):
     ship: DreadnoughtShipStatus
 
 
-# The result of each step, by step name (checked against the document by test).
+# The result of each step, by step name (its schema is derived from it).
 STEP_RESULTS: dict[str, type] = {
     "range": DreadnoughtRangeResult,
     "fire": DreadnoughtFireResult,

@@ -11,9 +11,11 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any, Final
 
 from ...engine.errors import RuleError
+from ...engine.typed import table_of
 from . import tables as t
+from .results import DreadnoughtRudder
 
-RUDDER_STATES: Final = tuple(way for _, _, way in t.RUDDER_JAM)
+RUDDER_STATES: Final = table_of(DreadnoughtRudder, tuple(way for _, _, way in t.RUDDER_JAM))
 
 
 def _ceil_share(whole: int, left: int, boxes: int) -> int:

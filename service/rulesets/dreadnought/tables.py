@@ -9,6 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ...engine.typed import fixed_set, table_of
+from .results import (
+    DreadnoughtCriticalEffect,
+    DreadnoughtDamageColumn,
+    DreadnoughtGunnerDie,
+    DreadnoughtRangeBand,
+    DreadnoughtShipClass,
+    DreadnoughtThrow,
+    DreadnoughtWeapon,
+)
+
 # --- Ship Characteristics table -------------------------------------------------------
 
 
@@ -52,15 +63,9 @@ SHIP_CLASSES: Final = (
     ShipClass("Super Dreadnought", (7, 8), 2, 3, 16, 4, 80, "80", "heavy"),
 )
 CLASSES: Final = {row.name: row for row in SHIP_CLASSES}
-CLASS_NAMES: Final = tuple(CLASSES)
-# "Protected cruiser and light cruiser are the same thing. Armoured Cruiser is the same as
-# heavy cruiser": the other names a player may use for a class.
-CLASS_ALIASES: Final = {
-    "Light Cruiser": "Protected Cruiser",
-    "Heavy Cruiser": "Armoured Cruiser",
-    "Armored Cruiser": "Armoured Cruiser",
-    "Pre-Dreadnought": "Battleship",
-}
+CLASS_NAMES: Final = table_of(DreadnoughtShipClass, tuple(CLASSES))
+# The other names a player may use for a class (results.py, with the fixed set).
+CLASS_ALIASES: Final = fixed_set(DreadnoughtShipClass)[0].aliases
 # German capital ships turn for 2 (ruling german-turn-cost: capital = Armoured Cruiser or heavier).
 GERMAN_CAPITAL_TURN_COST: Final = 2
 
@@ -83,7 +88,7 @@ CREWS: Final = ("good", "average")
 # "Gnr is normally 1D10 for German and good British. 1D8 for other British and all other
 # nationalities."
 GUNNER_D10: Final = {"German": CREWS, "British": ("good",)}
-GUNNER_DIE_SIDES: Final = {"d10": 10, "d8": 8}
+GUNNER_DIE_SIDES: Final = table_of(DreadnoughtGunnerDie, {"d10": 10, "d8": 8})
 GUNNER_DIE_OTHERWISE: Final = "d8"
 
 
@@ -105,7 +110,7 @@ TO_HIT_MODIFIERS: Final = {
     "not under fire this turn": 1,
 }
 # Short range lowers the score needed by 2, long range raises it by 2; damage is untouched.
-RANGE_TARGET_NUMBER: Final = {"short": -2, "medium": 0, "long": 2}
+RANGE_TARGET_NUMBER: Final = table_of(DreadnoughtRangeBand, {"short": -2, "medium": 0, "long": 2})
 BANDS: Final = ("short", "medium", "long")
 
 # --- Weapons Effect table -------------------------------------------------------------
@@ -208,6 +213,9 @@ WEAPONS: Final = (
         served='printed 13.5"-15"; also serves calibres over 15"',
     ),
 )
+# The rows name every weapon and every damage column of the fixed sets, in their order.
+table_of(DreadnoughtWeapon, tuple(dict.fromkeys(row.weapon for row in WEAPONS)))
+table_of(DreadnoughtDamageColumn, tuple(dict.fromkeys(row.damage for row in WEAPONS)))
 
 # Multiple barrels (ruling barrels-bonus: the count is of barrels beyond the first).
 BARRELS_TO_HIT: Final = "half"  # +1/2 per barrel, rounded up
@@ -243,7 +251,7 @@ CRITICAL_HITS: Final[dict[str, dict[str, Any]]] = {
 # Doubles of 1 to 4 are not on the table: no critical effect (ruling low-doubles).
 NO_CRITICAL: Final = {"name": "No effect", "effect": "no effect"}
 # Three dice of at most two kinds pair only on faces 1-8 (ruling doubles).
-THROWS: Final = ("triples", *(f"double {n}" for n in range(8, 0, -1)))
+THROWS: Final = table_of(DreadnoughtThrow, ("triples", *(f"double {n}" for n in range(8, 0, -1))))
 DIRECTOR_DOWN: Final = TO_HIT_MODIFIERS["director down"]  # "-2 to hit from now on"
 BRIDGE_NO_ORDERS_TURNS: Final = 2
 
@@ -277,13 +285,16 @@ TWO_TURRETS_EXPLODES: Final = (4, 6)
 RUDDER_JAM: Final = ((1, 2, "left"), (3, 4, "right"), (5, 6, "straight ahead"))
 RUDDER_REPAIR_FROM: Final = 5  # "Need a 5,6 on 1d6 each turn to fix"
 
-CRITICAL_EFFECTS: Final = (
-    "no effect",
-    "ship destroyed",
-    "turret destroyed",
-    "director destroyed",
-    "bridge destroyed",
-    *(f"rudder jammed {way}" for _, _, way in RUDDER_JAM),
+CRITICAL_EFFECTS: Final = table_of(
+    DreadnoughtCriticalEffect,
+    (
+        "no effect",
+        "ship destroyed",
+        "turret destroyed",
+        "director destroyed",
+        "bridge destroyed",
+        *(f"rudder jammed {way}" for _, _, way in RUDDER_JAM),
+    ),
 )
 
 

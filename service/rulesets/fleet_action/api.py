@@ -1,4 +1,4 @@
-"""HTTP face of Fleet Action: request and result schemas, one line per step to register it."""
+"""HTTP face of Fleet Action: request schemas, one line per step to register it."""
 
 from __future__ import annotations
 
@@ -26,19 +26,13 @@ MAX_HULL = max(row.hull for row in tables.SHIP_CLASSES.values())
 MAX_INCHES = 1000
 
 
-SHIP_CLASS = EnumType(
-    "FleetActionShipClass",
-    tables.SHIP_CLASSES,
-    "A ship class (GET /v1/rulesets/fleet-action/ships).",
-)
-CREW = EnumType("FleetActionCrew", tables.CREW_QUALITY, "Crew quality (sets To Hit).")
+SHIP_CLASS = EnumType.of(results.FleetActionShipClass)
+CREW = EnumType.of(results.FleetActionCrew)
 VISIBILITY = EnumType(
     "FleetActionVisibility",
     tables.VISIBILITY,
     "Clear; Poor (rain, dusk) +1 to Hit; Terrible (fog, night) +2.",
 )
-PLAYER = EnumType("FleetActionPlayer", ("A", "B"), "One of the two players.")
-SUNK_BY = EnumType("FleetActionSunkBy", ("hull", "catastrophic hit"), "What sank a ship.")
 
 
 # --- ships in ----------------------------------------------------------------------------
@@ -102,47 +96,6 @@ class FleetActionDamageInputs(Schema):
     )
 
 
-# --- results -------------------------------------------------------------------------------
-
-
-class FleetActionShipStatusSchema(Schema):
-    name = fields.String(required=True, allow_none=True)
-    ship_class = SHIP_CLASS.field(required=True, data_key="class")
-    crew = CREW.field(required=True, allow_none=True)
-    hull = fields.Integer(required=True)
-    hull_lost = fields.Integer(required=True)
-    hull_left = fields.Integer(required=True)
-    sunk = fields.Boolean(required=True)
-
-
-class FleetActionInitiativeResult(Schema):
-    winner = PLAYER.field(required=True, metadata={"description": "Goes second"})
-    first = PLAYER.field(required=True, metadata={"description": "The loser: goes first"})
-    second = PLAYER.field(required=True)
-    ties = fields.Integer(required=True, metadata={"description": "Tied rounds rolled again"})
-
-
-class FleetActionTorpedoResult(Schema):
-    hits = fields.Integer(required=True)
-    hull_lost = fields.Integer(
-        required=True, metadata={"description": "Hits that got through, one Hull point each"}
-    )
-    catastrophic = fields.Boolean(
-        required=True, metadata={"description": "An unmodified 6 got through: sunk outright"}
-    )
-    target = fields.Nested(FleetActionShipStatusSchema, required=True)
-
-
-class FleetActionFireResult(FleetActionTorpedoResult):
-    saves = fields.Integer(required=True, metadata={"description": "Hits cancelled by Armour"})
-
-
-class FleetActionDamageResult(Schema):
-    ship = fields.Nested(FleetActionShipStatusSchema, required=True)
-    sunk = fields.Boolean(required=True)
-    sunk_by = SUNK_BY.field(required=True, allow_none=True)
-
-
 # --- registration ---------------------------------------------------------------------------
 
 SEED = {"seed": "game-42", "nonce": 1}
@@ -168,7 +121,7 @@ STEPS = [
     StepHTTP(
         name="initiative",
         inputs=NoInputs,
-        result=FleetActionInitiativeResult,
+        result=results.FleetActionInitiativeResult,
         build=no_input,
         example={"dice": {"values": [3, 5]}},
     ),
@@ -176,7 +129,7 @@ STEPS = [
         name="fire",
         words=attack_words,
         inputs=FleetActionAttackInputs,
-        result=FleetActionFireResult,
+        result=results.FleetActionFireResult,
         build=inputs(steps.FireInput),
         example={
             "firer": BATTLESHIP,
@@ -191,7 +144,7 @@ STEPS = [
         name="torpedo",
         words=attack_words,
         inputs=FleetActionAttackInputs,
-        result=FleetActionTorpedoResult,
+        result=results.FleetActionTorpedoResult,
         build=inputs(steps.TorpedoInput),
         example={
             "firer": DESTROYER,
@@ -205,7 +158,7 @@ STEPS = [
     StepHTTP(
         name="damage",
         inputs=FleetActionDamageInputs,
-        result=FleetActionDamageResult,
+        result=results.FleetActionDamageResult,
         build=inputs(steps.DamageInput),
         example={
             "ship": {"class": "Cruiser", "hull_lost": 1},

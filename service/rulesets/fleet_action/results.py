@@ -1,30 +1,41 @@
 """What each fleet-action step hands back, as typed dicts: one per result and nested shape.
 
-The step functions return these, so mypy checks every look-up a composite step makes in the
-result of another; tests/test_typed_results.py holds each one equal, key for key (required
-or not), to the step's answer `result` schema in the served OpenAPI document. Literal
-aliases name the same fixed sets as the document's enum components.
+Each shape is defined here once. The step functions return these, so mypy checks every
+look-up a composite step makes in the result of another; the answer schemas and their
+OpenAPI components are derived from them (service/http/derive.py), and each fixed set
+(``Annotated[Literal[...], Fixed(...)]``) is the one definition its tables, types and enum
+component read (service/engine/typed.py).
 
 No ``from __future__ import annotations`` here: on Python 3.11 a TypedDict whose
 annotations are strings counts its NotRequired keys as required at run time, and the
-test reads them.
+derivation reads them.
 """
 
-from typing import Literal, TypedDict
+from typing import Annotated, Literal, TypedDict
 
-FleetActionPlayer = Literal["A", "B"]
+from ...engine.typed import Doc, Fixed
+
+FleetActionPlayer = Annotated[
+    Literal["A", "B"], Fixed("FleetActionPlayer", "One of the two players.")
+]
 
 
 class FleetActionInitiativeResult(TypedDict):
-    winner: FleetActionPlayer
-    first: FleetActionPlayer
+    winner: Annotated[FleetActionPlayer, Doc("Goes second")]
+    first: Annotated[FleetActionPlayer, Doc("The loser: goes first")]
     second: FleetActionPlayer
-    ties: int
+    ties: Annotated[int, Doc("Tied rounds rolled again")]
 
 
-FleetActionShipClass = Literal["Corvette", "Destroyer", "Cruiser", "Battleship"]
+FleetActionShipClass = Annotated[
+    Literal["Corvette", "Destroyer", "Cruiser", "Battleship"],
+    Fixed("FleetActionShipClass", "A ship class (GET /v1/rulesets/fleet-action/ships)."),
+]
 
-FleetActionCrew = Literal["Green", "Seasoned", "Veteran", "Elite"]
+FleetActionCrew = Annotated[
+    Literal["Green", "Seasoned", "Veteran", "Elite"],
+    Fixed("FleetActionCrew", "Crew quality (sets To Hit)."),
+]
 
 FleetActionShipStatus = TypedDict(
     "FleetActionShipStatus",
@@ -40,22 +51,20 @@ FleetActionShipStatus = TypedDict(
 )
 
 
-class FleetActionFireResult(TypedDict):
-    hits: int
-    hull_lost: int
-    catastrophic: bool
-    target: FleetActionShipStatus
-    saves: int
-
-
 class FleetActionTorpedoResult(TypedDict):
     hits: int
-    hull_lost: int
-    catastrophic: bool
+    hull_lost: Annotated[int, Doc("Hits that got through, one Hull point each")]
+    catastrophic: Annotated[bool, Doc("An unmodified 6 got through: sunk outright")]
     target: FleetActionShipStatus
 
 
-FleetActionSunkBy = Literal["hull", "catastrophic hit"]
+class FleetActionFireResult(FleetActionTorpedoResult):
+    saves: Annotated[int, Doc("Hits cancelled by Armour")]
+
+
+FleetActionSunkBy = Annotated[
+    Literal["hull", "catastrophic hit"], Fixed("FleetActionSunkBy", "What sank a ship.")
+]
 
 
 class FleetActionDamageResult(TypedDict):
@@ -64,7 +73,7 @@ class FleetActionDamageResult(TypedDict):
     sunk_by: FleetActionSunkBy | None
 
 
-# The result of each step, by step name (checked against the document by test).
+# The result of each step, by step name (its schema is derived from it).
 STEP_RESULTS: dict[str, type] = {
     "initiative": FleetActionInitiativeResult,
     "fire": FleetActionFireResult,

@@ -9,10 +9,15 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Final
 
+from ...engine.typed import table_of
+from .results import FleetActionCrew, FleetActionPlayer, FleetActionShipClass
+
 DIE: Final = 6
 
-# Crew quality: the score needed to hit on 1d6.
-CREW_QUALITY: Final = {"Green": 6, "Seasoned": 5, "Veteran": 4, "Elite": 3}
+# Crew quality: the score needed to hit on 1d6 (keyed by the fixed set of crews).
+CREW_QUALITY: Final = table_of(
+    FleetActionCrew, {"Green": 6, "Seasoned": 5, "Veteran": 4, "Elite": 3}
+)
 
 
 @dataclass(frozen=True)
@@ -31,15 +36,20 @@ class ShipClass:
         return asdict(self)
 
 
-SHIP_CLASSES: Final = {
-    row.name: row
-    for row in (
-        ShipClass("Corvette", speed=6, attack=2, range=16, armour=6, hull=1, torpedoes=False),
-        ShipClass("Destroyer", speed=14, attack=3, range=24, armour=5, hull=2, torpedoes=True),
-        ShipClass("Cruiser", speed=12, attack=4, range=36, armour=4, hull=4, torpedoes=True),
-        ShipClass("Battleship", speed=10, attack=6, range=48, armour=2, hull=6, torpedoes=False),
-    )
-}
+SHIP_CLASSES: Final = table_of(
+    FleetActionShipClass,
+    {
+        row.name: row
+        for row in (
+            ShipClass("Corvette", speed=6, attack=2, range=16, armour=6, hull=1, torpedoes=False),
+            ShipClass("Destroyer", speed=14, attack=3, range=24, armour=5, hull=2, torpedoes=True),
+            ShipClass("Cruiser", speed=12, attack=4, range=36, armour=4, hull=4, torpedoes=True),
+            ShipClass(
+                "Battleship", speed=10, attack=6, range=48, armour=2, hull=6, torpedoes=False
+            ),
+        )
+    },
+)
 
 # Visibility raises the To Hit number; it can never make it worse than 6+.
 VISIBILITY: Final = {"Clear": 0, "Poor": 1, "Terrible": 2}
@@ -57,7 +67,9 @@ TORPEDO_RANGE: Final = 16
 TORPEDO_DICE: Final = 3
 
 # Initiative: each player rolls 1d6, ties are rolled again, the winner goes second.
-INITIATIVE_SIDES: Final = ("A", "B")
+INITIATIVE_SIDES: Final[tuple[FleetActionPlayer, FleetActionPlayer]] = table_of(
+    FleetActionPlayer, ("A", "B")
+)
 # Ruling initiative-ties: at most this many rounds are rolled (a tie in every one is a
 # chance of one in 6**20 with seeded dice); past it the request is refused as over a limit.
 MAX_INITIATIVE_ROUNDS: Final = 20
