@@ -57,15 +57,15 @@ def verify(client: FlaskClient, body: Any) -> dict[str, Any]:
 
 
 def tool(tmp_path: Path, *files: Any, extra: tuple[str, ...] = ()) -> tuple[int, str]:
-    paths = []
+    paths: list[str] = []
     for number, content in enumerate(files):
-        path = tmp_path / f"part-{number}.json"
-        path.write_text(json.dumps(content))
-        paths.append(str(path))
+        saved = tmp_path / f"part-{number}.json"
+        saved.write_text(json.dumps(content))
+        paths.append(str(saved))
     command = [sys.executable, "-I", str(VERIFIER), "--jwks", str(LOGS / "jwks.json"), *extra]
     command.append(paths[0])
-    for path in paths[1:]:
-        command += ["--part", path]
+    for part in paths[1:]:
+        command += ["--part", part]
     done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=60)
     return done.returncode, done.stdout
 
