@@ -33,8 +33,7 @@ def client() -> FlaskClient:
     return create_app(app_config()).test_client()
 
 
-@pytest.fixture(scope="module")
-def long_game(client: FlaskClient) -> list[dict[str, Any]]:
+def play_long_game(client: FlaskClient) -> list[dict[str, Any]]:
     """A Salvo! turn the enemy's initiative leaves pending, finished, then plain rolls of the
     same seed: 122 entries, more than one request holds."""
     asked, waiting = pending_turn(client, lambda n: {"seed": f"{SEED}-{n}", "nonce": 1})
@@ -44,6 +43,11 @@ def long_game(client: FlaskClient) -> list[dict[str, Any]]:
         body = {"notation": "2d6", "dice": {"seed": seed, "nonce": nonce}}
         game.append(chained(client, "/v1/dice/roll", body, game[-1]))
     return game
+
+
+@pytest.fixture(scope="module")
+def long_game(client: FlaskClient) -> list[dict[str, Any]]:
+    return play_long_game(client)
 
 
 PARTS = (slice(0, 1), slice(1, 101), slice(101, None))  # the turn left pending across a cut
