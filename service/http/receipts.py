@@ -301,8 +301,15 @@ class CheckpointProvenanceSchema(Schema):
     issued_at = date_time(required=True)
 
 
+CHECKPOINT_SEED_MODE = EnumType(
+    "CheckpointSeedMode",
+    ("seeded", "sealed"),
+    "How the game's dice are rolled: from a seed (`seed`), or a sealed seed (`commitment`).",
+)
+
+
 class CheckpointSeedSchema(Schema):
-    mode = fields.String(required=True, validate=validate.OneOf(["seeded", "sealed"]))
+    mode = CHECKPOINT_SEED_MODE.field(required=True)
     seed = fields.String(metadata={"description": "The game's seed (seeded games)"})
     commitment = fields.String(metadata={"description": "The sealed seed's commitment"})
 
@@ -527,6 +534,11 @@ VERIFY_DESCRIPTION = (
     "`accept_supplied`). Steps that rolled no dice take no part in the seed check. "
     "Answers 200 with `valid: false` and the problems found, and where the log ends; a "
     "body that is neither an object nor a list of objects is a 422. "
+    "A valid log's answer carries a signed `checkpoint` (it does not expire); a game longer "
+    'than one request is checked in parts, each sent as {"checkpoint": ..., "entries": '
+    "[...]} after the checkpoint of the part before, as if its entries were there (a "
+    "forged or altered checkpoint is `checkpoint-altered`, one of another game "
+    "`checkpoint-other-game`). "
 )
 
 # This route's own body limit (service/__init__.py sets it): whole games, a 100-entry log of

@@ -16,7 +16,10 @@ game's), and it keeps its place in the nonce sequence only when it names the gam
 
 The checker is bounded: it accepts only what the service could have answered (the dice
 limits of rolling), at most ``MAX_LOG_ENTRIES`` entries and ``MAX_DOCUMENT_DICE`` dice in a
-whole document, and every list of problems is capped. tools/verify_dice.py implements the
+whole document, and every list of problems is capped. A longer game is checked in parts:
+a valid part's answer carries a signed checkpoint (``state_of``), and the next part,
+sent with it, is checked from the state it carries (``Carry``) as if the entries before
+were there. tools/verify_dice.py implements the
 same checks with the same problem codes and words (tests/test_verifiers_agree.py).
 """
 
