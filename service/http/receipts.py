@@ -456,6 +456,20 @@ SIGNED_ANSWER = component(
     },
 )
 
+ONE_ANSWER = component(
+    "OneAnswer",
+    {
+        "description": "One signed answer to check on its own: any object but one of exactly "
+        "`checkpoint` and `entries`, which is a CheckpointPart.",
+        "allOf": [ref(SIGNED_ANSWER)],
+        "not": {
+            "properties": {"checkpoint": {}, "entries": {}},
+            "required": ["checkpoint", "entries"],
+            "maxProperties": 2,
+        },
+    },
+)
+
 CHECKPOINT_PART = component(
     "CheckpointPart",
     {
@@ -466,7 +480,24 @@ CHECKPOINT_PART = component(
         "required": ["checkpoint", "entries"],
         "additionalProperties": False,
         "properties": {
-            "checkpoint": ref("Checkpoint"),
+            "checkpoint": {
+                "description": "The `checkpoint` of the answer on the part before, as it was "
+                "received. Any other object is checked and reported (`checkpoint-altered`, "
+                "`checkpoint-unknown`), never refused.",
+                "anyOf": [
+                    ref("Checkpoint"),
+                    ref(
+                        component(
+                            "OtherCheckpoint",
+                            {
+                                "description": "Any other JSON object: reported, not refused.",
+                                "type": "object",
+                                "additionalProperties": True,
+                            },
+                        )
+                    ),
+                ],
+            },
             "entries": {
                 "type": "array",
                 "items": ref(SIGNED_ANSWER),
@@ -486,7 +517,7 @@ VERIFY_BODY = {
         "application/json": {
             "schema": {
                 "oneOf": [
-                    ref(SIGNED_ANSWER),
+                    ref(ONE_ANSWER),
                     ref(CHECKPOINT_PART),
                     {
                         "type": "array",
