@@ -130,6 +130,26 @@ def test_the_standalone_verifier_checks_the_parts_in_order(
     assert code == 1 and "part 2 does not hold" in out
 
 
+def test_the_standalone_verifier_continues_from_a_saved_verify_answer(
+    client: FlaskClient, long_game: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    answer = verify(client, long_game[:100])
+    saved, part = tmp_path / "answer.json", tmp_path / "rest.json"
+    saved.write_text(json.dumps(answer))  # the whole answer: its checkpoint is read from it
+    part.write_text(json.dumps(long_game[100:]))
+    command = [sys.executable, "-I", str(VERIFIER), "--jwks", str(LOGS / "jwks.json")]
+    done = subprocess.run(
+        [*command, "--checkpoint", str(saved), str(part)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stdout
+    assert "continues from a checkpoint after entry 100" in done.stdout
+    assert "the log ends with entry 122" in done.stdout
+
+
 def test_both_verifiers_agree_on_each_part_after_a_checkpoint(
     client: FlaskClient, long_game: list[dict[str, Any]], tmp_path: Path
 ) -> None:
