@@ -181,6 +181,11 @@ def wrong_checkpoints(client: FlaskClient, game: list[dict[str, Any]]) -> dict[s
         "checkpoint-unknown": {"checkpoint": game[59], "entries": rest},  # an answer, not one
         "checkpoint-other-game": {"checkpoint": checkpoint, "entries": [other.get_json()]},
         "checkpoint-skips": {"checkpoint": checkpoint, "entries": game[61:100]},
+        # The turn left pending before the cut, thrown away after it.
+        "pending-dropped": {
+            "checkpoint": verify(client, game[:1])["checkpoint"],
+            "entries": game[2:9],
+        },
     }
 
 
@@ -190,6 +195,7 @@ EXPECTED = {
     "checkpoint-unknown": ["checkpoint-unknown", "cut-head", "cut-head"],
     "checkpoint-other-game": ["chain-restart", "checkpoint-other-game", "another-seed"],
     "checkpoint-skips": ["chain-broken", "nonce-gap"],
+    "pending-dropped": ["chain-broken", "pending-unfinished"],
 }
 
 
