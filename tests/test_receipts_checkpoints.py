@@ -231,3 +231,19 @@ def test_a_part_that_is_not_a_checkpoint_and_entries_is_a_422(
     client: FlaskClient, body: Any
 ) -> None:
     assert client.post("/v1/receipts/verify", json=body).status_code == 422
+
+
+def test_dice_supplied_before_a_checkpoint_still_count_against_the_game(
+    client: FlaskClient, tmp_path: Path
+) -> None:
+    game = json.loads((LOGS / "supplied-accepted.json").read_text())
+    accepted = client.post("/v1/receipts/verify?accept_supplied=true", json=game[:2]).get_json()
+    assert accepted["verdict"] == "valid"
+    body = {"checkpoint": accepted["checkpoint"], "entries": game[2:]}
+    strict = verify(client, body)
+    assert strict["verdict"] == "invalid"
+    assert strict["log"]["codes"] == ["supplied-dice"]
+    assert strict["log"]["supplied_entries"] == 1
+    assert normal(strict) == normal(tool_json(tmp_path, body))
+    told = client.post("/v1/receipts/verify?accept_supplied=true", json=body).get_json()
+    assert told["verdict"] == "valid" and told["log"]["supplied_entries"] == 1
