@@ -78,6 +78,7 @@ def test_a_seeded_game_verifies_with_third_party_libraries(game_client: FlaskCli
         "supplied_entries": 0,
         "accept_supplied": False,
         "ends_with": {"index": len(TURN) - 1, "receipt_hash": receipt_hash(log[-1]), "nonce": 6},
+        "continues_from": None,
         "problems": [],
         "codes": [],
     }

@@ -33,6 +33,13 @@ from tests.browser_helpers import chromium
 from tests.fixtures.logs.make_logs import app_config
 from tests.receipts_helpers import AJAX, SOLO, SPEE
 from tests.serving_helpers import Server, running
+from tests.test_receipts_checkpoints import (
+    EXPECTED,
+    PARTS,
+    in_parts,
+    play_long_game,
+    wrong_checkpoints,
+)
 from tests.test_verifiers_agree import (
     LOGS,
     MANIFEST,
@@ -632,3 +639,68 @@ def test_odd_documents_get_the_standalone_verifiers_verdict(
     page.page.set_input_files("#log-file", str(path))
     report = page.wait(before)["report"]
     assert report == expected
+
+
+# --- a game longer than one log holds -----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def long_game(client: FlaskClient) -> list[dict[str, Any]]:
+    return play_long_game(client)
+
+
+def _drop_text(page: Page, text: str, tmp_path: Path) -> dict[str, Any]:
+    path = tmp_path / "part.json"
+    path.write_text(text)
+    page.clear()
+    before = page.runs()
+    page.page.set_input_files("#log-file", str(path))
+    return page.wait(before)
+
+
+def test_parts_of_a_long_game_chosen_together_are_checked_in_order(
+    page: Page, long_game: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    files = []
+    for number, part in enumerate(PARTS, 1):
+        files.append(tmp_path / f"game-part-{number}.json")
+        files[-1].write_text(json.dumps(long_game[part]))
+    page.clear()
+    before = page.runs()
+    page.page.set_input_files("#log-file", [str(path) for path in reversed(files)])  # by name
+    state = page.wait(before)
+    assert state["verdict"] == "valid", state["report"]["log"]
+    report = state["report"]
+    assert report["log"]["continues_from"]["entries"] == PARTS[-1].start
+    assert report["log"]["ends_with"]["index"] == len(long_game) - 1
+    assert "3 parts checked in order" in page.page.locator("#notes").inner_text()
+    command = [sys.executable, "-I", str(VERIFIER), "--json", "--jwks", str(LOGS / "jwks.json")]
+    command += [str(files[0]), "--part", str(files[1]), "--part", str(files[2])]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stdout
+    assert page_verdict(report) == normal(json.loads(done.stdout))
+    assert page.shown()["entries"][0]["index"] == PARTS[-1].start  # cards counted in the game
+    assert page.errors == []
+
+
+def test_the_page_takes_the_services_checkpoint_and_agrees_on_each_part(
+    page: Page, client: FlaskClient, long_game: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    answers = in_parts(client, long_game)
+    body = {"checkpoint": answers[0]["checkpoint"], "entries": long_game[PARTS[1]]}
+    state = _drop_text(page, json.dumps(body), tmp_path)
+    assert state["verdict"] == "valid"
+    assert page_verdict(state["report"]) == normal(answers[1])
+
+
+@pytest.mark.parametrize("case", sorted(EXPECTED))
+def test_a_wrong_checkpoint_is_the_same_named_problem_on_the_page(
+    page: Page, client: FlaskClient, long_game: list[dict[str, Any]], tmp_path: Path, case: str
+) -> None:
+    body = wrong_checkpoints(client, long_game)[case]
+    answer = client.post("/v1/receipts/verify", json=body).get_json()
+    state = _drop_text(page, json.dumps(body), tmp_path)
+    assert state["verdict"] == "invalid"
+    assert page_verdict(state["report"]) == normal(answer)
+    assert page.shown()["log"] == EXPECTED[case]
+    assert page.errors == []

@@ -4,6 +4,8 @@
     python3 verify_dice.py --jwks jwks.json [--accept-supplied] [--json] \
         game.json [revealed.json ...]
     python3 verify_dice.py --dice-only game.json     # the dice alone, no signatures
+    python3 verify_dice.py --jwks jwks.json part1.json --part part2.json --part part3.json
+    python3 verify_dice.py --jwks jwks.json --checkpoint answer1.json part2.json
 
 It checks what POST /v1/receipts/verify checks, with the same problem codes and words:
 the receipts (Ed25519 signatures over the RFC 8785 canonical JSON, against the saved
@@ -13,6 +15,10 @@ and nonce, and for a log: the chain of `prev` hashes, a log that does not start 
 beginning of its game, the nonces counting up by one, one seed (or one sealed seed and
 client seed) throughout, dice the player supplied (refused in a log unless
 --accept-supplied), and a body that names a member twice in one object (RFC 7493).
+A game longer than one log holds is checked in parts: --part gives the next parts in order,
+each checked as if the parts before it came first; a part saved with the service's signed
+checkpoint (`{"checkpoint": ..., "entries": [...]}`, or --checkpoint) continues from it, its
+signature checked against --jwks.
 Sealed rolls (fc-dice-sealed-v1) are checked once their seed is revealed: pass the saved
 answers of POST /v1/seeds/reveal after the log; each revealed seed must hash to the
 commitment. Before that they are "not yet checkable", not a mismatch.
@@ -563,10 +569,24 @@ def game_rules(documents):
     return None
 
 
-def one_ruleset(entries, found):
-    """One game, one ruleset, one set of readings in force; a plain roll names none."""
-    game = game_rules([entry.document for entry in entries])
+def _other_game(found, what):
+    found.append(
+        (
+            "checkpoint-other-game",
+            f"the entries {what} than the checkpoint's game: the checkpoint is of another game",
+        )
+    )
+
+
+def one_ruleset(entries, found, start=None):
+    """One game, one ruleset, one set of readings in force; a plain roll names none. After
+    a checkpoint the game's are the checkpoint's. Answers (holds, the game's)."""
+    own = game_rules([entry.document for entry in entries])
+    game = start["game"] if start is not None and start["game"] is not None else own
     holds = True
+    if own is not None and game is not None and own != game:
+        holds = False
+        _other_game(found, "name another ruleset or other readings")
     for entry in entries if game is not None else ():
         ruleset = _get(entry.document, "ruleset")
         if not isinstance(ruleset, str):
@@ -590,13 +610,21 @@ def one_ruleset(entries, found):
                     "a game",
                 )
             )
-    return holds
+    return holds, game
 
 
-def check_log(entries, accept_supplied):
-    found = []
+def check_log(entries, accept_supplied, start=None, opening=()):
+    """The log's checks, continuing from ``start`` (a checkpoint's carry-over) when given,
+    as if the entries it vouches for came first. The report's ``_carry`` is what a
+    checkpoint after these entries carries on."""
+    found = list(opening)
     flags = {"chain": True, "head": True, "nonces": True, "one_seed": True}
-    if _get(entries[0].document, "provenance", "request", "body", "prev") is not None:
+    pairs = list(zip(entries, entries[1:], strict=False))
+    if start is not None:  # the checkpoint's last entry comes before this part's first
+        before = Entry(start["entries"] - 1, None)
+        before.receipt_hash = start["receipt_hash"]
+        pairs.insert(0, (before, entries[0]))
+    elif _get(entries[0].document, "provenance", "request", "body", "prev") is not None:
         flags["head"] = False
         found.append(
             (
@@ -605,7 +633,7 @@ def check_log(entries, accept_supplied):
                 "game (its first entries are missing)",
             )
         )
-    for before, entry in zip(entries, entries[1:], strict=False):
+    for before, entry in pairs:
         prev = _get(entry.document, "provenance", "request", "body", "prev")
         if prev is None:
             flags["chain"] = False
@@ -619,8 +647,8 @@ def check_log(entries, accept_supplied):
                     "receipt: an entry was removed, inserted, reordered or replayed",
                 )
             )
-    flags["one_ruleset"] = one_ruleset(entries, found)
-    game = next(
+    flags["one_ruleset"], rules = one_ruleset(entries, found, start)
+    own = next(
         (
             _seed_of(e.document)
             for e in entries
@@ -629,10 +657,29 @@ def check_log(entries, accept_supplied):
         ),
         None,
     )
-    client_seed = None
+    game = start["seed"] if start is not None and start["seed"] is not None else own
+    if own is not None and own != game:
+        flags["one_seed"] = False
+        _other_game(found, "roll from another seed")
+    client_seed = start["client_seed"] if start is not None else None
     last = None
     pending = None  # the game's last roll, when it left a turn pending
     supplied = 0
+    if start is not None:
+        if start["nonce"] is not None:
+            last = (start["nonce"], start["nonce_shown"])
+        if start["pending"] is not None:
+            pending = Entry(*start["pending"])
+        supplied = start["supplied"]
+        if supplied and not accept_supplied:
+            found.append(
+                (
+                    "supplied-dice",
+                    f"{supplied} entries before the checkpoint: the players supplied their "
+                    "dice, in a game the service rolls from one seed (a referee who accepts "
+                    "table dice says accept_supplied)",
+                )
+            )
     for entry in entries:
         document = entry.document
         if _get(document, "dice", "mode") == "supplied":
@@ -738,8 +785,20 @@ def check_log(entries, accept_supplied):
             "receipt_hash": entries[-1].receipt_hash,
             "nonce": last[0] if last is not None else None,
         },
+        "continues_from": None,
         "problems": [message for _, message in shown],
         "codes": [code for code, _ in shown],
+        "_carry": {
+            "entries": entries[-1].index + 1,
+            "receipt_hash": entries[-1].receipt_hash,
+            "nonce": last[0] if last is not None else None,
+            "nonce_shown": last[1] if last is not None else False,
+            "seed": game,
+            "client_seed": client_seed,
+            "game": rules,
+            "pending": (pending.index, pending.document) if pending is not None else None,
+            "supplied": supplied,
+        },
     }
 
 
@@ -770,11 +829,128 @@ def verdict_of(holds, waiting, keys_given, dice_only):
     return VALID if keys_given else DICE_ONLY
 
 
-def check(document, keys=None, revealed=None, accept_supplied=False, dice_only=False):
-    """The verdict, shaped like POST /v1/receipts/verify's answer (plus what was not checked)."""
+CHECKPOINT_FORMAT = "fc-checkpoint-v1"
+CHECKPOINT_MEMBERS = {"state", "provenance", "receipt"}
+HEX64 = re.compile(r"^[0-9a-f]{64}$")
+NOT_A_CHECKPOINT = (
+    "the checkpoint is not one this service gives: an object of `state` "
+    f"(format {CHECKPOINT_FORMAT}), `provenance` and `receipt`, as a verify answer's "
+    "`checkpoint` holds it"
+)
+
+
+def _index(value) -> bool:
+    return type(value) is int and 0 <= value <= MAX_NONCE
+
+
+def carry_of(state):
+    """The carry-over a checkpoint's ``state`` names, or None when it is not one."""
+    if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
+        return None
+    entries, hashed, nonce = state.get("entries"), state.get("receipt_hash"), state.get("nonce")
+    seed, game, pending = state.get("seed"), state.get("game"), state.get("pending")
+    client_seed, supplied = state.get("client_seed"), state.get("supplied_entries")
+    if not (_index(entries) and entries >= 1 and isinstance(hashed, str) and HEX64.match(hashed)):
+        return None
+    if not (nonce is None or _index(nonce)) or type(state.get("nonce_shown")) is not bool:
+        return None
+    if not (_index(supplied) and (client_seed is None or isinstance(client_seed, str))):
+        return None
+    if (
+        isinstance(seed, dict)
+        and seed.get("mode") == "seeded"
+        and isinstance(seed.get("seed"), str)
+    ):
+        read_seed = ("seed", seed["seed"])
+    elif (
+        isinstance(seed, dict)
+        and seed.get("mode") == "sealed"
+        and isinstance(seed.get("commitment"), str)
+    ):
+        read_seed = ("commitment", seed["commitment"])
+    elif seed is None:
+        read_seed = None
+    else:
+        return None
+    if not (game is None or (isinstance(game, dict) and isinstance(game.get("ruleset"), str))):
+        return None
+    if not (
+        pending is None
+        or (
+            isinstance(pending, dict)
+            and _index(pending.get("index"))
+            and isinstance(pending.get("answer"), dict)
+        )
+    ):
+        return None
+    return {
+        "entries": entries,
+        "receipt_hash": hashed,
+        "nonce": nonce,
+        "nonce_shown": state["nonce_shown"],
+        "seed": read_seed,
+        "client_seed": client_seed,
+        "game": None if game is None else (game["ruleset"], game.get("rules")),
+        "pending": None if pending is None else (pending["index"], pending["answer"]),
+        "supplied": supplied,
+    }
+
+
+def read_checkpoint(keys, document):
+    """(carry-over, the log's ``continues_from``, problems) of a checkpoint document."""
+    found, carry, signed = [], None, False
+    if isinstance(document, dict) and set(document) == CHECKPOINT_MEMBERS:
+        signed, _, problem = check_signature(keys, document)
+        if signed is False:
+            found.append(
+                (
+                    "checkpoint-altered",
+                    f"the checkpoint's signature does not hold ({problem}): it was altered, "
+                    "or this service did not make it",
+                )
+            )
+        carry = carry_of(document.get("state"))
+    if carry is None:
+        found.append(("checkpoint-unknown", NOT_A_CHECKPOINT))
+    continues = {
+        "entries": carry["entries"] if carry else None,
+        "receipt_hash": carry["receipt_hash"] if carry else None,
+        "signature_valid": signed,
+    }
+    return carry, continues, found
+
+
+def check(
+    document,
+    keys=None,
+    revealed=None,
+    accept_supplied=False,
+    dice_only=False,
+    carried=None,
+):
+    """The verdict, shaped like POST /v1/receipts/verify's answer (plus what was not checked).
+
+    ``document`` is what the service takes: one response, a log, or the next part of one
+    (``{"checkpoint": ..., "entries": [...]}``); ``carried`` continues from the carry-over
+    of a part this verifier checked before (its verdict's ``_carry``)."""
     revealed = revealed or {}
-    if isinstance(document, dict):
+    start, continues, opening = carried, None, []
+    if carried is not None:
+        continues = {
+            "entries": carried["entries"],
+            "receipt_hash": carried["receipt_hash"],
+            "signature_valid": True,
+        }
+    if isinstance(document, dict) and set(document) == {"checkpoint", "entries"}:
+        checkpoint, document = document["checkpoint"], document["entries"]
+        if not isinstance(checkpoint, dict) or not isinstance(document, list):
+            document = None
+        else:
+            start, continues, opening = read_checkpoint(keys, checkpoint)
+    if isinstance(document, dict) and start is None:
         documents, is_log = [document], False
+    elif isinstance(document, dict):
+        documents, is_log = [document], True
     elif isinstance(document, list) and document and all(isinstance(d, dict) for d in document):
         documents, is_log = document, True
     else:
@@ -782,14 +958,19 @@ def check(document, keys=None, revealed=None, accept_supplied=False, dice_only=F
     limit = document_limit(documents)
     if limit is not None:
         return _refused("limit", "(body)", limit)
-    entries = [check_entry(i, d, keys, revealed) for i, d in enumerate(documents)]
-    log = check_log(entries, accept_supplied) if is_log else None
+    offset = start["entries"] if start is not None else 0
+    entries = [check_entry(offset + i, d, keys, revealed) for i, d in enumerate(documents)]
+    log = check_log(entries, accept_supplied, start, opening) if is_log else None
+    carry = log.pop("_carry") if log is not None else None
+    if log is not None:
+        log["continues_from"] = continues
     holds = all(e.signature_valid is not False and e.dice_valid is not False for e in entries)
     if log is not None:
         holds = (
             holds
             and all(log[name] for name in LOG_CHECKS)
             and (accept_supplied or not log["supplied_entries"])
+            and not opening
         )
     waiting = sum(any(code == SEALED_NOT_YET for code, _ in e.found) for e in entries)
     verdict = verdict_of(holds, waiting, keys is not None, dice_only)
@@ -802,6 +983,7 @@ def check(document, keys=None, revealed=None, accept_supplied=False, dice_only=F
         "signatures_checked": keys is not None,
         "refused": None,
         "_entries": entries,
+        "_carry": carry if verdict in (VALID, DICE_ONLY, UNSIGNED) else None,
     }
 
 
@@ -815,6 +997,7 @@ def _refused(code, field, message):
         "not_yet_checkable": 0,
         "refused": {"code": code, "field": field, "message": message},
         "_entries": [],
+        "_carry": None,
     }
 
 
@@ -856,6 +1039,19 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--accept-supplied", action="store_true", help="accept table dice")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
     parser.add_argument(
+        "--checkpoint",
+        help="a checkpoint the service gave (the `checkpoint` of its verify answer, or the "
+        "answer whole): the log is the part of the game after it",
+    )
+    parser.add_argument(
+        "--part",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="the next part of the game (a log), checked as continuing from the one before; "
+        "give it once a part, in order",
+    )
+    parser.add_argument(
         "--dice-only",
         action="store_true",
         help="check the dice and the log without the signatures (no --jwks): exit 0 when "
@@ -869,6 +1065,8 @@ def main(argv: list[str]) -> int:
             keys = load_keys(read_file(args.jwks))
         reveals = [read_file(path) for path in args.revealed]
         document = read_file(args.log)
+        checkpoint = read_file(args.checkpoint) if args.checkpoint else None
+        parts = [read_file(path) for path in args.part]
     except Duplicate as error:
         field, message = error.args
         verdict = _refused("duplicate-member", field, message)
@@ -879,7 +1077,24 @@ def main(argv: list[str]) -> int:
     else:
         revealed, reveal_problems = revealed_seeds(reveals)
         notes.extend(reveal_problems)
+        if isinstance(checkpoint, dict) and set(checkpoint) != CHECKPOINT_MEMBERS:
+            checkpoint = checkpoint.get("checkpoint", checkpoint)  # a verify answer, whole
+        if checkpoint is not None:
+            document = {"checkpoint": checkpoint, "entries": document}
         verdict = check(document, keys, revealed, args.accept_supplied, args.dice_only)
+        for number, part in enumerate(parts, 2):
+            if verdict["_carry"] is None:
+                notes.append(
+                    f"part {number - 1} does not hold: the parts after it were not checked"
+                )
+                break
+            if not args.json:
+                report(verdict, notes)
+                notes = []
+                print(f"part {number} ({args.part[number - 2]}):")
+            verdict = check(
+                part, keys, revealed, args.accept_supplied, args.dice_only, verdict["_carry"]
+            )
     verdict["signatures_checked"] = keys is not None
     if reveal_problems:
         verdict["valid"], verdict["verdict"] = False, INVALID
@@ -900,7 +1115,7 @@ def main(argv: list[str]) -> int:
     if args.json:
         for note in notes:  # stdout holds the verdict alone
             print(note, file=sys.stderr)
-        print(json.dumps({k: v for k, v in verdict.items() if k != "_entries"}, indent=2))
+        print(json.dumps({k: v for k, v in verdict.items() if k[0] != "_"}, indent=2))
     else:
         report(verdict, notes)
     return EXIT[verdict["verdict"]]
@@ -952,6 +1167,12 @@ def report(verdict, notes) -> None:
     if log is not None:
         for code, message in zip(log["codes"], log["problems"], strict=False):
             print(f"log: [{code}] {message}")
+        start = log.get("continues_from")
+        if start is not None and start["entries"] is not None:
+            print(
+                f"the log continues from a checkpoint after {entry_name(start['entries'] - 1)}, "
+                f"receipt hash {start['receipt_hash']}"
+            )
         end = log["ends_with"]
         print(
             f"the log ends with {entry_name(end['index'])}, receipt hash {end['receipt_hash']}, "

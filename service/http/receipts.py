@@ -265,12 +265,98 @@ class VerifiedLogSchema(Schema):
             "(a cut-off tail cannot be seen in the log itself)"
         },
     )
+    continues_from = fields.Nested(
+        "ContinuesFromSchema",
+        required=True,
+        allow_none=True,
+        metadata={"description": "The checkpoint this part continues from; null for a whole log"},
+    )
     problems = fields.List(
         fields.String(),
         required=True,
         metadata={"description": f"At most {checking.MAX_LOG_PROBLEMS}, then '... and N more'"},
     )
     codes = fields.List(fields.String(), required=True, metadata=CODES)
+
+
+class ContinuesFromSchema(Schema):
+    entries = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "How many entries the checkpoint vouches for (null: unreadable)"},
+    )
+    receipt_hash = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The receipt hash of the checkpoint's last entry"},
+    )
+    signature_valid = fields.Boolean(
+        required=True, metadata={"description": "Whether the checkpoint is this service's"}
+    )
+
+
+class CheckpointProvenanceSchema(Schema):
+    service = fields.String(required=True, metadata={"example": DEFAULT_ISSUER})
+    kid = fields.String(required=True, metadata={"description": "The key that signed"})
+    issued_at = date_time(required=True)
+
+
+CHECKPOINT_SEED_MODE = EnumType(
+    "CheckpointSeedMode",
+    ("seeded", "sealed"),
+    "How the game's dice are rolled: from a seed (`seed`), or a sealed seed (`commitment`).",
+)
+
+
+class CheckpointSeedSchema(Schema):
+    mode = CHECKPOINT_SEED_MODE.field(required=True)
+    seed = fields.String(metadata={"description": "The game's seed (seeded games)"})
+    commitment = fields.String(metadata={"description": "The sealed seed's commitment"})
+
+
+class CheckpointGameSchema(Schema):
+    ruleset = fields.String(required=True)
+    rules = fields.Raw(
+        required=True, allow_none=True, metadata={"description": "The readings in force"}
+    )
+
+
+class CheckpointPendingSchema(Schema):
+    index = fields.Integer(required=True, metadata={"description": f"The pending turn, {INDEX}"})
+    answer = fields.Dict(required=True, metadata={"description": "Its answer, whole"})
+
+
+class CheckpointStateSchema(Schema):
+    format = fields.String(required=True, metadata={"example": checking.CHECKPOINT_FORMAT})
+    entries = fields.Integer(
+        required=True,
+        metadata={"description": "Entries checked so far: the next part's first is the next"},
+    )
+    receipt_hash = fields.String(
+        required=True, metadata={"description": "The last entry's: the next part's first prev"}
+    )
+    nonce = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "The game's last"}
+    )
+    nonce_shown = fields.Boolean(
+        required=True, metadata={"description": "Whether the last nonce's dice were shown"}
+    )
+    seed = fields.Nested(CheckpointSeedSchema, required=True, allow_none=True)
+    client_seed = fields.String(required=True, allow_none=True)
+    game = fields.Nested(CheckpointGameSchema, required=True, allow_none=True)
+    pending = fields.Nested(
+        CheckpointPendingSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "The Salvo! turn left pending, when one is open"},
+    )
+    supplied_entries = fields.Integer(required=True)
+
+
+class CheckpointSchema(Schema):
+    state = fields.Nested(CheckpointStateSchema, required=True)
+    provenance = fields.Nested(CheckpointProvenanceSchema, required=True)
+    receipt = receipt_field()
 
 
 class VerifyResponseSchema(Schema):
@@ -287,6 +373,16 @@ class VerifyResponseSchema(Schema):
     )
     entries = fields.List(fields.Nested(VerifiedEntrySchema), required=True)
     log = fields.Nested(VerifiedLogSchema, required=True, allow_none=True)
+    checkpoint = fields.Nested(
+        CheckpointSchema,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "When a log (or a part of one) is valid: a signed checkpoint to "
+            'send with the next part, as {"checkpoint": ..., "entries": [...]}. It does not '
+            "expire. null otherwise, and for one response."
+        },
+    )
 
 
 class VerifyQuerySchema(Schema):
@@ -360,15 +456,69 @@ SIGNED_ANSWER = component(
     },
 )
 
+ONE_ANSWER = component(
+    "OneAnswer",
+    {
+        "description": "One signed answer to check on its own: any object but one of exactly "
+        "`checkpoint` and `entries`, which is a CheckpointPart.",
+        "allOf": [ref(SIGNED_ANSWER)],
+        "not": {
+            "properties": {"checkpoint": {}, "entries": {}},
+            "required": ["checkpoint", "entries"],
+            "maxProperties": 2,
+        },
+    },
+)
+
+CHECKPOINT_PART = component(
+    "CheckpointPart",
+    {
+        "description": "The next part of a game longer than one request holds: the checkpoint "
+        "the answer on the part before gave, and the entries after it, oldest first. They "
+        "are checked as if the entries the checkpoint vouches for came first.",
+        "type": "object",
+        "required": ["checkpoint", "entries"],
+        "additionalProperties": False,
+        "properties": {
+            "checkpoint": {
+                "description": "The `checkpoint` of the answer on the part before, as it was "
+                "received. Any other object is checked and reported (`checkpoint-altered`, "
+                "`checkpoint-unknown`), never refused.",
+                "anyOf": [
+                    ref("Checkpoint"),
+                    ref(
+                        component(
+                            "OtherCheckpoint",
+                            {
+                                "description": "Any other JSON object: reported, not refused.",
+                                "type": "object",
+                                "additionalProperties": True,
+                            },
+                        )
+                    ),
+                ],
+            },
+            "entries": {
+                "type": "array",
+                "items": ref(SIGNED_ANSWER),
+                "minItems": 1,
+                "maxItems": checking.MAX_LOG_ENTRIES,
+            },
+        },
+    },
+)
+
 VERIFY_BODY = {
     "required": True,
     "description": "One saved response document, or a game log: the list of a game's "
-    "responses in the order they were made (at least one; the body size limit bounds it).",
+    "responses in the order they were made (at least one; the body size limit bounds it), "
+    "or the next part of a longer game after a checkpoint.",
     "content": {
         "application/json": {
             "schema": {
                 "oneOf": [
-                    ref(SIGNED_ANSWER),
+                    ref(ONE_ANSWER),
+                    ref(CHECKPOINT_PART),
                     {
                         "type": "array",
                         "items": ref(SIGNED_ANSWER),
@@ -400,6 +550,7 @@ VERIFY_ANSWER = {
         }
     ],
     "log": None,
+    "checkpoint": None,
 }
 
 
@@ -414,6 +565,11 @@ VERIFY_DESCRIPTION = (
     "`accept_supplied`). Steps that rolled no dice take no part in the seed check. "
     "Answers 200 with `valid: false` and the problems found, and where the log ends; a "
     "body that is neither an object nor a list of objects is a 422. "
+    "A valid log's answer carries a signed `checkpoint` (it does not expire); a game longer "
+    'than one request is checked in parts, each sent as {"checkpoint": ..., "entries": '
+    "[...]} after the checkpoint of the part before, as if its entries were there (a "
+    "forged or altered checkpoint is `checkpoint-altered`, one of another game "
+    "`checkpoint-other-game`). "
 )
 
 # This route's own body limit (service/__init__.py sets it): whole games, a 100-entry log of
@@ -443,6 +599,11 @@ LIMITS = (
 def verify(query: dict[str, Any]) -> Response:
     """Check a response or a whole game log"""
     document = request.get_json()
+    checkpoint = None
+    if isinstance(document, dict) and set(document) == {"checkpoint", "entries"}:
+        checkpoint, document = document["checkpoint"], document["entries"]
+        if not isinstance(checkpoint, dict) or not isinstance(document, list):
+            document = None  # refused below
     if isinstance(document, dict):
         documents, log = [document], False
     elif isinstance(document, list) and document and all(isinstance(i, dict) for i in document):
@@ -452,7 +613,8 @@ def verify(query: dict[str, Any]) -> Response:
             422,
             KINDS["validation"].id,
             "Unprocessable Content",
-            "send one response document (a JSON object) or a game log (a list of them)",
+            "send one response document (a JSON object), a game log (a list of them), or "
+            'the next part of one: {"checkpoint": <object>, "entries": <list of them>}',
             [{"field": "(body)", "message": "Must be an object or a list of objects."}],
         )
     limit = checking.document_limits(documents)
@@ -466,5 +628,12 @@ def verify(query: dict[str, Any]) -> Response:
         int(time.time()),
         log=log,
         accept_supplied=query["accept_supplied"],
+        checkpoint=checkpoint,
     )
+    state = report["checkpoint"]
+    if state is not None:
+        signer = found.signer
+        provenance = signer.provenance("", None)
+        del provenance["request"]
+        report["checkpoint"] = signer.sign({"state": state, "provenance": provenance})
     return Response(orjson.dumps(report), mimetype="application/json")

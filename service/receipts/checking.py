@@ -16,7 +16,10 @@ game's), and it keeps its place in the nonce sequence only when it names the gam
 
 The checker is bounded: it accepts only what the service could have answered (the dice
 limits of rolling), at most ``MAX_LOG_ENTRIES`` entries and ``MAX_DOCUMENT_DICE`` dice in a
-whole document, and every list of problems is capped. tools/verify_dice.py implements the
+whole document, and every list of problems is capped. A longer game is checked in parts:
+a valid part's answer carries a signed checkpoint (``state_of``), and the next part,
+sent with it, is checked from the state it carries (``Carry``) as if the entries before
+were there. tools/verify_dice.py implements the
 same checks with the same problem codes and words (tests/test_verifiers_agree.py).
 """
 
@@ -26,7 +29,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..engine.dice import (
     MAX_DICE_PER_REQUEST,
@@ -51,6 +54,8 @@ MAX_LOG_PROBLEMS = 20
 MAX_ECHO = 60
 MAX_NAME = 64
 SEALED_NOT_YET = "sealed-not-yet-checkable"
+CHECKPOINT_FORMAT = "fc-checkpoint-v1"
+HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
 def show(value: Any) -> str:
@@ -294,6 +299,146 @@ def _seed_of(entry: Entry) -> tuple[str, str] | None:
 
 
 @dataclass
+class Carry:
+    """What a checkpoint carries from the entries it vouches for to the next part: the
+    entries checked so far, the last receipt's hash, the game's last nonce and whether its
+    dice were shown, the game's seed (and client seed), ruleset and readings, and the turn
+    left pending (its index and answer), if one is open."""
+
+    entries: int
+    receipt_hash: str | None
+    nonce: int | None = None
+    nonce_shown: bool = False
+    seed: tuple[str, str] | None = None
+    client_seed: Any = None
+    game: tuple[str, Any] | None = None
+    pending: tuple[int, Any] | None = None
+    supplied: int = 0
+
+
+def state_of(carry: Carry) -> dict[str, Any]:
+    """The ``state`` a checkpoint signs (docs/verifiable-rolls.md, *Checkpoints*)."""
+    seed: dict[str, Any] | None = None
+    if carry.seed is not None:
+        kind, value = carry.seed
+        seed = (
+            {"mode": "seeded", "seed": value}
+            if kind == "seed"
+            else {"mode": "sealed", "commitment": value}
+        )
+    return {
+        "format": CHECKPOINT_FORMAT,
+        "entries": carry.entries,
+        "receipt_hash": carry.receipt_hash,
+        "nonce": carry.nonce,
+        "nonce_shown": carry.nonce_shown,
+        "seed": seed,
+        "client_seed": carry.client_seed,
+        "game": None if carry.game is None else {"ruleset": carry.game[0], "rules": carry.game[1]},
+        "pending": None
+        if carry.pending is None
+        else {"index": carry.pending[0], "answer": carry.pending[1]},
+        "supplied_entries": carry.supplied,
+    }
+
+
+def _index(value: Any) -> TypeGuard[int]:
+    return type(value) is int and 0 <= value <= MAX_NONCE
+
+
+def carry_of(state: Any) -> Carry | None:
+    """The carry-over a checkpoint's ``state`` names, or None when it is not one."""
+    if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
+        return None
+    read: dict[str, Any] = state
+    entries, hashed, nonce = read.get("entries"), read.get("receipt_hash"), read.get("nonce")
+    seed, game, pending = read.get("seed"), read.get("game"), read.get("pending")
+    client_seed, supplied = read.get("client_seed"), read.get("supplied_entries")
+    if not (_index(entries) and entries >= 1 and isinstance(hashed, str) and HEX64.match(hashed)):
+        return None
+    if not (nonce is None or _index(nonce)) or type(state.get("nonce_shown")) is not bool:
+        return None
+    if not (_index(supplied) and (client_seed is None or isinstance(client_seed, str))):
+        return None
+    read_seed: tuple[str, str] | None = None
+    if (
+        isinstance(seed, dict)
+        and seed.get("mode") == "seeded"
+        and isinstance(seed.get("seed"), str)
+    ):
+        read_seed = ("seed", seed["seed"])
+    elif (
+        isinstance(seed, dict)
+        and seed.get("mode") == "sealed"
+        and isinstance(seed.get("commitment"), str)
+    ):
+        read_seed = ("commitment", seed["commitment"])
+    elif seed is not None:
+        return None
+    if not (game is None or (isinstance(game, dict) and isinstance(game.get("ruleset"), str))):
+        return None
+    if not (
+        pending is None
+        or (
+            isinstance(pending, dict)
+            and _index(pending.get("index"))
+            and isinstance(pending.get("answer"), dict)
+        )
+    ):
+        return None
+    return Carry(
+        entries=entries,
+        receipt_hash=hashed,
+        nonce=nonce,
+        nonce_shown=state["nonce_shown"],
+        seed=read_seed,
+        client_seed=client_seed,
+        game=None if game is None else (game["ruleset"], game.get("rules")),
+        pending=None if pending is None else (pending["index"], pending["answer"]),
+        supplied=supplied,
+    )
+
+
+CHECKPOINT_MEMBERS = frozenset({"state", "provenance", "receipt"})
+NOT_A_CHECKPOINT = (
+    "the checkpoint is not one this service gives: an object of `state` "
+    f"(format {CHECKPOINT_FORMAT}), `provenance` and `receipt`, as a verify answer's "
+    "`checkpoint` holds it"
+)
+
+
+def read_checkpoint(
+    keys: SigningKeys, document: Any
+) -> tuple[Carry | None, dict[str, Any], list[tuple[str, str]]]:
+    """The carry-over of a checkpoint, what the log's ``continues_from`` says of it, and its
+    problems: a checkpoint whose signature does not hold is refused (``checkpoint-altered``),
+    one of no known shape too (``checkpoint-unknown``)."""
+    found: list[tuple[str, str]] = []
+    carry = None
+    signed: bool = False
+    if isinstance(document, dict) and set(document) == CHECKPOINT_MEMBERS:
+        checked = check_signature(keys, document)
+        signed = checked.valid
+        if not signed:
+            found.append(
+                (
+                    "checkpoint-altered",
+                    f"the checkpoint's signature does not hold ({checked.problem}): it was "
+                    "altered, or this service did not make it",
+                )
+            )
+        carry = carry_of(document.get("state"))
+    if carry is None:
+        found.append(("checkpoint-unknown", NOT_A_CHECKPOINT))
+    continues = {
+        "entries": carry.entries if carry else None,
+        "receipt_hash": carry.receipt_hash if carry else None,
+        "signature_valid": signed,
+    }
+    return carry, continues, found
+
+
+@dataclass
 class _Log:
     found: list[tuple[str, str]] = field(default_factory=list)
     chain: bool = True
@@ -306,15 +451,27 @@ class _Log:
         self.found.append((code, message))
 
 
-def _chain(log: _Log, entries: list[Entry]) -> None:
-    if entries[0].get("provenance", "request", "body", "prev") is not None:
+def _other_game(log: _Log, what: str) -> None:
+    log.add(
+        "checkpoint-other-game",
+        f"the entries {what} than the checkpoint's game: the checkpoint is of another game",
+    )
+
+
+def _chain(log: _Log, entries: list[Entry], start: Carry | None) -> None:
+    pairs = list(zip(entries, entries[1:], strict=False))
+    if start is not None:  # the checkpoint's last entry comes before this part's first
+        pairs.insert(
+            0, (Entry(start.entries - 1, None, receipt_hash=start.receipt_hash), entries[0])
+        )
+    elif entries[0].get("provenance", "request", "body", "prev") is not None:
         log.head = False
         log.add(
             "cut-head",
             f"{entries[0].name} carries a prev: the log does not start at the beginning of the "
             "game (its first entries are missing)",
         )
-    for before, entry in zip(entries, entries[1:], strict=False):
+    for before, entry in pairs:
         prev = entry.get("provenance", "request", "body", "prev")
         if prev is None:
             log.chain = False
@@ -338,13 +495,18 @@ def game_rules(documents: list[Any]) -> tuple[str, Any] | None:
     return None
 
 
-def _one_ruleset(log: _Log, entries: list[Entry]) -> None:
+def _one_ruleset(log: _Log, entries: list[Entry], start: Carry | None) -> tuple[str, Any] | None:
     """One game, one ruleset, one set of readings: an entry that names another ruleset, or
     other readings in force (``rules``, every ruling's reading, defaults included), is not
-    of this game. A plain dice roll and an unbound seal name none and may join any game."""
-    game = game_rules([entry.document for entry in entries])
+    of this game. A plain dice roll and an unbound seal name none and may join any game.
+    After a checkpoint the game's are the checkpoint's. Answers the game's."""
+    own = game_rules([entry.document for entry in entries])
+    game = start.game if start is not None and start.game is not None else own
     if game is None:
-        return
+        return None
+    if own is not None and own != game:
+        log.one_ruleset = False
+        _other_game(log, "name another ruleset or other readings")
     for entry in entries:
         ruleset = entry.get("ruleset")
         if not isinstance(ruleset, str):
@@ -363,6 +525,7 @@ def _one_ruleset(log: _Log, entries: list[Entry]) -> None:
                 f"{entry.name} reads the rules otherwise than the game's first entry "
                 f"(its rules {show(entry.get('rules'))}): a reading is chosen once a game",
             )
+    return game
 
 
 def _nonce_step(log: _Log, entry: Entry, nonce: int, last: tuple[int, bool]) -> None:
@@ -462,11 +625,20 @@ def _unfinished(log: _Log, pending: Entry, entry: Entry) -> None:
     )
 
 
-def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[str, Any]:
-    log = _Log()
-    _chain(log, entries)
-    _one_ruleset(log, entries)
-    game = next(
+def continue_log(
+    entries: list[Entry],
+    *,
+    accept_supplied: bool = False,
+    start: Carry | None = None,
+    opening: tuple[tuple[str, str], ...] = (),
+) -> tuple[dict[str, Any], Carry]:
+    """The log's checks, continuing from ``start`` (a checkpoint's) when given, as if the
+    entries it vouches for came first; answers the report and what a checkpoint after these
+    entries carries on."""
+    log = _Log(found=list(opening))
+    _chain(log, entries, start)
+    rules = _one_ruleset(log, entries, start)
+    own = next(
         (
             _seed_of(entry)
             for entry in entries
@@ -475,10 +647,27 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
         ),
         None,
     )
-    client_seed: Any = None
+    game = start.seed if start is not None and start.seed is not None else own
+    if own is not None and own != game:
+        log.one_seed = False
+        _other_game(log, "roll from another seed")
+    client_seed: Any = start.client_seed if start is not None else None
     last: tuple[int, bool] | None = None
     pending: Entry | None = None  # the game's last roll, when it left a turn pending
     supplied = 0
+    if start is not None:
+        if start.nonce is not None:
+            last = (start.nonce, start.nonce_shown)
+        if start.pending is not None:
+            pending = Entry(*start.pending)
+        supplied = start.supplied
+        if supplied and not accept_supplied:
+            log.add(
+                "supplied-dice",
+                f"{supplied} entries before the checkpoint: the players supplied their dice, "
+                "in a game the service rolls from one seed (a referee who accepts table dice "
+                "says accept_supplied)",
+            )
     for entry in entries:
         if entry.get("dice", "mode") == "supplied":
             supplied += 1
@@ -534,7 +723,18 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
         shown = entry.rolled or (last is not None and nonce == last[0] and last[1])
         last = (nonce, shown)
     final = entries[-1]
-    return {
+    carry = Carry(
+        entries=final.index + 1,
+        receipt_hash=final.receipt_hash,
+        nonce=last[0] if last is not None else None,
+        nonce_shown=last[1] if last is not None else False,
+        seed=game,
+        client_seed=client_seed,
+        game=rules,
+        pending=(pending.index, pending.document) if pending is not None else None,
+        supplied=supplied,
+    )
+    report = {
         "entries": len(entries),
         "chain_unbroken": log.chain,
         "starts_at_beginning": log.head,
@@ -548,9 +748,16 @@ def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[st
             "receipt_hash": final.receipt_hash,
             "nonce": last[0] if last is not None else None,
         },
+        "continues_from": None,
         "problems": [message for _, message in capped(log.found, MAX_LOG_PROBLEMS)],
         "codes": [code for code, _ in capped(log.found, MAX_LOG_PROBLEMS)],
     }
+    return report, carry
+
+
+def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[str, Any]:
+    """The log's checks from the beginning of the game (``continue_log`` without a start)."""
+    return continue_log(entries, accept_supplied=accept_supplied)[0]
 
 
 # The verdicts: every check held; something is wrong; nothing is wrong yet, but sealed rolls
@@ -573,17 +780,34 @@ def check(
     *,
     log: bool,
     accept_supplied: bool = False,
+    checkpoint: Any = None,
 ) -> dict[str, Any]:
-    """The verdict on one response (``log=False``) or a game log; call ``document_limits``
-    first: this re-derives every die the document declares."""
-    entries = [check_entry(i, doc, keys, seals, now) for i, doc in enumerate(documents)]
-    report = check_log(entries, accept_supplied=accept_supplied) if log else None
+    """The verdict on one response (``log=False``) or a game log, or on the next part of
+    one after ``checkpoint`` (a checkpoint document; the part is then a log). Call
+    ``document_limits`` first: this re-derives every die the document declares. The
+    report's ``checkpoint`` is the ``state`` a checkpoint after these entries signs, when
+    the log (with what the checkpoint vouches for) is valid; else None."""
+    start: Carry | None = None
+    continues: dict[str, Any] | None = None
+    opening: list[tuple[str, str]] = []
+    if checkpoint is not None:
+        start, continues, opening = read_checkpoint(keys, checkpoint)
+        log = True
+    offset = start.entries if start is not None else 0
+    entries = [check_entry(offset + i, doc, keys, seals, now) for i, doc in enumerate(documents)]
+    report, carry = None, None
+    if log:
+        report, carry = continue_log(
+            entries, accept_supplied=accept_supplied, start=start, opening=tuple(opening)
+        )
+        report["continues_from"] = continues
     holds = all(e.signature_valid and e.dice_valid is not False for e in entries)
     if report is not None:
         holds = (
             holds
             and all(report[name] for name in LOG_CHECKS)
             and (accept_supplied or not report["supplied_entries"])
+            and not opening
         )
     waiting = sum(any(code == SEALED_NOT_YET for code, _ in e.found) for e in entries)
     verdict = VALID if holds and not waiting else NOT_YET if holds else INVALID
@@ -593,4 +817,5 @@ def check(
         "not_yet_checkable": waiting,
         "entries": [e.as_dict() for e in entries],
         "log": report,
+        "checkpoint": state_of(carry) if carry is not None and verdict == VALID else None,
     }

@@ -25,6 +25,9 @@ export const MEANING = {
   "sealed-commitment": "The sealed seed does not match its commitment.",
   [SEALED_NOT_YET]: "Sealed roll: add the reveal answer to check these dice.",
   "cut-head": "The log does not start at the beginning of the game.",
+  "checkpoint-altered": "The checkpoint this part continues from was altered, or is not this service's.",
+  "checkpoint-unknown": "What this part continues from is not a checkpoint of this service.",
+  "checkpoint-other-game": "This part is of another game than its checkpoint.",
   "chain-restart": "An entry does not point back to the one before it.",
   "chain-broken":
     "An entry does not follow the one before it: one was removed, inserted, moved or repeated.",

@@ -1,7 +1,7 @@
 // The page: read what the referee drops or pastes, check it in the browser, show it.
 
 import { NotJSON, parse, Duplicate, get, isDict } from "./json.js";
-import { SEALED_NOT_YET, check, cryptoAvailable, entryAt, entryName, loadKeys, read, revealedSeeds } from "./verify.js";
+import { SEALED_NOT_YET, check, checkParts, cryptoAvailable, entryAt, entryName, loadKeys, read, revealedSeeds } from "./verify.js";
 import {
   MEANING,
   diceLine,
@@ -55,10 +55,20 @@ async function readFile(file) {
   }
 }
 
+// Several log files are the parts of one game, checked in order of their names, each
+// continuing from the one before (as tools/verify_dice.py --part does).
+async function readFiles(files) {
+  if (files.length === 1) return readFile(files[0]);
+  const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const texts = [];
+  for (const file of sorted) texts.push(await readFile(file));
+  return `{"parts": [\n${texts.join(",\n")}\n]}`;
+}
+
 async function take(target, file, text) {
   const box = $(`${target}-text`);
   try {
-    box.value = file ? await readFile(file) : text;
+    box.value = file ? await readFiles(file instanceof File ? [file] : file) : text;
   } catch (error) {
     box.value = "";
     showError(`Cannot read that file: ${error.message}`);
@@ -77,8 +87,9 @@ function wireDrop(zone, target) {
   zone.addEventListener("drop", (event) => {
     event.preventDefault();
     zone.classList.remove("over");
-    const file = event.dataTransfer.files[0];
-    take(target, file ?? null, file ? null : event.dataTransfer.getData("text"));
+    const files = [...event.dataTransfer.files];
+    const chosen = target === "log" && files.length > 1 ? files : files[0];
+    take(target, chosen ?? null, chosen ? null : event.dataTransfer.getData("text"));
   });
 }
 
@@ -189,12 +200,34 @@ async function runChecks(mine) {
   const { keys, note, source } = await keysFor();
   const revealed = await reveals();
   const acceptSupplied = $("accept-supplied").checked;
-  const report = parsed.verdict ?? (await check(parsed.document, keys, revealed.seeds, acceptSupplied));
+  const parts = parsed.verdict ? null : partsOf(parsed.document);
+  const report =
+    parsed.verdict ??
+    (parts !== null
+      ? await checkParts(parts, keys, revealed.seeds, acceptSupplied)
+      : await check(parsed.document, keys, revealed.seeds, acceptSupplied));
   report.signatures_checked = keys !== null; // as the standalone verifier says, refused or not
   if (revealed.problems.length) Object.assign(report, { valid: false, verdict: "invalid" });
   if (mine !== status.runs) return;
-  const notes = [...(note ? [note] : []), ...revealed.problems];
+  const notes = [...(note ? [note] : []), ...revealed.problems, ...partNotes(report)];
   render(report, notes, revealed.problems.length > 0, source, mine);
+}
+
+/** The parts of a game several files were read as (`{"parts": [...]}`), or null. */
+function partsOf(document) {
+  if (!isDict(document) || Object.keys(document).length !== 1 || !Object.hasOwn(document, "parts")) {
+    return null;
+  }
+  return Array.isArray(document.parts) && document.parts.length ? document.parts : null;
+}
+
+function partNotes(report) {
+  const part = report.part;
+  if (!part) return [];
+  if (!part.held) {
+    return [`part ${part.number} of ${part.of} does not hold: the parts after it were not checked`];
+  }
+  return [`${part.of} parts checked in order, each continuing from the one before: below, the last`];
 }
 
 // What the page shows for each verdict of the report (tools/verify_dice.py's words).
@@ -218,7 +251,7 @@ const HEADLINES = {
 };
 
 function render(report, notes, revealFailed, source, mine) {
-  const { checked, ...plain } = report;
+  const { checked, carry, part, ...plain } = report;
   status.report = JSON.parse(JSON.stringify(plain));
   const verdict = verdictOf(report, revealFailed);
   status.verdict = verdict;
@@ -244,7 +277,7 @@ function render(report, notes, revealFailed, source, mine) {
     // What is wrong, at the top: each entry's problems, then the log's.
     const wrong = [];
     for (const entry of report.entries) {
-      const document = checked[entry.index].document;
+      const document = checked.find((e) => e.index === entry.index).document;
       entry.codes.forEach((code) => {
         if (code === SEALED_NOT_YET) return;
         wrong.push(`${entryTitle(entry.index)} (${isDict(document) ? stepName(document) : "?"}): ${MEANING[code] ?? code}`);
@@ -621,7 +654,10 @@ function init() {
   // A file dropped beside the zones must not replace the page.
   window.addEventListener("dragover", (event) => event.preventDefault());
   window.addEventListener("drop", (event) => event.preventDefault());
-  $("log-file").addEventListener("change", (event) => event.target.files[0] && take("log", event.target.files[0]));
+  $("log-file").addEventListener("change", (event) => {
+    const files = [...event.target.files];
+    if (files.length) take("log", files.length > 1 ? files : files[0]);
+  });
   $("reveal-file").addEventListener("change", (event) => event.target.files[0] && take("reveal", event.target.files[0]));
   $("check").addEventListener("click", run);
   $("clear").addEventListener("click", () => {

@@ -219,7 +219,8 @@ export function entryName(index) {
  * ("... and 2 more"). */
 export function entryAt(entries, message) {
   const match = /^entry (\d+)\b/.exec(message);
-  return match === null ? null : (entries[Number(match[1]) - 1] ?? null);
+  if (match === null) return null;
+  return entries.find((entry) => entry.index === Number(match[1]) - 1) ?? null;
 }
 
 function capped(found, limit) {
@@ -502,10 +503,23 @@ function gameRules(entries) {
   return first === undefined ? null : [first.document.ruleset, get(first.document, "rules")];
 }
 
-// One game, one ruleset, one set of readings in force; a plain roll names none.
-function oneRuleset(entries, found) {
-  const game = gameRules(entries);
+function otherGame(found, what) {
+  found.push([
+    "checkpoint-other-game",
+    `the entries ${what} than the checkpoint's game: the checkpoint is of another game`,
+  ]);
+}
+
+// One game, one ruleset, one set of readings in force; a plain roll names none. After a
+// checkpoint the game's are the checkpoint's. Answers [holds, the game's].
+function oneRuleset(entries, found, start) {
+  const own = gameRules(entries);
+  const game = start !== null && start.game !== null ? start.game : own;
   let holds = true;
+  if (own !== null && game !== null && !pyEqual(own, game)) {
+    holds = false;
+    otherGame(found, "name another ruleset or other readings");
+  }
   for (const entry of game === null ? [] : entries) {
     const ruleset = get(entry.document, "ruleset");
     if (typeof ruleset !== "string") continue;
@@ -525,14 +539,22 @@ function oneRuleset(entries, found) {
       ]);
     }
   }
-  return holds;
+  return [holds, game];
 }
 
-function checkLog(entries, acceptSupplied) {
-  const found = [];
+/** The log's checks, continuing from `start` (a checkpoint's carry-over) when given, as if
+ * the entries it vouches for came first; `carry` is what a checkpoint after them carries. */
+function checkLog(entries, acceptSupplied, start = null, opening = []) {
+  const found = [...opening];
   const flags = { chain: true, head: true, nonces: true, oneSeed: true };
   const prevOf = (entry) => get(entry.document, "provenance", "request", "body", "prev");
-  if (prevOf(entries[0]) !== null) {
+  const pairs = entries.slice(1).map((entry, i) => [entries[i], entry]);
+  if (start !== null) {
+    // the checkpoint's last entry comes before this part's first
+    const before = new Entry(start.entries - 1, null);
+    before.receiptHash = start.receiptHash;
+    pairs.unshift([before, entries[0]]);
+  } else if (prevOf(entries[0]) !== null) {
     flags.head = false;
     found.push([
       "cut-head",
@@ -540,8 +562,7 @@ function checkLog(entries, acceptSupplied) {
         "(its first entries are missing)",
     ]);
   }
-  for (let i = 1; i < entries.length; i += 1) {
-    const [before, entry] = [entries[i - 1], entries[i]];
+  for (const [before, entry] of pairs) {
     const prev = prevOf(entry);
     if (prev === null) {
       flags.chain = false;
@@ -555,17 +576,36 @@ function checkLog(entries, acceptSupplied) {
       ]);
     }
   }
-  flags.oneRuleset = oneRuleset(entries, found);
+  const [holdsRuleset, rules] = oneRuleset(entries, found, start);
+  flags.oneRuleset = holdsRuleset;
   const first = entries.find(
     (e) =>
       (rolled(e.document) || typeof get(e.document, "commitment") === "string") &&
       seedOf(e.document) !== null,
   );
-  const game = first === undefined ? null : seedOf(first.document);
-  let clientSeed = null;
+  const own = first === undefined ? null : seedOf(first.document);
+  const game = start !== null && start.seed !== null ? start.seed : own;
+  if (own !== null && own !== game) {
+    flags.oneSeed = false;
+    otherGame(found, "roll from another seed");
+  }
+  let clientSeed = start !== null ? start.clientSeed : null;
   let last = null;
   let pending = null; // the game's last roll, when it left a turn pending
   let supplied = 0;
+  if (start !== null) {
+    if (start.nonce !== null) last = [start.nonce, start.nonceShown];
+    if (start.pending !== null) pending = new Entry(start.pending[0], start.pending[1]);
+    supplied = start.supplied;
+    if (supplied && !acceptSupplied) {
+      found.push([
+        "supplied-dice",
+        `${supplied} entries before the checkpoint: the players supplied their ` +
+          "dice, in a game the service rolls from one seed (a referee who accepts " +
+          "table dice says accept_supplied)",
+      ]);
+    }
+  }
   for (const entry of entries) {
     const document = entry.document;
     if (get(document, "dice", "mode") === "supplied") {
@@ -666,9 +706,100 @@ function checkLog(entries, acceptSupplied) {
       receipt_hash: final.receiptHash,
       nonce: last === null ? null : last[0],
     },
+    continues_from: null,
     problems: shown.map(([, message]) => message),
     codes: shown.map(([code]) => code),
+    carry: {
+      entries: final.index + 1,
+      receiptHash: final.receiptHash,
+      nonce: last === null ? null : last[0],
+      nonceShown: last === null ? false : last[1],
+      seed: game,
+      clientSeed,
+      game: rules,
+      pending: pending === null ? null : [pending.index, pending.document],
+      supplied,
+    },
   };
+}
+
+// --- checkpoints -----------------------------------------------------------------------------
+
+export const CHECKPOINT_FORMAT = "fc-checkpoint-v1";
+const NOT_A_CHECKPOINT =
+  "the checkpoint is not one this service gives: an object of `state` " +
+  `(format ${CHECKPOINT_FORMAT}), \`provenance\` and \`receipt\`, as a verify answer's ` +
+  "`checkpoint` holds it";
+
+function index(value) {
+  return count(value) !== null;
+}
+
+function sameMembers(document, names) {
+  const own = Object.keys(document);
+  return own.length === names.length && names.every((name) => Object.hasOwn(document, name));
+}
+
+/** The carry-over a checkpoint's `state` names, or null when it is not one. */
+function carryOf(state) {
+  if (!isDict(state) || !pyEqual(get(state, "format"), CHECKPOINT_FORMAT)) return null;
+  const [entries, hashed, nonce] = [get(state, "entries"), get(state, "receipt_hash"), get(state, "nonce")];
+  const [seed, game, pending] = [get(state, "seed"), get(state, "game"), get(state, "pending")];
+  const [clientSeed, supplied] = [get(state, "client_seed"), get(state, "supplied_entries")];
+  if (!(index(entries) && entries >= 1 && typeof hashed === "string" && /^[0-9a-f]{64}$/.test(hashed))) {
+    return null;
+  }
+  if (!(nonce === null || index(nonce)) || typeof get(state, "nonce_shown") !== "boolean") return null;
+  if (!(index(supplied) && (clientSeed === null || typeof clientSeed === "string"))) return null;
+  let readSeed = null;
+  if (isDict(seed) && get(seed, "mode") === "seeded" && typeof get(seed, "seed") === "string") {
+    readSeed = `seed\u0000${seed.seed}`;
+  } else if (isDict(seed) && get(seed, "mode") === "sealed" && typeof get(seed, "commitment") === "string") {
+    readSeed = `commitment\u0000${seed.commitment}`;
+  } else if (seed !== null) {
+    return null;
+  }
+  if (!(game === null || (isDict(game) && typeof get(game, "ruleset") === "string"))) return null;
+  if (!(pending === null || (isDict(pending) && index(get(pending, "index")) && isDict(get(pending, "answer"))))) {
+    return null;
+  }
+  return {
+    entries,
+    receiptHash: hashed,
+    nonce,
+    nonceShown: state.nonce_shown,
+    seed: readSeed,
+    clientSeed,
+    game: game === null ? null : [game.ruleset, get(game, "rules")],
+    pending: pending === null ? null : [pending.index, pending.answer],
+    supplied,
+  };
+}
+
+/** [carry-over, the log's `continues_from`, problems] of a checkpoint document. */
+async function readCheckpoint(keys, document) {
+  const found = [];
+  let carry = null;
+  let signed = false;
+  if (isDict(document) && sameMembers(document, ["state", "provenance", "receipt"])) {
+    const [valid, , message] = await checkSignature(keys, document);
+    signed = valid;
+    if (valid === false) {
+      found.push([
+        "checkpoint-altered",
+        `the checkpoint's signature does not hold (${message}): it was altered, ` +
+          "or this service did not make it",
+      ]);
+    }
+    carry = carryOf(get(document, "state"));
+  }
+  if (carry === null) found.push(["checkpoint-unknown", NOT_A_CHECKPOINT]);
+  const continues = {
+    entries: carry ? carry.entries : null,
+    receipt_hash: carry ? carry.receiptHash : null,
+    signature_valid: signed,
+  };
+  return [carry, continues, found];
 }
 
 // The verdicts, as tools/verify_dice.py names them (the page has no dice-only check).
@@ -701,17 +832,31 @@ function refused(code, field, message) {
     signatures_checked: false,
     refused: { code, field, message },
     checked: [],
+    carry: null,
   };
 }
 
 /** The verdict, shaped as `tools/verify_dice.py --json` prints it; `checked` holds each
  * entry's working (the re-derived dice) for the page to explain. `keys` null: signatures
  * are not checked (and the verdict says so). */
-export async function check(document, keys, revealed, acceptSupplied) {
+export async function check(document, keys, revealed, acceptSupplied, carried = null) {
   let documents;
   let isLog;
+  let [start, continues, opening] = [carried, null, []];
+  if (carried !== null) {
+    continues = { entries: carried.entries, receipt_hash: carried.receiptHash, signature_valid: true };
+  }
+  if (isDict(document) && sameMembers(document, ["checkpoint", "entries"])) {
+    const checkpoint = document.checkpoint;
+    document = document.entries;
+    if (!isDict(checkpoint) || !Array.isArray(document)) {
+      document = null;
+    } else {
+      [start, continues, opening] = await readCheckpoint(keys, checkpoint);
+    }
+  }
   if (isDict(document)) {
-    [documents, isLog] = [[document], false];
+    [documents, isLog] = [[document], start !== null];
   } else if (Array.isArray(document) && document.length && document.every(isDict)) {
     [documents, isLog] = [document, true];
   } else {
@@ -720,16 +865,23 @@ export async function check(document, keys, revealed, acceptSupplied) {
   const limit = documentLimit(documents);
   if (limit !== null) return refused("limit", "(body)", limit);
   const entries = [];
-  for (const [index, item] of documents.entries()) {
-    entries.push(await checkEntry(index, item, keys, revealed ?? new Map()));
+  const offset = start !== null ? start.entries : 0;
+  for (const [i, item] of documents.entries()) {
+    entries.push(await checkEntry(offset + i, item, keys, revealed ?? new Map()));
   }
-  const log = isLog ? checkLog(entries, acceptSupplied) : null;
+  const log = isLog ? checkLog(entries, acceptSupplied, start, opening) : null;
+  const carry = log === null ? null : log.carry;
+  if (log !== null) {
+    delete log.carry;
+    log.continues_from = continues;
+  }
   let holds = entries.every((e) => e.signatureValid !== false && e.diceValid !== false);
   if (log !== null) {
     holds =
       holds &&
       LOG_CHECKS.every((name) => log[name]) &&
-      (acceptSupplied || log.supplied_entries === 0);
+      (acceptSupplied || log.supplied_entries === 0) &&
+      opening.length === 0;
   }
   const waiting = entries.filter((e) => e.codes().includes(SEALED_NOT_YET)).length;
   const verdict = verdictOf(holds, waiting, keys !== null);
@@ -742,7 +894,24 @@ export async function check(document, keys, revealed, acceptSupplied) {
     signatures_checked: keys !== null,
     refused: null,
     checked: entries,
+    carry: verdict === VALID || verdict === UNSIGNED ? carry : null,
   };
+}
+
+/** Parts of one game checked in order, each continuing from the one before, as the
+ * standalone verifier's --part does: the last part's verdict, or the first that does not
+ * hold (and which part it is). */
+export async function checkParts(parts, keys, revealed, acceptSupplied) {
+  let report = null;
+  for (const [i, part] of parts.entries()) {
+    if (report !== null && report.carry === null) {
+      report.part = { number: i, of: parts.length, held: false };
+      return report;
+    }
+    report = await check(part, keys, revealed, acceptSupplied, report === null ? null : report.carry);
+  }
+  report.part = { number: parts.length, of: parts.length, held: true };
+  return report;
 }
 
 /** Read a document: the parsed value, or a refused verdict for a member named twice. */
