@@ -50,7 +50,7 @@ WORK = 220_000  # the sampler's: places looked at over all its draws (about 30 m
 GRACE = 4  # with no fitting layout drawn at WORK, the sampler goes on to GRACE times it
 BATCHES = 10  # the draws' batches, whose spread gives the margin
 CORE_WORK = 100_000  # listing the ways of meeting what was told, before sampling by strata
-PILOT = 3  # draws of each stratum before the rest are shared out
+GOLDEN = (math.sqrt(5) - 1) / 2  # the step between a batch's points along the ways
 SEED_DICE = 3
 SEED_SIDES = 1000
 
@@ -1165,8 +1165,15 @@ def _bit_stratified(
     ready: dict[int, tuple[list[tuple[int, int]], list[int]]] = {}
     drawn = 0
     pos = [0] * bits.n
+    # Each batch walks the ways at evenly spread points from its own random start (a start,
+    # then steps of the golden ratio, modulo 1): every draw is still a way drawn in
+    # proportion to its weight, but each batch meets the ways in their shares, not as
+    # independent draws do; the batches, started apart, stay independent of each other.
+    starts = [rnd() for _ in range(batches)]
     while spent < work or not any(tally.totals) and spent < work * GRACE:
-        c = min(bisect.bisect_right(cumulative, rnd() * whole), len(cores) - 1)
+        b = drawn % batches
+        x = (starts[b] + (drawn // batches) * GOLDEN) % 1.0
+        c = min(bisect.bisect_right(cumulative, x * whole), len(cores) - 1)
         found = ready.get(c)
         if found is None:
             taken, left, placed = cores[c]
@@ -1185,7 +1192,6 @@ def _bit_stratified(
         free = list(cores[c][1])
         weight, cost = _bit_free(bits, rnd, pos, list(blocked), free, whole / priors[c], 4)
         spent += cost
-        b = drawn % batches
         drawn += 1
         if weight:
             spent += tally.add(b, pos, weight)
