@@ -883,11 +883,18 @@ def _place(bits: _Bits, pos: list[int], blk: list[int], left: list[int], k: int,
     return bits.tabs[k].lines[i]
 
 
-def _bit_draw(prob: Problem, bits: _Bits, rng: random.Random, pos: list[int]) -> tuple[float, int]:
+def _bit_draw(
+    prob: Problem, bits: _Bits, rng: random.Random, pos: list[int], first: float
+) -> tuple[float, int]:
     """One layout drawn down the search tree (as ``_expand`` walks it), with bitsets: (its
-    weight, one over the chance of drawing it, or 0 at a dead end; the work done)."""
+    weight, one over the chance of drawing it, or 0 at a dead end; the work done). The
+    draw's first random number is ``first``, the rest are the generator's."""
     allowed, tabs, at_most = bits.allowed, bits.tabs, bits.at_most
-    rnd = rng.random
+    given = [first]
+
+    def rnd() -> float:
+        return given.pop() if given else rng.random()
+
     blk = [0] * bits.n
     left = list(range(bits.n))
     occ = 0
@@ -1280,10 +1287,13 @@ def _bit_tree_sample(
     spent = bits.cost
     drawn = kept = 0
     pos = [0] * bits.n
+    # Each draw's first random number is a batch's next point (as the stratified sampler's).
+    starts = [rng.random() for _ in range(batches)]
     while spent < work or not kept and spent < work * GRACE:
-        weight, cost = _bit_draw(prob, bits, rng, pos)
-        spent += cost
         b = drawn % batches
+        first = (starts[b] + (drawn // batches) * GOLDEN) % 1.0
+        weight, cost = _bit_draw(prob, bits, rng, pos, first)
+        spent += cost
         drawn += 1
         if weight:
             kept += 1
