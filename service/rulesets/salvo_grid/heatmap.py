@@ -49,7 +49,8 @@ NODE_COST = 12  # a node of the search costs about as much as looking at this ma
 WORK = 220_000  # the sampler's: places looked at over all its draws (about 30 ms)
 GRACE = 4  # with no fitting layout drawn at WORK, the sampler goes on to GRACE times it
 BATCHES = 10  # the draws' batches, whose spread gives the margin
-LIST_WORK = 250_000  # listing the ways of meeting what was told, before sampling by strata
+LIST_WORK = 220_000  # listing the ways of meeting what was told, before sampling by strata
+FORESEEN = 0.8  # the share of the listing's budget a listing may be foreseen to take
 PROBES = 16  # paths down the tree that foresee the listing's work
 PROBE_COST = 200  # a path's work
 GOLDEN = (math.sqrt(5) - 1) / 2  # the step between a batch's points along the ways
@@ -602,28 +603,39 @@ def sample(prob: Problem, seed: int, work: int = WORK) -> Heat:
     listed, else down the whole search tree; ``work`` covers the listing too."""
     bits = _Bits(prob)
     listed, spent = ways_told(prob, bits, work)
+    return _sampled(prob, bits, listed, seed, left_over(work, spent))
+
+
+def _sampled(
+    prob: Problem, bits: _Bits, listed: list[BitCore] | None, seed: int, work: int
+) -> Heat:
     if listed is None:
-        return _bit_tree_sample(prob, seed, work - spent, bits)
-    return _bit_stratified(prob, listed, seed, work - spent, bits)
+        return _bit_tree_sample(prob, seed, work, bits)
+    return _bit_stratified(prob, listed, seed, work, bits)
+
+
+def left_over(work: int, spent: int) -> int:
+    """The sampler's work after the listing's: what is left of ``work``, at least a third."""
+    return max(work - spent, work // 3)
 
 
 def listing(work: int = WORK) -> int:
-    """The work the ways of meeting what was told may take to list: ``LIST_WORK``, or
-    ``work`` less a fifth kept for sampling."""
-    return min(LIST_WORK, work - work // 5)
+    """The work the ways of meeting what was told may take to list: ``LIST_WORK``, or at
+    most ``work``."""
+    return min(LIST_WORK, work)
 
 
 def ways_told(prob: Problem, bits: _Bits, work: int = WORK) -> tuple[list[BitCore] | None, int]:
-    """Every way of meeting what was told, or None when its listing is foreseen (from
-    ``PROBES`` paths down the tree, drawn with a fixed seed: the same view decides the same)
-    or found to pass ``listing``; and the work it took."""
+    """Every way of meeting what was told, or None when its listing is foreseen to pass
+    ``FORESEEN`` of ``listing`` (from ``PROBES`` paths down the tree, drawn with a fixed
+    seed: the same view decides alike) or does pass ``listing``; and the work it took."""
     budget = listing(work)
     rng = random.Random(0)
     guess = 0.0
     for _ in range(PROBES):
         guess += _bit_cores(prob, bits, math.inf, rng.random)[1] / PROBES
     spent = PROBE_COST * PROBES
-    if guess > budget:
+    if guess > FORESEEN * budget:
         return None, spent
     try:
         cores, took = _bit_cores(prob, bits, budget)
@@ -706,9 +718,7 @@ def heat(
         roll = res.roll(label, SEED_DICE, SEED_SIDES)
         for value in roll.values:
             seed = seed * SEED_SIDES + (value - 1)
-    if listed is None:
-        return _bit_tree_sample(prob, seed, work - spent, bits)
-    return _bit_stratified(prob, listed, seed, work - spent, bits)
+    return _sampled(prob, bits, listed, seed, left_over(work, spent))
 
 
 # --- the sampler's bitsets: each ship's places as bits of one integer ---------------------
