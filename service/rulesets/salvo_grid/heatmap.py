@@ -54,6 +54,9 @@ FORESEEN = 0.8  # the share of the listing's budget a listing may be foreseen to
 PROBES = 16  # paths down the tree that foresee the listing's work
 PROBE_COST = 200  # a path's work
 GOLDEN = (math.sqrt(5) - 1) / 2  # the step between a batch's points along the ways
+STOP = 0.03  # the sampler stops at a checkpoint once its margin is under this
+CHECKS = 2  # a checkpoint at half the sampler's work (the other is its end)
+CHECK_COST = 15_000  # a checkpoint's work: the margin worked out from the batches
 SEED_DICE = 3
 SEED_SIDES = 1000
 
@@ -1299,8 +1302,15 @@ def _bit_tree_sample(
     pos = [0] * bits.n
     # Each draw's first random number is a batch's next point (as the stratified sampler's).
     starts = [rng.random() for _ in range(batches)]
+    check = work // CHECKS
     while spent < work or not kept and spent < work * GRACE:
         b = drawn % batches
+        if spent >= check and not b and kept:
+            found = _weighed(prob, tally, "importance", seed, drawn)
+            if found.margin < STOP:
+                return found
+            check += work // CHECKS
+            spent += CHECK_COST
         first = (starts[b] + (drawn // batches) * GOLDEN) % 1.0
         weight, cost = _bit_draw(prob, bits, rng, pos, first)
         spent += cost
@@ -1346,8 +1356,15 @@ def _bit_stratified(
     # proportion to its weight, but each batch meets the ways in their shares, not as
     # independent draws do; the batches, started apart, stay independent of each other.
     starts = [rnd() for _ in range(batches)]
+    check = work // CHECKS
     while spent < work or not any(tally.totals) and spent < work * GRACE:
         b = drawn % batches
+        if spent >= check and not b and any(tally.totals):
+            found = _weighed(prob, tally, "stratified", seed, drawn)
+            if found.margin < STOP:
+                return found
+            check += work // CHECKS
+            spent += CHECK_COST
         x = (starts[b] + (drawn // batches) * GOLDEN) % 1.0
         c = min(bisect.bisect_right(cumulative, x * whole), len(cores) - 1)
         placed, left, blk = cores[c]
