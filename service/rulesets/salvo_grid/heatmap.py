@@ -17,14 +17,17 @@ check it against full enumeration on a small board.
 The exact count and the sampler walk one search tree (docs/computer.md, "How it is worked
 out"): cover the square that must hold a ship with the fewest ways, then the tightest
 count, then place the free ships anywhere clear. **Exact** when the tree is walked within
-``EXACT_WORK``, or every way of meeting what was told leaves at most one ship free.
-**Sampled** otherwise: independent draws down the tree (by strata of those ways when they
-can be listed), each weighted by one over its chance and counted ship by ship over every
-place the ship could take given the others (Rao-Blackwell); ``margin`` is three standard
-errors of the least certain square, from batches of the draws. The random numbers are
-``random.Random(seed).random()``, an index among n choices ``floor(u * n)`` (a ship's place
-among many free ones: a line ``floor(u * lines)`` tried until free); the seed comes
-from three d1000 rolled like any die, so the answer is replayable and signed.
+``EXACT_WORK``, or every way of meeting what was told (listed with bitsets within
+``LIST_WORK``, when probes foresee it fits) leaves at most one ship free. **Sampled**
+otherwise: draws down the tree (by strata of those ways when they could be listed), each
+weighted by one over its chance and counted ship by ship over every place the ship could
+take given the others (Rao-Blackwell), in batches whose draws are spread evenly from
+independent starts; ``margin`` is three standard errors of the least certain square, from
+the batches' spread, and the draws stop at half the budget once it is under ``STOP``. The
+random numbers are ``random.Random(seed).random()``, an index among n choices
+``floor(u * n)`` (a ship's place among many free ones: a line ``floor(u * lines)`` tried
+until free); the seed comes from three d1000 rolled like any die, so the answer is
+replayable and signed.
 """
 
 from __future__ import annotations
