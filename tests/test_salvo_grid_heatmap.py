@@ -150,11 +150,14 @@ def test_the_exact_heat_map_is_full_enumeration_on_a_small_board(told: hm.Told) 
 
 @pytest.mark.parametrize("told", VIEWS[:8])
 def test_the_sampler_comes_close_to_full_enumeration(told: hm.Told) -> None:
+    """The margin covers the error, give or take its own: three standard errors estimated
+    from 10 batches are themselves about a quarter off either way (below 0.01, that is a
+    few thousandths)."""
     total, expected = brute(told, SMALL)
     heat = hm.sample(hm.problem(told, SMALL), seed=7, work=hm.WORK)
     worst = max(abs(p - float(e)) for p, e in zip(heat.probabilities(), expected, strict=True))
     assert worst < 0.05, worst
-    assert worst <= max(heat.margin, 0.005)
+    assert worst <= max(1.25 * heat.margin, 0.005)
 
 
 LINE = hm.Told(hits=squares("B3", "C3"), misses=squares("A3"))
