@@ -60,7 +60,7 @@ GOLDEN = (math.sqrt(5) - 1) / 2  # the step between a batch's points along the w
 STOP = 0.03  # the sampler stops at a checkpoint once its margin is under this
 CHECKS = 2  # a checkpoint at half the sampler's work (the other is its end)
 CHECK_COST = 15_000  # a checkpoint's work: the margin worked out from the batches
-DRAW_COST = 32  # a stratified draw's own work, besides placing its ships and counting them
+DRAW_COST = 4  # a stratified draw's own work, besides placing its ships and counting them
 SEED_DICE = 3
 SEED_SIDES = 1000
 
