@@ -657,7 +657,8 @@ def counted(prob: Problem, bits: _Bits, cores: list[BitCore]) -> Heat | None:
     if any(len(left) > 1 for _, left, _ in cores):
         return None
     tabs, allowed, group = bits.tabs, bits.allowed, bits.group
-    fields = [0] * len(tabs)
+    fields = [0] * len(tabs)  # places counted as whole bitsets, when many
+    few: list[dict[int, float]] = [{} for _ in tabs]  # and one by one
     total = 0
     for placed, left, blk in cores:
         times = 1
@@ -667,14 +668,23 @@ def counted(prob: Problem, bits: _Bits, cores: list[BitCore]) -> Heat | None:
             times = v.bit_count()
             if not times:
                 continue
-            spread = b"".join(map(_BYTE, v.to_bytes(tabs[k].width, "little")))
-            fields[group[k]] += int.from_bytes(spread, "little")
+            if times <= FEW:
+                d = few[group[k]]
+                while v:
+                    low = v & -v
+                    v ^= low
+                    i = low.bit_length() - 1
+                    d[i] = d.get(i, 0) + 1
+            else:
+                spread = b"".join(map(_BYTE, v.to_bytes(tabs[k].width, "little")))
+                fields[group[k]] += int.from_bytes(spread, "little")
         total += times
         for k, i in placed:
-            fields[group[k]] += times << FIELD * i
+            d = few[group[k]]
+            d[i] = d.get(i, 0) + times
     if not total:
         raise _impossible(_why_none(prob), "view")
-    weights = _unpacked(prob, bits, fields, [{} for _ in tabs], 1.0)
+    weights = _unpacked(prob, bits, fields, few, 1.0)
     return Heat(prob.board, weights, float(total), "exact", placements=total, margin=0.0)
 
 
