@@ -1076,24 +1076,7 @@ def _bit_cores(
         if spent > budget:
             raise _Budget
         if len(left) == 1:
-            # The last ship: its places that cover all that is left and meet every count
-            # (any of them completes the way).
-            k = left[0]
-            cover, exactly = tabs[k].cover, bits.exactly[k]
-            v = allowed[k] & ~blk[k]
-            must = required & ~occ
-            while must and v:
-                low = must & -must
-                must ^= low
-                v &= cover[low.bit_length() - 1]
-            for a, (area, need) in enumerate(areas):
-                want = need - (occ & area).bit_count()
-                v &= exactly[a][want] if 0 <= want < len(exactly[a]) else 0
-            spent += (20 + 2 * len(areas) + (bits.n if v else 0)) * scale
-            if v:  # one way, its ship free among those places (the others blocked)
-                last = blk[:]
-                last[k] = allowed[k] & ~v
-                out.append((placed, left, tuple(last)))
+            last(occ, blk, left[0], blk[left[0]], placed, scale)
             return
         spent += (16 + 2 * len(left) + 4 * len(areas)) * scale
         must = required & ~occ
@@ -1189,18 +1172,52 @@ def _bit_cores(
         """Ship ``left[pick]`` on its line ``i``; or (``pick`` -1) the square ``i`` open
         water."""
         nonlocal spent
-        nb = blk[:]
         if pick < 0:
+            nb = blk[:]
             for k in left:
                 nb[k] |= tabs[k].cover[i]
             walk(occ, empty | 1 << i, nb, left, placed, scale)
             return
         k = left[pick]
         rest_left = left[:pick] + left[pick + 1 :]
+        spent += len(rest_left) * scale
+        if len(rest_left) == 1:  # as walk would, without copying what the ship blocks
+            j = rest_left[0]
+            if spent > budget:
+                raise _Budget
+            last(occ | tabs[k].lines[i], blk, j, blk[j] | cross[j][k][i], (*placed, (k, i)), scale)
+            return
+        nb = blk[:]
         for j in rest_left:
             nb[j] |= cross[j][k][i]
-        spent += len(rest_left) * scale
         walk(occ | tabs[k].lines[i], empty, nb, rest_left, (*placed, (k, i)), scale)
+
+    def last(
+        occ: int,
+        blk: list[int],
+        k: int,
+        blocks: int,
+        placed: tuple[tuple[int, int], ...],
+        scale: float,
+    ) -> None:
+        """The last ship ``k`` (its blocked lines ``blocks``): its places that cover all
+        that is left and meet every count; any of them completes the way."""
+        nonlocal spent
+        cover, exactly = tabs[k].cover, bits.exactly[k]
+        v = allowed[k] & ~blocks
+        must = required & ~occ
+        while must and v:
+            low = must & -must
+            must ^= low
+            v &= cover[low.bit_length() - 1]
+        for a, (area, need) in enumerate(areas):
+            want = need - (occ & area).bit_count()
+            v &= exactly[a][want] if 0 <= want < len(exactly[a]) else 0
+        spent += (20 + 2 * len(areas) + (bits.n if v else 0)) * scale
+        if v:  # one way, its ship free among those places (the others blocked)
+            ends = blk[:]
+            ends[k] = allowed[k] & ~v
+            out.append((placed, (k,), tuple(ends)))
 
     walk(0, prob.blocked, [0] * bits.n, tuple(range(bits.n)), (), 1.0)
     return out, spent
