@@ -1213,7 +1213,7 @@ def _bit_cores(
         for a, (area, need) in enumerate(areas):
             want = need - (occ & area).bit_count()
             v &= exactly[a][want] if 0 <= want < len(exactly[a]) else 0
-        spent += (20 + 2 * len(areas) + (bits.n if v else 0)) * scale
+        spent += (10 + len(areas) + (bits.n if v else 0)) * scale
         if v:  # one way, its ship free among those places (the others blocked)
             ends = blk[:]
             ends[k] = allowed[k] & ~v
