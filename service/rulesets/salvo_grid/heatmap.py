@@ -17,14 +17,17 @@ check it against full enumeration on a small board.
 The exact count and the sampler walk one search tree (docs/computer.md, "How it is worked
 out"): cover the square that must hold a ship with the fewest ways, then the tightest
 count, then place the free ships anywhere clear. **Exact** when the tree is walked within
-``EXACT_WORK``, or every way of meeting what was told leaves at most one ship free.
-**Sampled** otherwise: independent draws down the tree (by strata of those ways when they
-can be listed), each weighted by one over its chance and counted ship by ship over every
-place the ship could take given the others (Rao-Blackwell); ``margin`` is three standard
-errors of the least certain square, from batches of the draws. The random numbers are
-``random.Random(seed).random()``, an index among n choices ``floor(u * n)`` (a ship's place
-among many free ones: a line ``floor(u * lines)`` tried until free); the seed comes
-from three d1000 rolled like any die, so the answer is replayable and signed.
+``EXACT_WORK``, or every way of meeting what was told (listed with bitsets within
+``LIST_WORK``, when probes foresee it fits) leaves at most one ship free. **Sampled**
+otherwise: draws down the tree (by strata of those ways when they could be listed), each
+weighted by one over its chance and counted ship by ship over every place the ship could
+take given the others (Rao-Blackwell), in batches whose draws are spread evenly from
+independent starts; ``margin`` is three standard errors of the least certain square, from
+the batches' spread, and the draws stop at half the budget once it is under ``STOP``. The
+random numbers are ``random.Random(seed).random()``, an index among n choices
+``floor(u * n)`` (a ship's place among many free ones: a line ``floor(u * lines)`` tried
+until free); the seed comes from three d1000 rolled like any die, so the answer is
+replayable and signed.
 """
 
 from __future__ import annotations
@@ -49,8 +52,15 @@ NODE_COST = 12  # a node of the search costs about as much as looking at this ma
 WORK = 220_000  # the sampler's: places looked at over all its draws (about 30 ms)
 GRACE = 4  # with no fitting layout drawn at WORK, the sampler goes on to GRACE times it
 BATCHES = 10  # the draws' batches, whose spread gives the margin
-CORE_WORK = 100_000  # listing the ways of meeting what was told, before sampling by strata
-PILOT = 3  # draws of each stratum before the rest are shared out
+LIST_WORK = 220_000  # listing the ways of meeting what was told, before sampling by strata
+FORESEEN = 0.8  # the share of the listing's budget a listing may be foreseen to take
+PROBES = 16  # paths down the tree that foresee the listing's work
+PROBE_COST = 200  # a path's work
+GOLDEN = (math.sqrt(5) - 1) / 2  # the step between a batch's points along the ways
+STOP = 0.03  # the sampler stops at a checkpoint once its margin is under this
+CHECKS = 2  # a checkpoint at half the sampler's work (the other is its end)
+CHECK_COST = 15_000  # a checkpoint's work: the margin worked out from the batches
+DRAW_COST = 4  # a stratified draw's own work, besides placing its ships and counting them
 SEED_DICE = 3
 SEED_SIDES = 1000
 
@@ -597,82 +607,85 @@ def exact(prob: Problem, budget: int = EXACT_WORK) -> Heat | None:
 
 def sample(prob: Problem, seed: int, work: int = WORK) -> Heat:
     """Sampled (docs/computer.md): by strata when the ways of meeting what was told can be
-    listed within ``CORE_WORK``, else down the whole search tree."""
-    listed = ways_told(prob, work)
+    listed, else down the whole search tree; ``work`` covers the listing too."""
+    bits = _Bits(prob)
+    listed, spent = ways_told(prob, bits, work)
+    return _sampled(prob, bits, listed, seed, left_over(work, spent))
+
+
+def _sampled(
+    prob: Problem, bits: _Bits, listed: list[BitCore] | None, seed: int, work: int
+) -> Heat:
     if listed is None:
-        return _bit_tree_sample(prob, seed, work - listing(prob, work))
-    return _bit_stratified(prob, listed[0], seed, work - listed[1])
+        return _bit_tree_sample(prob, seed, work, bits)
+    return _bit_stratified(prob, listed, seed, work, bits)
 
 
-def listing(prob: Problem, work: int = WORK) -> int:
-    """The work the ways of meeting what was told may take to list: ``CORE_WORK``, or half
-    of ``work`` (when the listing fails, the tree sampler has the rest)."""
-    return min(CORE_WORK, work // 2)
+def left_over(work: int, spent: int) -> int:
+    """The sampler's work after the listing's: what is left of ``work``, at least a third."""
+    return max(work - spent, work // 3)
 
 
-def ways_told(prob: Problem, work: int = WORK) -> tuple[list[Core], int] | None:
-    """Every way of meeting what was told and the work it took, or None past ``listing``."""
+def listing(work: int = WORK) -> int:
+    """The work the ways of meeting what was told may take to list: ``LIST_WORK``, or at
+    most ``work``."""
+    return min(LIST_WORK, work)
+
+
+def ways_told(prob: Problem, bits: _Bits, work: int = WORK) -> tuple[list[BitCore] | None, int]:
+    """Every way of meeting what was told, or None when its listing is foreseen to pass
+    ``FORESEEN`` of ``listing`` (from ``PROBES`` paths down the tree, drawn with a fixed
+    seed: the same view decides alike) or does pass ``listing``; and the work it took."""
+    budget = listing(work)
+    rng = random.Random(0)
+    guess = 0.0
+    for _ in range(PROBES):
+        guess += _bit_cores(prob, bits, math.inf, rng.random)[1] / PROBES
+    spent = PROBE_COST * PROBES
+    if guess > FORESEEN * budget:
+        return None, spent
     try:
-        return _cores(prob, listing(prob, work))
+        cores, took = _bit_cores(prob, bits, budget)
     except _Budget:
-        return None
+        return None, spent + budget
+    return cores, spent + int(took)
 
 
-def counted(prob: Problem, cores: list[Core]) -> Heat | None:
+def counted(prob: Problem, bits: _Bits, cores: list[BitCore]) -> Heat | None:
     """The exact heat when every way of meeting what was told leaves at most one ship free
     (its places are then counted), else None."""
     if any(len(left) > 1 for _, left, _ in cores):
         return None
-    board = prob.board
-    weights = [0.0] * (board.columns * board.rows)
+    tabs, allowed, group = bits.tabs, bits.allowed, bits.group
+    fields = [0] * len(tabs)  # places counted as whole bitsets, when many
+    few: list[dict[int, float]] = [{} for _ in tabs]  # and one by one
     total = 0
-    for taken, left, placed in cores:
+    for placed, left, blk in cores:
+        times = 1
         if left:
-            fits = [m for m in prob.candidates[left[0]] if not m & taken]
-            for m in fits:
-                _spread(weights, m, 1.0)
-        else:
-            fits = [0]
-        occ = 0
-        for _, m in placed:
-            occ |= m
-        _spread(weights, occ, float(len(fits)))
-        total += len(fits)
+            k = left[0]
+            v = allowed[k] & ~blk[k]
+            times = v.bit_count()
+            if not times:
+                continue
+            if times <= FEW:
+                d = few[group[k]]
+                while v:
+                    low = v & -v
+                    v ^= low
+                    i = low.bit_length() - 1
+                    d[i] = d.get(i, 0) + 1
+            else:
+                spread = b"".join(map(_BYTE, v.to_bytes(tabs[k].width, "little")))
+                fields[group[k]] += int.from_bytes(spread, "little")
+        total += times
+        for k, i in placed:
+            d = few[group[k]]
+            d[i] = d.get(i, 0) + times
     if not total:
         raise _impossible(_why_none(prob), "view")
-    return Heat(board, weights, float(total), "exact", placements=total, margin=0.0)
-
-
-Core = tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]]
-
-
-def _cores(prob: Problem, budget: int) -> tuple[list[Core], int]:
-    """Every way to satisfy the hits, contacts and counts (each down to the search's FREE),
-    as (the squares taken or known open water, the ships left to place anywhere clear of
-    them, the ships placed and their places); raises _Budget past ``budget`` places and
-    nodes."""
-    out: list[Core] = []
-    spent = 0
-
-    def walk(
-        occ: int, empty: int, left: tuple[int, ...], placed: tuple[tuple[int, int], ...]
-    ) -> None:
-        nonlocal spent
-        kind, empty, bit, ways, _ = _expand(prob, occ, empty, left)
-        spent += NODE_COST + len(ways) + prob.scanned
-        prob.scanned = 0
-        if spent > budget:
-            raise _Budget
-        if kind == FREE:
-            out.append((occ | empty, left, placed))
-            return
-        for k, m in ways:
-            walk(occ | m, empty, tuple(x for x in left if x != k), (*placed, (k, m)))
-        if kind == AREA:
-            walk(occ, empty | bit, left, placed)
-
-    walk(0, prob.blocked, tuple(range(len(prob.ships))), ())
-    return out, spent
+    weights = _unpacked(prob, bits, fields, few, 1.0)
+    return Heat(prob.board, weights, float(total), "exact", placements=total, margin=0.0)
 
 
 def _why_none(prob: Problem) -> str:
@@ -711,9 +724,10 @@ def heat(
     found = exact(prob, exact_work)
     if found is not None:
         return found
-    listed = ways_told(prob, work)
+    bits = _Bits(prob)
+    listed, spent = ways_told(prob, bits, work)
     if listed is not None:
-        found = counted(prob, listed[0])
+        found = counted(prob, bits, listed)
         if found is not None:
             return found
     seed = 0
@@ -721,9 +735,7 @@ def heat(
         roll = res.roll(label, SEED_DICE, SEED_SIDES)
         for value in roll.values:
             seed = seed * SEED_SIDES + (value - 1)
-    if listed is None:
-        return _bit_tree_sample(prob, seed, work)
-    return _bit_stratified(prob, listed[0], seed, work - listed[1])
+    return _sampled(prob, bits, listed, seed, left_over(work, spent))
 
 
 # --- the sampler's bitsets: each ship's places as bits of one integer ---------------------
@@ -898,11 +910,18 @@ def _place(bits: _Bits, pos: list[int], blk: list[int], left: list[int], k: int,
     return bits.tabs[k].lines[i]
 
 
-def _bit_draw(prob: Problem, bits: _Bits, rng: random.Random, pos: list[int]) -> tuple[float, int]:
+def _bit_draw(
+    prob: Problem, bits: _Bits, rng: random.Random, pos: list[int], first: float
+) -> tuple[float, int]:
     """One layout drawn down the search tree (as ``_expand`` walks it), with bitsets: (its
-    weight, one over the chance of drawing it, or 0 at a dead end; the work done)."""
+    weight, one over the chance of drawing it, or 0 at a dead end; the work done). The
+    draw's first random number is ``first``, the rest are the generator's."""
     allowed, tabs, at_most = bits.allowed, bits.tabs, bits.at_most
-    rnd = rng.random
+    given = [first]
+
+    def rnd() -> float:
+        return given.pop() if given else rng.random()
+
     blk = [0] * bits.n
     left = list(range(bits.n))
     occ = 0
@@ -1025,6 +1044,185 @@ def _bit_free(
     return weight, work
 
 
+# --- the ways of meeting what was told, listed with bitsets ----------------------------------
+
+# A way: the ships it places (ship, line index), the ships it leaves free, and for each ship
+# the lines the way blocks (its squares, the squares it knows open water).
+BitCore = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]
+
+
+def _bit_cores(
+    prob: Problem, bits: _Bits, budget: float, rnd: Any = None
+) -> tuple[list[BitCore], float]:
+    """Every way to satisfy the hits, contacts and counts, down the search tree as
+    ``_bit_draw`` walks it (each way a leaf where the ships left lie anywhere clear); raises
+    _Budget past ``budget`` of work. With ``rnd``, one path is walked instead, a branch
+    drawn uniformly at each node, and the work answered is the listing's, estimated (each
+    node's work times the product of the branch counts above it)."""
+    allowed, tabs, at_most, cross = bits.allowed, bits.tabs, bits.at_most, bits.cross
+    areas, required, sizes = prob.areas, prob.required, prob.sizes
+    out: list[BitCore] = []
+    spent = 0.0
+
+    def walk(
+        occ: int,
+        empty: int,
+        blk: list[int],
+        left: tuple[int, ...],
+        placed: tuple[tuple[int, int], ...],
+        scale: float,
+    ) -> None:
+        nonlocal spent
+        if spent > budget:
+            raise _Budget
+        if len(left) == 1:
+            last(occ, blk, left[0], blk[left[0]], placed, scale)
+            return
+        spent += (16 + 2 * len(left) + 4 * len(areas)) * scale
+        must = required & ~occ
+        slack: tuple[int, int] | None = None
+        wants = []
+        newly = 0
+        for area, need in areas:
+            want = need - (occ & area).bit_count()
+            undecided = area & ~occ & ~empty
+            n = undecided.bit_count()
+            if want < 0 or want > n:
+                return
+            if want == 0:
+                newly |= undecided
+            elif want == n:
+                must |= undecided
+            elif slack is None or n - want < slack[0]:
+                slack = (n - want, undecided)
+            wants.append(want)
+        if newly:
+            empty |= newly
+            blk = blk[:]
+            for k in left:
+                blk[k] |= bits.blocking(k, newly)
+            spent += (len(left) * newly.bit_count()) * scale
+        if must & empty:
+            return
+        if not must and slack is None:
+            out.append((placed, left, tuple(blk)))
+            spent += bits.n * scale
+            return
+        if not left or must.bit_count() > sum(sizes[k] for k in left):
+            return
+        room = []
+        for k in left:
+            v = allowed[k] & ~blk[k]
+            for a, want in enumerate(wants):
+                le = at_most[k][a]
+                if want < len(le):
+                    v &= le[want]
+            room.append(v)
+        if must:
+            best = -1
+            fewest = 0
+            rest = must
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                s = low.bit_length() - 1
+                total = sum(
+                    (v & tabs[k].cover[s]).bit_count() for k, v in zip(left, room, strict=True)
+                )
+                spent += len(left) * scale
+                if best < 0 or total < fewest:
+                    best, fewest = s, total
+                    if total <= 1:
+                        break
+            s = best
+        else:
+            assert slack is not None
+            s = (slack[1] & -slack[1]).bit_length() - 1
+        if rnd is not None:  # one branch, drawn uniformly
+            counts = [(room[p] & tabs[k].cover[s]).bit_count() for p, k in enumerate(left)]
+            r = int(rnd() * (sum(counts) + (0 if must else 1)))
+            scale *= sum(counts) + (0 if must else 1)
+            for p, c in enumerate(counts):
+                if r < c:
+                    i = _pick(room[p] & tabs[left[p]].cover[s], r)
+                    branch(occ, empty, blk, left, placed, scale, p, i)
+                    return
+                r -= c
+            branch(occ, empty, blk, left, placed, scale, -1, s)
+            return
+        for pick, k in enumerate(left):
+            ways = room[pick] & tabs[k].cover[s]
+            while ways:
+                low = ways & -ways
+                ways ^= low
+                branch(occ, empty, blk, left, placed, scale, pick, low.bit_length() - 1)
+        if not must:
+            branch(occ, empty, blk, left, placed, scale, -1, s)
+
+    def branch(
+        occ: int,
+        empty: int,
+        blk: list[int],
+        left: tuple[int, ...],
+        placed: tuple[tuple[int, int], ...],
+        scale: float,
+        pick: int,
+        i: int,
+    ) -> None:
+        """Ship ``left[pick]`` on its line ``i``; or (``pick`` -1) the square ``i`` open
+        water."""
+        nonlocal spent
+        if pick < 0:
+            nb = blk[:]
+            for k in left:
+                nb[k] |= tabs[k].cover[i]
+            walk(occ, empty | 1 << i, nb, left, placed, scale)
+            return
+        k = left[pick]
+        rest_left = left[:pick] + left[pick + 1 :]
+        spent += len(rest_left) * scale
+        if len(rest_left) == 1:  # as walk would, without copying what the ship blocks
+            j = rest_left[0]
+            if spent > budget:
+                raise _Budget
+            last(occ | tabs[k].lines[i], blk, j, blk[j] | cross[j][k][i], (*placed, (k, i)), scale)
+            return
+        nb = blk[:]
+        for j in rest_left:
+            nb[j] |= cross[j][k][i]
+        walk(occ | tabs[k].lines[i], empty, nb, rest_left, (*placed, (k, i)), scale)
+
+    def last(
+        occ: int,
+        blk: list[int],
+        k: int,
+        blocks: int,
+        placed: tuple[tuple[int, int], ...],
+        scale: float,
+    ) -> None:
+        """The last ship ``k`` (its blocked lines ``blocks``): its places that cover all
+        that is left and meet every count; any of them completes the way."""
+        nonlocal spent
+        cover, exactly = tabs[k].cover, bits.exactly[k]
+        v = allowed[k] & ~blocks
+        must = required & ~occ
+        while must and v:
+            low = must & -must
+            must ^= low
+            v &= cover[low.bit_length() - 1]
+        for a, (area, need) in enumerate(areas):
+            want = need - (occ & area).bit_count()
+            v &= exactly[a][want] if 0 <= want < len(exactly[a]) else 0
+        spent += (10 + len(areas) + (bits.n if v else 0)) * scale
+        if v:  # one way, its ship free among those places (the others blocked)
+            ends = blk[:]
+            ends[k] = allowed[k] & ~v
+            out.append((placed, (k,), tuple(ends)))
+
+    walk(0, prob.blocked, [0] * bits.n, tuple(range(bits.n)), (), 1.0)
+    return out, spent
+
+
 class _Tally:
     """Weighted draws kept in batches: for each batch and group of ships of one size, the
     weight of each place (as 64-bit fields of one integer, and place by place when few)."""
@@ -1093,42 +1291,60 @@ class _Tally:
 
     def per_batch(self) -> list[list[float]]:
         """Each batch's weight on each square."""
-        board, bits = self.prob.board, self.bits
-        size = board.columns * board.rows
-        out = []
         unit = self.ref / SCALE
-        for fields, few in zip(self.fields, self.few, strict=True):
-            weights = [0.0] * size
-            for g, tab in enumerate(bits.tabs):
-                if bits.group[g] != g:
-                    continue
-                lines = len(tab.lines)
-                values = struct.unpack(f"<{lines}Q", fields[g].to_bytes(lines * 8, "little"))
-                extra = few[g]
-                squares = tab.squares
-                for i, value in enumerate(values):
-                    w = value * unit + extra.get(i, 0.0)
-                    if w:
-                        for s in squares[i]:
-                            weights[s] += w
-            out.append(weights)
-        return out
+        return [
+            _unpacked(self.prob, self.bits, fields, few, unit)
+            for fields, few in zip(self.fields, self.few, strict=True)
+        ]
 
 
-def _bit_tree_sample(prob: Problem, seed: int, work: int = WORK, batches: int = BATCHES) -> Heat:
+def _unpacked(
+    prob: Problem, bits: _Bits, fields: list[int], few: list[dict[int, float]], unit: float
+) -> list[float]:
+    """The weight on each square of places kept as 64-bit fields (times ``unit``) and place
+    by place, for each group of ships of one size."""
+    board = prob.board
+    weights = [0.0] * (board.columns * board.rows)
+    for g, tab in enumerate(bits.tabs):
+        if bits.group[g] != g:
+            continue
+        lines = len(tab.lines)
+        values = struct.unpack(f"<{lines}Q", fields[g].to_bytes(lines * 8, "little"))
+        extra = few[g]
+        squares = tab.squares
+        for i, value in enumerate(values):
+            w = value * unit + extra.get(i, 0.0)
+            if w:
+                for s in squares[i]:
+                    weights[s] += w
+    return weights
+
+
+def _bit_tree_sample(
+    prob: Problem, seed: int, work: int, bits: _Bits, batches: int = BATCHES
+) -> Heat:
     """Importance sampling down the search tree (docs/computer.md): layouts drawn one after
     another, independently, until ``work`` is spent; each weighted by one over the chance of
     drawing it, and each ship counted over every place it could take given the others."""
     rng = random.Random(seed)
-    bits = _Bits(prob)
     tally = _Tally(prob, bits, batches)
     spent = bits.cost
     drawn = kept = 0
     pos = [0] * bits.n
+    # Each draw's first random number is a batch's next point (as the stratified sampler's).
+    starts = [rng.random() for _ in range(batches)]
+    check = work // CHECKS
     while spent < work or not kept and spent < work * GRACE:
-        weight, cost = _bit_draw(prob, bits, rng, pos)
-        spent += cost
         b = drawn % batches
+        if spent >= check and not b and kept:
+            found = _weighed(prob, tally, "importance", seed, drawn)
+            if found.margin < STOP:
+                return found
+            check += work // CHECKS
+            spent += CHECK_COST
+        first = (starts[b] + (drawn // batches) * GOLDEN) % 1.0
+        weight, cost = _bit_draw(prob, bits, rng, pos, first)
+        spent += cost
         drawn += 1
         if weight:
             kept += 1
@@ -1143,49 +1359,52 @@ def _bit_tree_sample(prob: Problem, seed: int, work: int = WORK, batches: int = 
 
 
 def _bit_stratified(
-    prob: Problem, cores: list[Core], seed: int, work: int, batches: int = BATCHES
+    prob: Problem, cores: list[BitCore], seed: int, work: int, bits: _Bits, batches: int = BATCHES
 ) -> Heat:
     """Importance sampling over the ways of meeting what was told (``cores``): a way drawn
-    in proportion to the product of its free ships' places (as if they could not collide),
-    then its free ships placed one after another, each uniformly among the places clear of
-    the others; weighted by one over the chance of the draw."""
+    in proportion to the product of its free ships' places clear of it (as if they could not
+    collide with each other), then its free ships placed one after another, each uniformly
+    among the places clear of the others; weighted by one over the chance of the draw."""
     rng = random.Random(seed)
     rnd = rng.random
-    bits = _Bits(prob)
-    spent = bits.cost + NODE_COST * len(cores)
+    allowed = bits.allowed
+    spent = bits.cost + 2 * len(cores)
     priors: list[float] = []
-    for _, left, _ in cores:
+    for _, left, blk in cores:
         prior = 1.0
         for k in left:
-            prior *= len(prob.candidates[k])
+            prior *= (allowed[k] & ~blk[k]).bit_count()
         priors.append(prior)
     whole = sum(priors)
+    if not whole:
+        raise _impossible(_why_none(prob), "view")
     cumulative = list(itertools.accumulate(priors))
     tally = _Tally(prob, bits, batches)
-    ready: dict[int, tuple[list[tuple[int, int]], list[int]]] = {}
     drawn = 0
     pos = [0] * bits.n
+    # Each batch walks the ways at evenly spread points from its own random start (a start,
+    # then steps of the golden ratio, modulo 1): every draw is still a way drawn in
+    # proportion to its weight, but each batch meets the ways in their shares, not as
+    # independent draws do; the batches, started apart, stay independent of each other.
+    starts = [rnd() for _ in range(batches)]
+    check = work // CHECKS
     while spent < work or not any(tally.totals) and spent < work * GRACE:
-        c = min(bisect.bisect_right(cumulative, rnd() * whole), len(cores) - 1)
-        found = ready.get(c)
-        if found is None:
-            taken, left, placed = cores[c]
-            at = [(k, bits.tabs[k].index[m]) for k, m in placed]
-            found = ready[c] = (
-                at,
-                [
-                    bits.blocking(k, taken & ~prob.blocked) if k in left else 0
-                    for k in range(bits.n)
-                ],
-            )
-            spent += 4 * len(left) * taken.bit_count()
-        at, blocked = found
-        for k, i in at:
-            pos[k] = i
-        free = list(cores[c][1])
-        weight, cost = _bit_free(bits, rnd, pos, list(blocked), free, whole / priors[c], 4)
-        spent += cost
         b = drawn % batches
+        if spent >= check and not b and any(tally.totals):
+            found = _weighed(prob, tally, "stratified", seed, drawn)
+            if found.margin < STOP:
+                return found
+            check += work // CHECKS
+            spent += CHECK_COST
+        x = (starts[b] + (drawn // batches) * GOLDEN) % 1.0
+        c = min(bisect.bisect_right(cumulative, x * whole), len(cores) - 1)
+        placed, left, blk = cores[c]
+        for k, i in placed:
+            pos[k] = i
+        weight, cost = _bit_free(
+            bits, rnd, pos, list(blk), list(left), whole / priors[c], DRAW_COST
+        )
+        spent += cost
         drawn += 1
         if weight:
             spent += tally.add(b, pos, weight)
