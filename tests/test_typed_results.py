@@ -20,10 +20,11 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 import pytest
 from flask import Flask
 
-from service.engine.typed import Doc, Fixed, fixed_set, table_of, values
+from service.engine.typed import Doc, Fixed, fixed_set, pattern_of, table_of, values
 from service.http.derive import result_schema
 from service.http.steps import StepHTTP
 from service.rulesets.fleet_action import results
+from service.rulesets.salvo_grid import results as grid_results
 from tests.fixtures.tiny_ruleset import EVERY
 
 # Every registered ruleset, and the test rulesets served beside them (every_app).
@@ -251,7 +252,7 @@ def test_a_wrong_enum_or_a_lost_null_is_caught(document: dict[str, Any]) -> None
 
 # The rulesets whose result schemas are derived from their typed results (each step's
 # StepHTTP names its TypedDict; no result schema is written by hand).
-DERIVED = ("fleet-action", "dreadnought")
+DERIVED = ("fleet-action", "dreadnought", "salvo-grid")
 
 
 def _step_specs(ruleset_id: str) -> list[StepHTTP]:
@@ -292,6 +293,21 @@ def test_a_description_reaches_the_document(document: dict[str, Any]) -> None:
     crew = schemas["FleetActionShipStatus"]["properties"]["crew"]
     assert crew == {"oneOf": [{"$ref": "#/components/schemas/FleetActionCrew"}, {"type": "null"}]}
     assert schemas["FleetActionPlayer"]["enum"] == list(values(results.FleetActionPlayer))
+
+
+def test_a_named_string_form_is_one_component(document: dict[str, Any]) -> None:
+    schemas = document["components"]["schemas"]
+    square = pattern_of(grid_results.SalvoGridSquare)
+    assert schemas["SalvoGridRadar"]["properties"]["buoy"] == {
+        "$ref": f"#/components/schemas/{square.name}"
+    }
+    assert schemas["SalvoGridRadar"]["properties"]["contact"] == {
+        "oneOf": [{"$ref": f"#/components/schemas/{square.name}"}, {"type": "null"}],
+        "description": "The revealed square",
+    }
+    assert schemas[square.name]["pattern"] == square.pattern
+    with pytest.raises(TypeError):
+        pattern_of(str)
 
 
 def test_a_table_that_drifts_from_its_fixed_set_is_refused() -> None:

@@ -10,7 +10,8 @@ out from it, member by member:
 * ``X | None``: nullable; ``NotRequired[X]``: not required;
 * a nested TypedDict: its own derived component; a union of TypedDicts: ``oneOf``;
 * ``list[X]``, ``dict[str, X]``: an array, a map;
-* ``Annotated[X, Doc("...")]``: the member's description (and example).
+* ``Annotated[X, Doc("...")]``: the member's description (and example);
+* a named string form, ``Annotated[str, Pattern(...)]``: a ``$ref`` to its component.
 
 Result schemas document the answers; views write the very dicts the steps return, so none
 of this runs per request. Each schema is built once (and cached), at import.
@@ -24,8 +25,8 @@ from typing import Any, Literal, NotRequired, Required
 
 from marshmallow import Schema, fields
 
-from ..engine.typed import Doc, Fixed
-from .components import EnumType
+from ..engine.typed import Doc, Fixed, Pattern
+from .components import EnumType, pattern_component
 from .fields import Const, OneOf
 
 _SCALARS: dict[Any, type[fields.Field[Any]]] = {
@@ -36,6 +37,14 @@ _SCALARS: dict[Any, type[fields.Field[Any]]] = {
 }
 
 _SCHEMAS: dict[type, type[Schema]] = {}
+
+
+class _Named(fields.String):
+    """A string documented as the component ``component`` (a ``$ref``, components.py)."""
+
+    def __init__(self, component: str, **kwargs: Any) -> None:
+        self.component = component
+        super().__init__(**kwargs)
 
 
 def same_shape(typed: type, schema: type[Schema]) -> type[Schema]:
@@ -77,6 +86,8 @@ def field_of(hint: Any, **kwargs: Any) -> fields.Field[Any]:
                 kwargs["metadata"] = {**kwargs.get("metadata", {}), **metadata}
         if any(isinstance(extra, Fixed) for extra in extras):
             return EnumType.of(hint).field(**kwargs)
+        if any(isinstance(extra, Pattern) for extra in extras):
+            return _Named(pattern_component(hint).name, **kwargs)
         return field_of(base, **kwargs)
     if origin in (typing.Union, types.UnionType):
         options = [arg for arg in args if arg is not type(None)]
