@@ -9,6 +9,7 @@ markers, carried in ``Annotated``, say what a type alone cannot:
   "...")]`` is then the one definition the types, the tables (``table_of``) and the
   document read.
 * ``Doc``: a member's description (and example), ``Annotated[int, Doc("Hits saved")]``.
+* ``Limits``: a member's pattern or length, stated in place (no component of its own).
 * ``Pattern``: a string of a named form (a regular expression), documented once as the
   component of that name, ``Square = Annotated[str, Pattern("XSquare", r"^[A-J]...$", ...)]``.
 
@@ -53,6 +54,15 @@ class Pattern:
     pattern: str
     description: str
     example: str | None = None
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a member's value must look like beyond its type, stated in place: a string's
+    ``pattern``, a list's ``length``."""
+
+    pattern: str | None = None
+    length: int | None = None
 
 
 def pattern_of(alias: Any) -> Pattern:
