@@ -20,10 +20,12 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 import pytest
 from flask import Flask
 
-from service.engine.typed import Doc, Fixed, fixed_set, table_of, values
+from service.engine.typed import Doc, Fixed, Limits, fixed_set, pattern_of, table_of, values
 from service.http.derive import result_schema
+from service.http.fields import OneOf
 from service.http.steps import StepHTTP
 from service.rulesets.fleet_action import results
+from service.rulesets.salvo_grid import results as grid_results
 from tests.fixtures.tiny_ruleset import EVERY
 
 # Every registered ruleset, and the test rulesets served beside them (every_app).
@@ -251,7 +253,7 @@ def test_a_wrong_enum_or_a_lost_null_is_caught(document: dict[str, Any]) -> None
 
 # The rulesets whose result schemas are derived from their typed results (each step's
 # StepHTTP names its TypedDict; no result schema is written by hand).
-DERIVED = ("fleet-action", "dreadnought")
+DERIVED = ("fleet-action", "dreadnought", "salvo-grid", "salvo-solo")
 
 
 def _step_specs(ruleset_id: str) -> list[StepHTTP]:
@@ -294,6 +296,21 @@ def test_a_description_reaches_the_document(document: dict[str, Any]) -> None:
     assert schemas["FleetActionPlayer"]["enum"] == list(values(results.FleetActionPlayer))
 
 
+def test_a_named_string_form_is_one_component(document: dict[str, Any]) -> None:
+    schemas = document["components"]["schemas"]
+    square = pattern_of(grid_results.SalvoGridSquare)
+    assert schemas["SalvoGridRadar"]["properties"]["buoy"] == {
+        "$ref": f"#/components/schemas/{square.name}"
+    }
+    assert schemas["SalvoGridRadar"]["properties"]["contact"] == {
+        "oneOf": [{"$ref": f"#/components/schemas/{square.name}"}, {"type": "null"}],
+        "description": "The revealed square",
+    }
+    assert schemas[square.name]["pattern"] == square.pattern
+    with pytest.raises(TypeError):
+        pattern_of(str)
+
+
 def test_a_table_that_drifts_from_its_fixed_set_is_refused() -> None:
     crews = {name: 0 for name in values(results.FleetActionCrew)}
     assert table_of(results.FleetActionCrew, crews) is crews
@@ -324,3 +341,39 @@ def test_a_derived_schema_names_what_its_typed_result_requires() -> None:
     assert fields["hits"].required and not fields["hits"].allow_none
     assert not fields["note"].required and fields["note"].allow_none
     assert fields["note"].metadata == {"description": "Why"}
+
+
+def test_a_union_told_apart_by_a_tag_is_documented_with_it(document: dict[str, Any]) -> None:
+    class Opened(TypedDict):
+        phase: Literal["opened"]
+        by: str
+
+    class Closed(TypedDict):
+        phase: Literal["closed"]
+
+    class Untagged(TypedDict):
+        by: str
+
+    class Log(TypedDict):
+        events: list[Opened | Closed]
+        last: Opened | Untagged
+
+    fields = result_schema(Log)().fields
+    events = fields["events"].inner  # type: ignore[attr-defined]
+    assert isinstance(events, OneOf) and events.discriminator == "phase"
+    assert isinstance(fields["last"], OneOf) and fields["last"].discriminator is None
+    turn = document["components"]["schemas"]["SalvoSoloTurnResult"]["properties"]["events"]
+    assert turn["items"]["discriminator"]["propertyName"] == "phase"
+    assert turn["items"]["discriminator"]["mapping"]["fire"] == (
+        "#/components/schemas/SalvoSoloFireEvent"
+    )
+
+
+def test_limits_stated_in_place_are_checked() -> None:
+    class Shot(TypedDict):
+        hits: Annotated[str, Limits(pattern=r"^[FTS]*$")]
+        interval: Annotated[list[float], Limits(length=2)]
+
+    schema = result_schema(Shot)()
+    assert schema.validate({"hits": "FFS", "interval": [0.1, 0.2]}) == {}
+    assert set(schema.validate({"hits": "FX", "interval": [0.1]})) == {"hits", "interval"}

@@ -9,6 +9,9 @@ markers, carried in ``Annotated``, say what a type alone cannot:
   "...")]`` is then the one definition the types, the tables (``table_of``) and the
   document read.
 * ``Doc``: a member's description (and example), ``Annotated[int, Doc("Hits saved")]``.
+* ``Limits``: a member's pattern or length, stated in place (no component of its own).
+* ``Pattern``: a string of a named form (a regular expression), documented once as the
+  component of that name, ``Square = Annotated[str, Pattern("XSquare", r"^[A-J]...$", ...)]``.
 
 Both are plain data: the engine imports no HTTP code.
 """
@@ -40,6 +43,36 @@ class Doc:
 
     description: str
     example: Any = None
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """Marks an ``Annotated[str, Pattern(...)]`` as a string matching ``pattern``, the
+    component ``name``."""
+
+    name: str
+    pattern: str
+    description: str
+    example: str | None = None
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a member's value must look like beyond its type, stated in place: a string's
+    ``pattern``, a list's ``length``."""
+
+    pattern: str | None = None
+    length: int | None = None
+
+
+def pattern_of(alias: Any) -> Pattern:
+    """The ``Pattern`` marker of a named string form."""
+    if typing.get_origin(alias) is typing.Annotated:
+        base, *extras = typing.get_args(alias)
+        markers = [extra for extra in extras if isinstance(extra, Pattern)]
+        if markers and base is str:
+            return markers[0]
+    raise TypeError(f"not a named string (Annotated[str, Pattern(...)]): {alias!r}")
 
 
 def fixed_set(alias: Any) -> tuple[Fixed, tuple[str, ...]]:

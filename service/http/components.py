@@ -14,7 +14,7 @@ from typing import Any
 
 from marshmallow import fields, validate
 
-from ..engine.typed import fixed_set
+from ..engine.typed import Pattern, fixed_set, pattern_of
 
 COMPONENTS: dict[str, dict[str, Any]] = {}
 
@@ -35,6 +35,21 @@ def component(name: str, schema: Mapping[str, Any]) -> str:
         raise ValueError(f"two different components are both named {name!r}")
     COMPONENTS[name] = dict(schema)
     return name
+
+
+def pattern_component(alias: Any) -> Pattern:
+    """Register the named string form ``Annotated[str, Pattern(...)]`` (service/engine/typed.py)
+    as its component: a string with its pattern, description and example."""
+    marker = pattern_of(alias)
+    schema: dict[str, Any] = {
+        "type": "string",
+        "pattern": marker.pattern,
+        "description": marker.description,
+    }
+    if marker.example is not None:
+        schema["example"] = marker.example
+    component(marker.name, schema)
+    return marker
 
 
 def ref(name: str) -> dict[str, str]:

@@ -8,9 +8,13 @@ out from it, member by member:
 * a fixed set, ``Annotated[Literal[...], Fixed(...)]``: a ``$ref`` to its ``EnumType``;
   a one-member ``Literal`` that names no set: ``const``, the tag of a union's variant;
 * ``X | None``: nullable; ``NotRequired[X]``: not required;
-* a nested TypedDict: its own derived component; a union of TypedDicts: ``oneOf``;
+* a nested TypedDict: its own derived component; a union of TypedDicts: ``oneOf``, with a
+  ``discriminator`` where every variant requires one member, each its own one-value
+  ``Literal`` (a turn's events by ``phase``);
 * ``list[X]``, ``dict[str, X]``: an array, a map;
-* ``Annotated[X, Doc("...")]``: the member's description (and example).
+* ``Annotated[X, Doc("...")]``: the member's description (and example);
+* a named string form, ``Annotated[str, Pattern(...)]``: a ``$ref`` to its component;
+* ``Annotated[X, Limits(...)]``: the member's pattern or length, in place.
 
 Result schemas document the answers; views write the very dicts the steps return, so none
 of this runs per request. Each schema is built once (and cached), at import.
@@ -22,10 +26,10 @@ import types
 import typing
 from typing import Any, Literal, NotRequired, Required
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
-from ..engine.typed import Doc, Fixed
-from .components import EnumType
+from ..engine.typed import Doc, Fixed, Limits, Pattern
+from .components import EnumType, pattern_component
 from .fields import Const, OneOf
 
 _SCALARS: dict[Any, type[fields.Field[Any]]] = {
@@ -36,6 +40,14 @@ _SCALARS: dict[Any, type[fields.Field[Any]]] = {
 }
 
 _SCHEMAS: dict[type, type[Schema]] = {}
+
+
+class _Named(fields.String):
+    """A string documented as the component ``component`` (a ``$ref``, components.py)."""
+
+    def __init__(self, component: str, **kwargs: Any) -> None:
+        self.component = component
+        super().__init__(**kwargs)
 
 
 def same_shape(typed: type, schema: type[Schema]) -> type[Schema]:
@@ -75,8 +87,17 @@ def field_of(hint: Any, **kwargs: Any) -> fields.Field[Any]:
                 if extra.example is not None:
                     metadata["example"] = extra.example
                 kwargs["metadata"] = {**kwargs.get("metadata", {}), **metadata}
+            if isinstance(extra, Limits):
+                checks: list[validate.Validator] = []
+                if extra.pattern is not None:
+                    checks.append(validate.Regexp(extra.pattern))
+                if extra.length is not None:
+                    checks.append(validate.Length(equal=extra.length))
+                kwargs["validate"] = checks[0] if len(checks) == 1 else checks
         if any(isinstance(extra, Fixed) for extra in extras):
             return EnumType.of(hint).field(**kwargs)
+        if any(isinstance(extra, Pattern) for extra in extras):
+            return _Named(pattern_component(hint).name, **kwargs)
         return field_of(base, **kwargs)
     if origin in (typing.Union, types.UnionType):
         options = [arg for arg in args if arg is not type(None)]
@@ -85,7 +106,8 @@ def field_of(hint: Any, **kwargs: Any) -> fields.Field[Any]:
         if len(options) == 1:
             return field_of(options[0], **kwargs)
         if all(typing.is_typeddict(option) for option in options):
-            return OneOf([result_schema(option) for option in options], **kwargs)
+            schemas = [result_schema(option) for option in options]
+            return OneOf(schemas, discriminator=_tag(options), **kwargs)
         raise TypeError(f"a union the document cannot state: {hint!r}")
     if origin is Literal:
         if len(args) != 1:
@@ -102,3 +124,20 @@ def field_of(hint: Any, **kwargs: Any) -> fields.Field[Any]:
     if hint in _SCALARS:
         return _SCALARS[hint](**kwargs)
     raise TypeError(f"a type the document cannot state: {hint!r}")
+
+
+def _tag(variants: list[Any]) -> str | None:
+    """The member that tells a union's variants apart, if there is one: every variant
+    requires it, each as a one-value ``Literal`` of its own."""
+    first, *_ = variants
+    for key in first.__required_keys__:
+        tags: list[object] = []
+        for variant in variants:
+            hint = typing.get_type_hints(variant).get(key)
+            if key not in variant.__required_keys__ or typing.get_origin(hint) is not Literal:
+                break
+            tags.extend(typing.get_args(hint))
+        else:
+            if len(tags) == len(variants) == len(set(tags)):
+                return str(key)
+    return None

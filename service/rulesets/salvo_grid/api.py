@@ -1,15 +1,16 @@
-"""HTTP face of SALVO: request and result schemas, one line per step to register it."""
+"""HTTP face of SALVO: request schemas, one line per step to register it."""
 
 from __future__ import annotations
 
 import re
-from typing import Any, get_args
+from typing import Any
 
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
-from ...http.components import EnumType, component
+from ...http.components import EnumType, pattern_component
 from ...http.contract import RulesetAPI
+from ...http.derive import same_shape
 from ...http.fields import BoundedList, StrictBoolean, StrictInteger
 from ...http.pictures import heat_map
 from ...http.steps import StepHTTP, inputs, register_steps
@@ -18,9 +19,8 @@ from . import heatmap as hm
 from . import tables as t
 from .computer import ComputerInput, View
 from .fleet import LayoutInput, LootInput, LootPiece, Ocean, Placement, parse
-from .rating import RESULT_SCORES, RatingInput
+from .rating import RatingInput
 from .salvo import Salvo, SalvoInput, Side, Special
-from .ships import CATALOG
 
 blp = Blueprint(
     "salvo-grid",
@@ -29,85 +29,31 @@ blp = Blueprint(
     description="SALVO: two-captain grid game with simultaneous salvos, specials, loot, Elo.",
 )
 
-BOARD_SQUARE = r"^[A-J](10|[1-9])$"
-# A fleet sent for checking may name squares off the board (K3, A11): the check names them.
-ANY_SQUARE = r"^[A-Z](0|[1-9][0-9]?)$"
+# The two forms of a square (results.py), each a component: a square field refers to its own.
+SQUARE_COMPONENTS = {
+    marker.pattern: marker.name
+    for marker in map(pattern_component, (results.SalvoGridSquare, results.SalvoGridAnySquare))
+}
+BOARD_SQUARE, ANY_SQUARE = SQUARE_COMPONENTS
 MAX_SHOTS = 20
 MAX_SPECIALS = 10
 MAX_FLEET = 10
 MAX_SHIP_SQUARES = 10
 SQUARES_ON_BOARD = len(t.COLUMNS) * t.ROWS
 
-SQUARE_COMPONENTS = {
-    BOARD_SQUARE: component(
-        "SalvoGridSquare",
-        {
-            "type": "string",
-            "pattern": BOARD_SQUARE,
-            "description": "A square of the 10 x 10 board: a column A-J and a row 1-10.",
-            "example": "C5",
-        },
-    ),
-    ANY_SQUARE: component(
-        "SalvoGridAnySquare",
-        {
-            "type": "string",
-            "pattern": ANY_SQUARE,
-            "description": "A square as a fleet sent for checking may name it: a column letter "
-            "and a row, on the board (A-J, 1-10) or off it (K3, A11), which the check names.",
-            "example": "C5",
-        },
-    ),
-}
-
-SHIP = EnumType("SalvoGridShip", t.SHIP_IDS, "One of the five ships of a fleet.")
-LOOT_KIND = EnumType("SalvoGridLootKind", t.LOOT_KINDS, "A piece of loot hidden in an ocean.")
-ORIENTATION = EnumType("SalvoGridOrientation", t.ORIENTATIONS, "Which way a line of squares runs.")
-COLUMN = EnumType("SalvoGridColumn", t.COLUMNS, "A column of the board.")
-RATING_RESULT = EnumType(
-    "SalvoGridBattleResult", RESULT_SCORES, "How a battle between captains a and b ended."
-)
-CAPTAIN = EnumType("SalvoGridCaptain", ("a", "b"), "One of the two captains.")
-SHOT_RESULT = EnumType(
-    "SalvoGridShotResult",
-    ("miss", "hit", "sunk", "contact"),
-    "What one square fired on found.",
-)
-FIRED_BY = EnumType(
-    "SalvoGridFiredBy", dict.fromkeys(t.FIRE_BY.values()), "What fired on a square."
-)
-AIM = EnumType(
-    "SalvoGridAimReason",
-    (*t.COMPUTER_AIMS, *hard.AIMS),
-    "Why the computer captain aims there ('most likely': the hard captain's heat map).",
-)
-LEVEL = EnumType(
-    "SalvoGridComputerLevel",
-    hard.LEVELS,
-    "How the computer captain plays: standard (the rules' computer) or hard (it fires where "
-    "the heat map says the ships most likely lie; docs/computer.md).",
-)
-HEAT_METHOD = EnumType(
-    "SalvoGridHeatMethod",
-    ("exact", "sampled"),
-    "How the heat map was worked out: every consistent placement counted, or sampled.",
-)
+SHIP = EnumType.of(results.SalvoGridShip)
+LOOT_KIND = EnumType.of(results.SalvoGridLootKind)
+ORIENTATION = EnumType.of(results.SalvoGridOrientation)
+COLUMN = EnumType.of(results.SalvoGridColumn)
+RATING_RESULT = EnumType.of(results.SalvoGridBattleResult)
+LEVEL = EnumType.of(results.SalvoGridComputerLevel)
+SPECIAL = EnumType.of(results.SalvoGridSpecialName)
 COUNTING_SHIP = EnumType(
     "SalvoGridCountingShip",
     tuple(ship for ship, spec in t.SPECIALS.items() if spec["effect"] == "count"),
     "A ship whose special counts: the carrier's recon flight, the cruiser's sonar sweep.",
 )
 MAX_COUNT_SQUARES = max(len(t.COLUMNS), t.ROWS)
-SPECIAL = EnumType(
-    "SalvoGridSpecialName",
-    dict.fromkeys(ship["special"] for ship in CATALOG),
-    "A ship's special, once a game (GET /v1/rulesets/salvo-grid/ships).",
-)
-FAULT = EnumType(
-    "SalvoGridFaultKind",
-    get_args(results.SalvoGridFaultKind),  # one list: the typed result's
-    "What is wrong with a fleet sent for checking.",
-)
 
 
 class SalvoGridSquare(fields.String):
@@ -354,213 +300,16 @@ class SalvoGridRatingInputs(Schema):
     result = RATING_RESULT.field(required=True)
 
 
-# --- results --------------------------------------------------------------------------------
+# --- results ------------------------------------------------------------------------------
 
-
-class SalvoGridFaultSchema(Schema):
-    fault = FAULT.field(required=True)
-    detail = fields.String(required=True)
-    field = fields.String(required=True, metadata={"description": "The request member at fault"})
-    ship = SHIP.field(required=True, allow_none=True)
-    squares = fields.List(SalvoGridSquare(ANY_SQUARE), required=True)
-
-
-class SalvoGridLayoutResult(Schema):
-    legal = fields.Boolean(required=True)
-    faults = fields.List(fields.Nested(SalvoGridFaultSchema), required=True)
-    fleet = fields.List(
-        fields.Nested(SalvoGridPlacementSchema),
-        required=True,
-        allow_none=True,
-        metadata={
-            "description": "Each ship's squares in reading order, to send as the `fleet` of "
-            "loot and of an ocean; null if not legal"
-        },
-    )
-
-
-class SalvoGridLootResult(Schema):
-    loot = fields.List(fields.Nested(SalvoGridLootPieceSchema), required=True)
-
-
-def _square() -> SalvoGridSquare:
-    return SalvoGridSquare(required=True)
-
-
-class SalvoGridToldFireSchema(Schema):
-    square = _square()
-    by = FIRED_BY.field(required=True)
-    result = SHOT_RESULT.field(required=True)
-    ship = SHIP.field(required=True, allow_none=True, metadata={"description": "Only if sunk"})
-    position = fields.List(
-        SalvoGridSquare(), required=True, metadata={"description": "The sunk ship's squares"}
-    )
-    loot = LOOT_KIND.field(required=True, allow_none=True)
-
-
-class SalvoGridSeenFireSchema(Schema):
-    square = _square()
-    by = FIRED_BY.field(required=True)
-    result = SHOT_RESULT.field(required=True)
-    ship = SHIP.field(required=True, allow_none=True, metadata={"description": "Ship struck"})
-    loot = LOOT_KIND.field(required=True, allow_none=True)
-
-
-class SalvoGridSpecialReportSchema(Schema):
-    ship = SHIP.field(required=True)
-    special = SPECIAL.field(required=True)
-    squares = fields.List(SalvoGridSquare(), required=True)
-    count = fields.Integer(
-        required=True, allow_none=True, metadata={"description": "Recon and sonar only"}
-    )
-
-
-class SalvoGridRadarSchema(Schema):
-    buoy = _square()
-    contact = SalvoGridSquare(
-        required=True, allow_none=True, metadata={"description": "The revealed square"}
-    )
-
-
-class SalvoGridToldSchema(Schema):
-    """What the firing captain is told about its own salvo."""
-
-    fire = fields.List(fields.Nested(SalvoGridToldFireSchema), required=True)
-    specials = fields.List(fields.Nested(SalvoGridSpecialReportSchema), required=True)
-    radar = fields.List(fields.Nested(SalvoGridRadarSchema), required=True)
-    sunk = fields.List(fields.Nested(SalvoGridSunkShipSchema), required=True)
-    loot_bonus = fields.Integer(required=True)
-
-
-class SalvoGridSeenSchema(Schema):
-    """What a captain sees land on its own ocean; the rival learns none of the ship names."""
-
-    fire = fields.List(fields.Nested(SalvoGridSeenFireSchema), required=True)
-    radar = fields.List(fields.Nested(SalvoGridRadarSchema), required=True)
-    sunk = fields.List(fields.Nested(SalvoGridSunkShipSchema), required=True)
-
-
-class SalvoGridCaptainResult(Schema):
-    told = fields.Nested(SalvoGridToldSchema, required=True)
-    own_ocean = fields.Nested(SalvoGridSeenSchema, required=True)
-    afloat = fields.List(SHIP.field(), required=True)
-    salvo_size = fields.Integer(required=True, metadata={"description": "Next round's salvo"})
-    ocean = fields.Nested(
-        SalvoGridOceanSchema, required=True, metadata={"description": "Send back next round"}
-    )
-    view = fields.Nested(
-        SalvoGridViewSchema,
-        required=True,
-        metadata={"description": "Of the enemy ocean: the computer step's `view`"},
-    )
-
-
-class SalvoGridSalvoResult(Schema):
-    a = fields.Nested(SalvoGridCaptainResult, required=True)
-    b = fields.Nested(SalvoGridCaptainResult, required=True)
-    game_over = fields.Boolean(required=True)
-    winner = CAPTAIN.field(required=True, allow_none=True)
-    draw = fields.Boolean(required=True)
-
-
-class SalvoGridAimSchema(Schema):
-    square = _square()
-    reason = AIM.field(required=True)
-
-
-class SalvoGridComputerResult(Schema):
-    salvo = fields.Nested(
-        SalvoGridSalvoSchema,
-        required=True,
-        metadata={"description": "Ready to send as this captain's `salvo` to the salvo step"},
-    )
-    aims = fields.List(fields.Nested(SalvoGridAimSchema), required=True)
-    salvo_size = fields.Integer(required=True)
-    level = LEVEL.field(required=True)
-
-
-class SalvoGridSamplerSchema(Schema):
-    """How a sampled heat map was drawn (docs/computer.md): replay it from these."""
-
-    method = fields.String(
-        required=True,
-        metadata={
-            "example": "stratified",
-            "description": "`stratified`: every way of meeting the hits, contacts and counts "
-            "listed, the free ships drawn under them; `importance`: whole layouts drawn down "
-            "the search tree (too many ways to list)",
-        },
-    )
-    seed = fields.Integer(
-        required=True, metadata={"description": "From the dice: 3d1000 read as one number"}
-    )
-    chains = fields.Integer(
-        required=True, metadata={"description": "Batches the draws were kept in (the margin)"}
-    )
-    burn_in = fields.Integer(
-        required=True, metadata={"description": "0: every draw is independent of the others"}
-    )
-    samples = fields.Integer(
-        required=True,
-        metadata={"description": "Layouts drawn in all (until the work budget is spent)"},
-    )
-
-
-class SalvoGridLikelySquareSchema(Schema):
-    square = _square()
-    p = fields.Float(required=True)
-
-
-class SalvoGridHeatmapResult(Schema):
-    method = HEAT_METHOD.field(required=True)
-    margin = fields.Float(
-        required=True,
-        metadata={
-            "description": "How far off a probability can be: 0 when exact; sampled, three "
-            "standard errors of the least certain square (docs/computer.md)"
-        },
-    )
-    placements = fields.Integer(
-        required=True,
-        allow_none=True,
-        metadata={"description": "Exact: how many fleet placements fit the view; else null"},
-    )
-    sampler = fields.Nested(
-        SalvoGridSamplerSchema,
-        required=True,
-        allow_none=True,
-        metadata={"description": "Sampled: the sampler, its sample size and seed; else null"},
-    )
-    afloat = fields.List(SHIP.field(), required=True)
-    rows = fields.List(
-        fields.List(fields.Float()),
-        required=True,
-        metadata={
-            "description": "Per square, the probability that it holds a ship not yet sunk: "
-            "rows 1 to 10, each from column A to J (a hit or contact is 1, a miss 0)"
-        },
-    )
-    best = fields.List(
-        fields.Nested(SalvoGridLikelySquareSchema),
-        required=True,
-        metadata={
-            "description": "Squares not yet fired at (contacts included), most likely first: "
-            "a full salvo's worth"
-        },
-    )
-
-
-class SalvoGridRatingSide(Schema):
-    rating = fields.Integer(required=True)
-    expected_score = fields.Float(required=True)
-    change = fields.Integer(required=True)
-    new_rating = fields.Integer(required=True)
-
-
-class SalvoGridRatingResult(Schema):
-    a = fields.Nested(SalvoGridRatingSide, required=True)
-    b = fields.Nested(SalvoGridRatingSide, required=True)
-    result = RATING_RESULT.field(required=True)
+# What a result hands back that a later request sends again is one component, the request's,
+# with its limits.
+same_shape(results.SalvoGridPlacement, SalvoGridPlacementSchema)
+same_shape(results.SalvoGridLootPiece, SalvoGridLootPieceSchema)
+same_shape(results.SalvoGridOcean, SalvoGridOceanSchema)
+same_shape(results.SalvoGridSalvo, SalvoGridSalvoSchema)
+same_shape(results.SalvoGridSunkShip, SalvoGridSunkShipSchema)
+same_shape(results.SalvoGridView, SalvoGridViewSchema)
 
 
 # --- registration ---------------------------------------------------------------------------
@@ -606,21 +355,21 @@ STEPS = [
     StepHTTP(
         name="layout",
         inputs=SalvoGridLayoutInputs,
-        result=SalvoGridLayoutResult,
+        result=results.SalvoGridLayoutResult,
         build=lambda args: LayoutInput(tuple(args["fleet"]) if "fleet" in args else None),
         example={"dice": SEED},
     ),
     StepHTTP(
         name="loot",
         inputs=SalvoGridLootInputs,
-        result=SalvoGridLootResult,
+        result=results.SalvoGridLootResult,
         build=lambda args: LootInput(tuple(args["fleet"])),
         example={"fleet": FLEET_A, "dice": SEED},
     ),
     StepHTTP(
         name="salvo",
         inputs=SalvoGridSalvoInputs,
-        result=SalvoGridSalvoResult,
+        result=results.SalvoGridSalvoResult,
         build=inputs(SalvoInput),
         example={
             "a": {
@@ -643,7 +392,7 @@ STEPS = [
     StepHTTP(
         name="computer",
         inputs=SalvoGridComputerInputs,
-        result=SalvoGridComputerResult,
+        result=results.SalvoGridComputerResult,
         build=lambda args: hard.LevelledInput(
             ComputerInput(args["ocean"], args["view"]), args.get("level", "standard")
         ),
@@ -657,7 +406,7 @@ STEPS = [
     StepHTTP(
         name="heatmap",
         inputs=SalvoGridHeatmapInputs,
-        result=SalvoGridHeatmapResult,
+        result=results.SalvoGridHeatmapResult,
         build=lambda args: hm.HeatmapInput(args["view"], tuple(args["counts"])),
         example={
             "view": {
@@ -681,7 +430,7 @@ STEPS = [
     StepHTTP(
         name="rating",
         inputs=SalvoGridRatingInputs,
-        result=SalvoGridRatingResult,
+        result=results.SalvoGridRatingResult,
         build=inputs(RatingInput),
         example={"a": 1000, "b": 1000, "result": "a-wins"},
     ),

@@ -21,15 +21,23 @@ from dataclasses import dataclass
 from typing import Final
 
 from ...engine.resolution import Resolution
+from ...engine.typed import table_of
 from . import heatmap as hm
 from . import tables as t
 from .computer import ComputerInput, battle_on, computer
 from .fleet import BOARD, Square, choose, lines_on_board, name, on_board, shift
-from .results import SalvoGridComputerPick, SalvoGridComputerResult
+from .results import (
+    SalvoGridAimReason,
+    SalvoGridComputerLevel,
+    SalvoGridComputerPick,
+    SalvoGridComputerResult,
+)
 from .salvo import Salvo, Special, salvo_size, within_salvo
 
-LEVELS = ("standard", "hard")
+LEVELS = table_of(SalvoGridComputerLevel, ("standard", "hard"))
 AIMS: Final = ("most likely",)
+# The standard captain's aims, then the hard captain's: every reason an aim gives.
+table_of(SalvoGridAimReason, (*t.COMPUTER_AIMS, *AIMS))
 CHARGES_AT = 1.0
 SHELL_AT = 1.2
 EXACT_WORK = 10_000

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...engine.resolution import Resolution
+from ...engine.typed import table_of
 from . import tables as t
 from .results import SalvoGridBattleResult, SalvoGridRatingResult
 
@@ -16,7 +17,7 @@ class RatingInput:
     result: SalvoGridBattleResult
 
 
-RESULT_SCORES = {"a-wins": "win", "b-wins": "loss", "draw": "draw"}
+RESULT_SCORES = table_of(SalvoGridBattleResult, {"a-wins": "win", "b-wins": "loss", "draw": "draw"})
 
 
 def _half_away_from_zero(value: float) -> int:

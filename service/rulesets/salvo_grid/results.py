@@ -1,38 +1,58 @@
 """What each salvo-grid step hands back, as typed dicts: one per result and nested shape.
 
-The step functions return these, so mypy checks every look-up a composite step makes in the
-result of another; tests/test_typed_results.py holds each one equal, key for key (required
-or not), to the step's answer `result` schema in the served OpenAPI document. Literal
-aliases name the same fixed sets as the document's enum components.
+Each shape is defined here once. The step functions return these, so mypy checks every
+look-up a composite step makes in the result of another; the answer schemas and their
+OpenAPI components are derived from them (service/http/derive.py), and each fixed set
+(``Annotated[Literal[...], Fixed(...)]``) and each named square form
+(``Annotated[str, Pattern(...)]``) is the one definition its tables, types, request fields
+and component read (service/engine/typed.py).
 
 No ``from __future__ import annotations`` here: on Python 3.11 a TypedDict whose
 annotations are strings counts its NotRequired keys as required at run time, and the
-test reads them.
+derivation reads them.
 """
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Annotated, Literal, NotRequired, TypedDict
 
-SalvoGridFaultKind = Literal[
-    "missing-ship",
-    "extra-ship",
-    "repeated-square",
-    "wrong-size",
-    "off-board",
-    "gap",
-    "diagonal",
-    "not-in-line",
-    "overlap",
+from ...engine.typed import Doc, Fixed, Pattern
+
+SalvoGridFaultKind = Annotated[
+    Literal[
+        "missing-ship",
+        "extra-ship",
+        "repeated-square",
+        "wrong-size",
+        "off-board",
+        "gap",
+        "diagonal",
+        "not-in-line",
+        "overlap",
+    ],
+    Fixed("SalvoGridFaultKind", "What is wrong with a fleet sent for checking."),
 ]
 
-SalvoGridShip = Literal["carrier", "battleship", "cruiser", "submarine", "destroyer"]
+SalvoGridShip = Annotated[
+    Literal["carrier", "battleship", "cruiser", "submarine", "destroyer"],
+    Fixed("SalvoGridShip", "One of the five ships of a fleet."),
+]
 
-SalvoGridAnySquare = str
+# A fleet sent for checking may name squares off the board (K3, A11): the check names them.
+SalvoGridAnySquare = Annotated[
+    str,
+    Pattern(
+        "SalvoGridAnySquare",
+        r"^[A-Z](0|[1-9][0-9]?)$",
+        "A square as a fleet sent for checking may name it: a column letter "
+        "and a row, on the board (A-J, 1-10) or off it (K3, A11), which the check names.",
+        example="C5",
+    ),
+]
 
 
 class SalvoGridFault(TypedDict):
     fault: SalvoGridFaultKind
     detail: str
-    field: str
+    field: Annotated[str, Doc("The request member at fault")]
     ship: SalvoGridShip | None
     squares: list[SalvoGridAnySquare]
 
@@ -45,12 +65,29 @@ class SalvoGridPlacement(TypedDict):
 class SalvoGridLayoutResult(TypedDict):
     legal: bool
     faults: list[SalvoGridFault]
-    fleet: list[SalvoGridPlacement] | None
+    fleet: Annotated[
+        list[SalvoGridPlacement] | None,
+        Doc(
+            "Each ship's squares in reading order, to send as the `fleet` of "
+            "loot and of an ocean; null if not legal"
+        ),
+    ]
 
 
-SalvoGridSquare = str
+SalvoGridSquare = Annotated[
+    str,
+    Pattern(
+        "SalvoGridSquare",
+        r"^[A-J](10|[1-9])$",
+        "A square of the 10 x 10 board: a column A-J and a row 1-10.",
+        example="C5",
+    ),
+]
 
-SalvoGridLootKind = Literal["crate", "mine", "radar-buoy"]
+SalvoGridLootKind = Annotated[
+    Literal["crate", "mine", "radar-buoy"],
+    Fixed("SalvoGridLootKind", "A piece of loot hidden in an ocean."),
+]
 
 
 class SalvoGridLootPiece(TypedDict):
@@ -62,22 +99,32 @@ class SalvoGridLootResult(TypedDict):
     loot: list[SalvoGridLootPiece]
 
 
-SalvoGridFiredBy = Literal["depth charges", "heavy shell", "shot"]
+SalvoGridFiredBy = Annotated[
+    Literal["depth charges", "heavy shell", "shot"],
+    Fixed("SalvoGridFiredBy", "What fired on a square."),
+]
 
-SalvoGridShotResult = Literal["miss", "hit", "sunk", "contact"]
+SalvoGridShotResult = Annotated[
+    Literal["miss", "hit", "sunk", "contact"],
+    Fixed("SalvoGridShotResult", "What one square fired on found."),
+]
 
 
 class SalvoGridToldFire(TypedDict):
     square: SalvoGridSquare
     by: SalvoGridFiredBy
     result: SalvoGridShotResult
-    ship: SalvoGridShip | None
-    position: list[SalvoGridSquare]
+    ship: Annotated[SalvoGridShip | None, Doc("Only if sunk")]
+    position: Annotated[list[SalvoGridSquare], Doc("The sunk ship's squares")]
     loot: SalvoGridLootKind | None
 
 
-SalvoGridSpecialName = Literal[
-    "recon flight", "heavy shell", "sonar sweep", "dive", "depth charges"
+SalvoGridSpecialName = Annotated[
+    Literal["recon flight", "heavy shell", "sonar sweep", "dive", "depth charges"],
+    Fixed(
+        "SalvoGridSpecialName",
+        "A ship's special, once a game (GET /v1/rulesets/salvo-grid/ships).",
+    ),
 ]
 
 
@@ -85,12 +132,12 @@ class SalvoGridSpecialReport(TypedDict):
     ship: SalvoGridShip
     special: SalvoGridSpecialName
     squares: list[SalvoGridSquare]
-    count: int | None
+    count: Annotated[int | None, Doc("Recon and sonar only")]
 
 
 class SalvoGridRadar(TypedDict):
     buoy: SalvoGridSquare
-    contact: SalvoGridSquare | None
+    contact: Annotated[SalvoGridSquare | None, Doc("The revealed square")]
 
 
 class SalvoGridSunkShip(TypedDict):
@@ -99,6 +146,8 @@ class SalvoGridSunkShip(TypedDict):
 
 
 class SalvoGridTold(TypedDict):
+    """What the firing captain is told about its own salvo."""
+
     fire: list[SalvoGridToldFire]
     specials: list[SalvoGridSpecialReport]
     radar: list[SalvoGridRadar]
@@ -110,11 +159,13 @@ class SalvoGridSeenFire(TypedDict):
     square: SalvoGridSquare
     by: SalvoGridFiredBy
     result: SalvoGridShotResult
-    ship: SalvoGridShip | None
+    ship: Annotated[SalvoGridShip | None, Doc("Ship struck")]
     loot: SalvoGridLootKind | None
 
 
 class SalvoGridSeen(TypedDict):
+    """What a captain sees land on its own ocean; the rival learns none of the ship names."""
+
     fire: list[SalvoGridSeenFire]
     radar: list[SalvoGridRadar]
     sunk: list[SalvoGridSunkShip]
@@ -142,12 +193,15 @@ class SalvoGridCaptainResult(TypedDict):
     told: SalvoGridTold
     own_ocean: SalvoGridSeen
     afloat: list[SalvoGridShip]
-    salvo_size: int
-    ocean: SalvoGridOcean
-    view: SalvoGridView
+    salvo_size: Annotated[int, Doc("Next round's salvo")]
+    ocean: Annotated[SalvoGridOcean, Doc("Send back next round")]
+    view: Annotated[SalvoGridView, Doc("Of the enemy ocean: the computer step's `view`")]
 
 
-SalvoGridCaptain = Literal["a", "b"]
+SalvoGridCaptain = Annotated[
+    Literal["a", "b"],
+    Fixed("SalvoGridCaptain", "One of the two captains."),
+]
 
 
 class SalvoGridSalvoResult(TypedDict):
@@ -158,9 +212,15 @@ class SalvoGridSalvoResult(TypedDict):
     draw: bool
 
 
-SalvoGridOrientation = Literal["horizontal", "vertical"]
+SalvoGridOrientation = Annotated[
+    Literal["horizontal", "vertical"],
+    Fixed("SalvoGridOrientation", "Which way a line of squares runs."),
+]
 
-SalvoGridColumn = Literal["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"]
+SalvoGridColumn = Annotated[
+    Literal["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"],
+    Fixed("SalvoGridColumn", "A column of the board."),
+]
 
 
 class SalvoGridSpecial(TypedDict):
@@ -176,7 +236,13 @@ class SalvoGridSalvo(TypedDict):
     specials: NotRequired[list[SalvoGridSpecial]]
 
 
-SalvoGridAimReason = Literal["contact", "next to a hit", "at random", "most likely"]
+SalvoGridAimReason = Annotated[
+    Literal["contact", "next to a hit", "at random", "most likely"],
+    Fixed(
+        "SalvoGridAimReason",
+        "Why the computer captain aims there ('most likely': the hard captain's heat map).",
+    ),
+]
 
 
 class SalvoGridAim(TypedDict):
@@ -184,7 +250,14 @@ class SalvoGridAim(TypedDict):
     reason: SalvoGridAimReason
 
 
-SalvoGridComputerLevel = Literal["standard", "hard"]
+SalvoGridComputerLevel = Annotated[
+    Literal["standard", "hard"],
+    Fixed(
+        "SalvoGridComputerLevel",
+        "How the computer captain plays: standard (the rules' computer) or hard (it fires where "
+        "the heat map says the ships most likely lie; docs/computer.md).",
+    ),
+]
 
 
 class SalvoGridComputerPick(TypedDict):
@@ -197,21 +270,39 @@ class SalvoGridComputerPick(TypedDict):
 
 
 class SalvoGridComputerResult(TypedDict):
-    salvo: SalvoGridSalvo
+    salvo: Annotated[
+        SalvoGridSalvo, Doc("Ready to send as this captain's `salvo` to the salvo step")
+    ]
     aims: list[SalvoGridAim]
     salvo_size: int
     level: SalvoGridComputerLevel
 
 
-SalvoGridHeatMethod = Literal["exact", "sampled"]
+SalvoGridHeatMethod = Annotated[
+    Literal["exact", "sampled"],
+    Fixed(
+        "SalvoGridHeatMethod",
+        "How the heat map was worked out: every consistent placement counted, or sampled.",
+    ),
+]
 
 
 class SalvoGridSampler(TypedDict):
-    method: str
-    seed: int
-    chains: int
-    burn_in: int
-    samples: int
+    """How a sampled heat map was drawn (docs/computer.md): replay it from these."""
+
+    method: Annotated[
+        str,
+        Doc(
+            "`stratified`: every way of meeting the hits, contacts and counts "
+            "listed, the free ships drawn under them; `importance`: whole layouts drawn down "
+            "the search tree (too many ways to list)",
+            example="stratified",
+        ),
+    ]
+    seed: Annotated[int, Doc("From the dice: 3d1000 read as one number")]
+    chains: Annotated[int, Doc("Batches the draws were kept in (the margin)")]
+    burn_in: Annotated[int, Doc("0: every draw is independent of the others")]
+    samples: Annotated[int, Doc("Layouts drawn in all (until the work budget is spent)")]
 
 
 class SalvoGridLikelySquare(TypedDict):
@@ -221,12 +312,34 @@ class SalvoGridLikelySquare(TypedDict):
 
 class SalvoGridHeatmapResult(TypedDict):
     method: SalvoGridHeatMethod
-    margin: float
-    placements: int | None
-    sampler: SalvoGridSampler | None
+    margin: Annotated[
+        float,
+        Doc(
+            "How far off a probability can be: 0 when exact; sampled, three "
+            "standard errors of the least certain square (docs/computer.md)"
+        ),
+    ]
+    placements: Annotated[
+        int | None, Doc("Exact: how many fleet placements fit the view; else null")
+    ]
+    sampler: Annotated[
+        SalvoGridSampler | None,
+        Doc("Sampled: the sampler, its sample size and seed; else null"),
+    ]
     afloat: list[SalvoGridShip]
-    rows: list[list[float]]
-    best: list[SalvoGridLikelySquare]
+    rows: Annotated[
+        list[list[float]],
+        Doc(
+            "Per square, the probability that it holds a ship not yet sunk: "
+            "rows 1 to 10, each from column A to J (a hit or contact is 1, a miss 0)"
+        ),
+    ]
+    best: Annotated[
+        list[SalvoGridLikelySquare],
+        Doc(
+            "Squares not yet fired at (contacts included), most likely first: a full salvo's worth"
+        ),
+    ]
 
 
 class SalvoGridRatingSide(TypedDict):
@@ -236,7 +349,10 @@ class SalvoGridRatingSide(TypedDict):
     new_rating: int
 
 
-SalvoGridBattleResult = Literal["a-wins", "b-wins", "draw"]
+SalvoGridBattleResult = Annotated[
+    Literal["a-wins", "b-wins", "draw"],
+    Fixed("SalvoGridBattleResult", "How a battle between captains a and b ended."),
+]
 
 
 class SalvoGridRatingResult(TypedDict):
@@ -245,7 +361,7 @@ class SalvoGridRatingResult(TypedDict):
     result: SalvoGridBattleResult
 
 
-# The result of each step, by step name (checked against the document by test).
+# The result of each step, by step name (its schema is derived from it).
 STEP_RESULTS: dict[str, type] = {
     "layout": SalvoGridLayoutResult,
     "loot": SalvoGridLootResult,

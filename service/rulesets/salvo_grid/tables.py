@@ -9,7 +9,18 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-COLUMNS: Final = "ABCDEFGHIJ"
+from ...engine.typed import table_of
+from .results import (
+    SalvoGridColumn,
+    SalvoGridFiredBy,
+    SalvoGridLootKind,
+    SalvoGridOrientation,
+    SalvoGridShip,
+    SalvoGridSpecialName,
+)
+
+# Tables keyed by a fixed set (results.py) are checked at import to name exactly its members.
+COLUMNS: Final = table_of(SalvoGridColumn, "ABCDEFGHIJ")
 ROWS: Final = 10
 
 # The fleet, largest first: the order a random layout places them in (ruling random-layout).
@@ -20,14 +31,14 @@ FLEET: Final[tuple[tuple[str, str, int], ...]] = (
     ("submarine", "Submarine", 3),
     ("destroyer", "Destroyer", 2),
 )
-SHIP_IDS: Final = tuple(ship for ship, _, _ in FLEET)
+SHIP_IDS: Final = table_of(SalvoGridShip, tuple(ship for ship, _, _ in FLEET))
 SHIP_NAMES: Final = {ship: name for ship, name, _ in FLEET}
 SHIP_SIZES: Final = {ship: size for ship, _, size in FLEET}
 FLEET_SQUARES: Final = sum(SHIP_SIZES.values())  # 17
 
-ORIENTATIONS: Final = ("horizontal", "vertical")
+ORIENTATIONS: Final = table_of(SalvoGridOrientation, ("horizontal", "vertical"))
 # One step along a ship or a line, by orientation: (columns, rows).
-STEP: Final = {"horizontal": (1, 0), "vertical": (0, 1)}
+STEP: Final = table_of(SalvoGridOrientation, {"horizontal": (1, 0), "vertical": (0, 1)})
 
 # Each ship's special, once a game, fired with the salvo and in addition to its shots.
 # "aim" names the request members that place it; "area" the squares it covers.
@@ -81,10 +92,13 @@ SPECIALS: Final[dict[str, dict[str, Any]]] = {
     },
 }
 SPECIAL_NAMES: Final = {ship: spec["special"] for ship, spec in SPECIALS.items()}
+# Every ship has a special, each its own, in fleet order (GET /ships lists them so).
+table_of(SalvoGridSpecialName, tuple(SPECIAL_NAMES[ship] for ship in SHIP_IDS))
 # Areas that fire resolve in this order; a square under both is fired once, by the first
 # (ruling area-overlap: the depth charges, which also hit a diving submarine).
 FIRING_SPECIALS: Final = ("destroyer", "battleship")
 FIRE_BY: Final = {"destroyer": "depth charges", "battleship": "heavy shell", None: "shot"}
+table_of(SalvoGridFiredBy, tuple(FIRE_BY.values()))
 
 # Loot: seven pieces per ocean on open water, placed in this order (ruling loot-placement).
 LOOT: Final[tuple[tuple[str, int, int, str], ...]] = (
@@ -93,7 +107,7 @@ LOOT: Final[tuple[tuple[str, int, int, str], ...]] = (
     ("mine", 2, -1, ""),
     ("radar-buoy", 2, 0, "a contact on a square of an enemy ship afloat, chosen by the seed"),
 )
-LOOT_KINDS: Final = tuple(kind for kind, _, _, _ in LOOT)
+LOOT_KINDS: Final = table_of(SalvoGridLootKind, tuple(kind for kind, _, _, _ in LOOT))
 LOOT_COUNTS: Final = {kind: count for kind, count, _, _ in LOOT}
 LOOT_SHOTS: Final = {kind: shots for kind, _, shots, _ in LOOT}
 LOOT_PER_OCEAN: Final = sum(LOOT_COUNTS.values())  # 7

@@ -1,4 +1,4 @@
-"""HTTP face of Salvo!: request and result schemas, one line per step to register it."""
+"""HTTP face of Salvo!: request schemas, one line per step to register it."""
 
 from __future__ import annotations
 
@@ -8,14 +8,16 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
+from ...engine.dice_requests import SealedDice, SeededDice
 from ...http.components import EnumType
 from ...http.contract import RulesetAPI
+from ...http.derive import same_shape
 from ...http.dice_in import SealedDiceSchema, SeededDiceSchema
-from ...http.fields import Const, OneOf, StrictBoolean, count
+from ...http.fields import StrictBoolean, count
 from ...http.ship_reference import ship_reference
 from ...http.steps import NoInputs, StepHTTP, inputs, no_input, register_steps
 from . import RULESET, advice, results, steps, tables
-from .ships import ALIASES, CATALOG, FIRE_CONTROL_STATES, MAX_HITS, Ship, ShipCard, ShipState
+from .ships import CATALOG, MAX_HITS, Ship, ShipCard, ShipState
 
 blp = Blueprint(
     "salvo-solo",
@@ -26,43 +28,15 @@ blp = Blueprint(
 
 # --- one component per concept ------------------------------------------------------------
 
-RANGE = EnumType("SalvoSoloRange", tables.RANGES, "A range band, nearest first.")
-WEATHER = EnumType("SalvoSoloWeather", tables.WEATHERS, "The weather of the game.")
-ACTION = EnumType(
-    "SalvoSoloAction",
-    tables.ACTIONS,
-    "A ship's Action: C (Close), OB (Offer Broadside), W (Withdraw).",
-)
-BEARING = EnumType("SalvoSoloBearing", ("bow", "broadside", "stern"), "Which guns bear.")
-SIDE = EnumType("SalvoSoloSide", ("player", "enemy"), "One of the two ships' sides.")
-SHIP_TYPE = EnumType("SalvoSoloShipType", tables.SHIP_TYPES, "A ship's type, as on its card.")
-CARD_PROVENANCE = EnumType(
-    "SalvoSoloCardProvenance",
-    ("card", "derived", "custom"),
-    "Where a card's figures come from: a published card, derived from one, or the player's.",
-)
-FIRE_CONTROL = EnumType(
-    "SalvoSoloFireControl", FIRE_CONTROL_STATES, "The state of a ship's fire control."
-)
-SHIP_NAME = EnumType(
-    "SalvoSoloShipName",
-    CATALOG,
-    "A ship of the catalog (GET /v1/rulesets/salvo-solo/ships).",
-    aliases=ALIASES,
-)
-STRADDLE_OUTCOME = EnumType(
-    "SalvoSoloStraddleOutcome",
-    dict.fromkeys(result for _, _, result in tables.STRADDLE if result is not None),
-    "A row of the Straddle table: NE (no effect), hits (F, T, S), Special or Critical.",
-)
-ROLL_NEXT = EnumType(
-    "SalvoSoloRollNext", ("special-damage", "critical"), "The step to roll next on a straddle."
-)
-Hits = fields.String(
-    required=True,
-    validate=validate.Regexp(r"^[FTS]*$"),
-    metadata={"description": "F, T and S hits, e.g. FFST; empty for none"},
-)
+RANGE = EnumType.of(results.SalvoSoloRange)
+WEATHER = EnumType.of(results.SalvoSoloWeather)
+ACTION = EnumType.of(results.SalvoSoloAction)
+BEARING = EnumType.of(results.SalvoSoloBearing)
+SHIP_TYPE = EnumType.of(results.SalvoSoloShipType)
+CARD_PROVENANCE = EnumType.of(results.SalvoSoloCardProvenance)
+FIRE_CONTROL = EnumType.of(results.SalvoSoloFireControl)
+SHIP_NAME = EnumType.of(results.SalvoSoloShipName)
+SIDE = EnumType.of(results.SalvoSoloSide)
 
 
 # --- ships in ---------------------------------------------------------------------------
@@ -256,207 +230,15 @@ class SalvoSoloTurnInputs(Schema):
 
 # --- results ------------------------------------------------------------------------------
 
-
-class SalvoSoloShipStatusSchema(Schema):
-    name = fields.String(required=True)
-    state = fields.Nested(SalvoSoloShipStateSchema, required=True)
-    speed = fields.Integer(required=True)
-    sunk = fields.Boolean(required=True)
-    can_fire = fields.Boolean(required=True)
-    must_offer_broadside = fields.Boolean(required=True)
+# What a result hands back that a later request sends again is one component, the request's,
+# with its limits: a ship's state, the game between turns, the dice to finish a turn with.
+same_shape(results.SalvoSoloShipState, SalvoSoloShipStateSchema)
+same_shape(results.SalvoSoloGameState, SalvoSoloGameStateSchema)
+same_shape(SeededDice, SeededDiceSchema)
+same_shape(SealedDice, SealedDiceSchema)
 
 
-class SalvoSoloWeatherResult(Schema):
-    weather = WEATHER.field(required=True)
-    initial_range_modifier = fields.Integer(required=True)
-
-
-class SalvoSoloRangeResult(Schema):
-    range = _range()
-
-
-class SalvoSoloInitiativeResult(Schema):
-    first = SIDE.field(required=True, metadata={"description": "Who acts first"})
-
-
-class SalvoSoloEnemyActionResult(Schema):
-    action = _action()
-    reason = fields.String(required=True)
-
-
-class SalvoSoloManeuverResult(Schema):
-    range = RANGE.field(
-        required=True, allow_none=True, metadata={"description": "null: out of range"}
-    )
-    range_change = fields.Integer(required=True)
-    out_of_range = fields.Boolean(required=True)
-    game_over = fields.Boolean(required=True)
-    player_guns_bearing = _bearing()
-    enemy_guns_bearing = _bearing()
-
-
-class SalvoSoloFireResult(Schema):
-    straddle = fields.Boolean(required=True)
-    shots_per_turn = fields.Integer(required=True)
-
-
-class SalvoSoloStraddleResult(Schema):
-    outcome = STRADDLE_OUTCOME.field(required=True)
-    hits = Hits
-    roll_next = ROLL_NEXT.field(required=True, allow_none=True)
-
-
-class SalvoSoloSpecialDamageResult(Schema):
-    name = fields.String(required=True)
-    hits = Hits
-    fire_control_lost = fields.Boolean(required=True)
-
-
-class SalvoSoloCriticalResult(Schema):
-    name = fields.String(required=True)
-    hits = Hits
-
-
-class SalvoSoloTorpedoResult(Schema):
-    hit = fields.Boolean(required=True)
-    hits = Hits
-
-
-class SalvoSoloDamageResult(Schema):
-    ship = fields.Nested(SalvoSoloShipStatusSchema, required=True)
-    newly_sunk = fields.Boolean(required=True)
-
-
-class SalvoSoloEndOfTurnResult(Schema):
-    game_over = fields.Boolean(required=True)
-
-
-class SalvoSoloShotSchema(Schema):
-    shot = fields.Integer(required=True)
-    fire = fields.Nested(SalvoSoloFireResult, required=True)
-    straddle = fields.Nested(SalvoSoloStraddleResult)
-    special_damage = fields.Nested(SalvoSoloSpecialDamageResult)
-    critical = fields.Nested(SalvoSoloCriticalResult)
-    hits = fields.String(validate=validate.Regexp(r"^[FTS]*$"))
-    target = fields.Nested(SalvoSoloShipStatusSchema, required=True)
-
-
-class SalvoSoloAttackResult(Schema):
-    shots = fields.List(fields.Nested(SalvoSoloShotSchema), required=True)
-    target = fields.Nested(SalvoSoloShipStatusSchema, required=True)
-    straddled = fields.Boolean(required=True)
-    target_sunk = fields.Boolean(required=True)
-
-
-class SalvoSoloHeldFireSchema(Schema):
-    """A ship that could not fire this turn, and why."""
-
-    fired = Const(False, required=True)
-    reason = fields.String(required=True)
-
-
-class SalvoSoloFireOrderResult(Schema):
-    first = SIDE.field(required=True, metadata={"description": "Gun sizes tied: who fired first"})
-
-
-def _event(phase: str, result: Any, sided: bool = False) -> type[Schema]:
-    name = "SalvoSolo" + "".join(p.capitalize() for p in phase.split("-")) + "Event"
-    members: dict[str, Any] = {"phase": Const(phase, required=True), "result": result}
-    if sided:
-        members["side"] = SIDE.field(required=True, metadata={"description": "The firer"})
-    return type(name, (Schema,), members)
-
-
-def _result(schema: type[Schema]) -> fields.Nested:
-    return fields.Nested(schema, required=True)
-
-
-EVENTS = [
-    _event("initiative", _result(SalvoSoloInitiativeResult)),
-    _event("enemy-action", _result(SalvoSoloEnemyActionResult)),
-    _event("maneuver", _result(SalvoSoloManeuverResult)),
-    _event("fire-order", _result(SalvoSoloFireOrderResult)),
-    _event(
-        "fire",
-        OneOf([SalvoSoloAttackResult, SalvoSoloHeldFireSchema], required=True),
-        sided=True,
-    ),
-    _event("torpedo", _result(SalvoSoloTorpedoResult), sided=True),
-    _event("end-of-turn", _result(SalvoSoloEndOfTurnResult)),
-]
-
-
-class SalvoSoloPendingTurnSchema(Schema):
-    """The enemy has the initiative and has chosen: the player's Action is still to come."""
-
-    first = Const("enemy", required=True, metadata={"description": "Who acts first"})
-    enemy_action = _action()
-    choose = Const("player_action", required=True, metadata={"description": "What to send"})
-    choices = fields.List(
-        ACTION.field(), required=True, metadata={"description": "The Actions the player may take"}
-    )
-    dice_used = fields.Integer(
-        required=True,
-        metadata={"description": "Dice rolled so far; supplied dice resend these first"},
-    )
-    dice = OneOf(
-        [SeededDiceSchema, SealedDiceSchema],
-        required=True,
-        allow_none=True,
-        metadata={
-            "description": "The `dice` the finishing call sends, exactly: the seed and nonce "
-            "of seeded dice (for fresh dice, the seed the service chose, so the enemy's Action "
-            "stays the one shown), the sealed token, client seed and nonce of sealed dice; "
-            "null for supplied dice (resend these values, then the rest of the turn's)"
-        },
-    )
-    detail = fields.String(required=True)
-
-
-class SalvoSoloTurnResult(Schema):
-    game_over = fields.Boolean(required=True)
-    winner = SIDE.field(required=True, allow_none=True, metadata={"description": "null: none"})
-    draw = fields.Boolean(required=True)
-    reason = fields.String(required=True, allow_none=True)
-    state = fields.Nested(
-        SalvoSoloGameStateSchema,
-        required=True,
-        metadata={"description": "Send it back as the next turn's `state`"},
-    )
-    events = fields.List(
-        OneOf(EVENTS, discriminator="phase"),
-        required=True,
-        metadata={"description": "What happened, in order; told apart by `phase`"},
-    )
-    pending = fields.Nested(
-        SalvoSoloPendingTurnSchema,
-        metadata={
-            "description": "Only while the turn waits for the player's Action; the state is "
-            "handed back unchanged"
-        },
-    )
-
-
-# --- attack odds and the advisor --------------------------------------------------------------
-
-
-class SalvoSoloAttackOddsResult(Schema):
-    """What a whole attack does to its target, summed over its shots."""
-
-    flotation_hits = fields.Integer(required=True, metadata={"description": "F hits dealt"})
-    turret_hits = fields.Integer(required=True, metadata={"description": "T hits dealt"})
-    speed_hits = fields.Integer(required=True, metadata={"description": "S hits dealt"})
-    fire_control_lost = fields.Boolean(
-        required=True, metadata={"description": "The target newly loses its fire control"}
-    )
-    speed_lost = fields.Integer(required=True, metadata={"description": "Current speed lost"})
-    silenced = fields.Boolean(
-        required=True, metadata={"description": "The target has as many T hits as its Turret"}
-    )
-    sunk = fields.Boolean(required=True)
-    straddled = fields.Boolean(
-        required=True, metadata={"description": "The firer has straddled the target (+2 later)"}
-    )
+# --- the advisor ------------------------------------------------------------------------------
 
 
 class SalvoSoloAdviceInputs(Schema):
@@ -475,59 +257,6 @@ class SalvoSoloAdviceInputs(Schema):
             "not rolled again)"
         },
     )
-
-
-class SalvoSoloAdviceShareSchema(Schema):
-    """How often one ending came up in the sampled games, with its 95% interval."""
-
-    count = fields.Integer(required=True, metadata={"description": "Games that ended so"})
-    probability = fields.String(
-        required=True, metadata={"description": "count/samples, exactly", "example": "97/400"}
-    )
-    p = fields.Float(required=True)
-    interval = fields.List(
-        fields.Float(),
-        required=True,
-        validate=validate.Length(equal=2),
-        metadata={"description": "95% Wilson score interval of the chance: [low, high]"},
-    )
-
-
-class SalvoSoloAdvisedActionSchema(Schema):
-    action = _action()
-    samples = fields.Integer(required=True, metadata={"description": "Games played"})
-    win = fields.Nested(SalvoSoloAdviceShareSchema, required=True)
-    draw = fields.Nested(SalvoSoloAdviceShareSchema, required=True)
-    loss = fields.Nested(SalvoSoloAdviceShareSchema, required=True)
-    unfinished = fields.Integer(
-        required=True, metadata={"description": "Games still going at the horizon"}
-    )
-    expected_turns = fields.Float(
-        required=True, metadata={"description": "Mean turns to the end (unfinished: horizon)"}
-    )
-
-
-class SalvoSoloAdviceMethodSchema(Schema):
-    kind = Const("monte-carlo", required=True)
-    algorithm = Const(advice.ALGORITHM, required=True, metadata={"description": "docs/advice.md"})
-    max_samples = fields.Integer(required=True, metadata={"description": "Games per Action"})
-    turn_budget = fields.Integer(
-        required=True, metadata={"description": "Turns per Action: no game starts past it"}
-    )
-    horizon = fields.Integer(required=True, metadata={"description": "Turns per game at most"})
-    player = fields.String(required=True, metadata={"description": "How the player plays"})
-    enemy = fields.String(required=True, metadata={"description": "How the enemy plays"})
-
-
-class SalvoSoloAdviceResult(Schema):
-    best_action = _action()
-    actions = fields.List(
-        fields.Nested(SalvoSoloAdvisedActionSchema),
-        required=True,
-        metadata={"description": "Each Action the player may take, judged"},
-    )
-    enemy_action = ACTION.field(required=True, allow_none=True)
-    method = fields.Nested(SalvoSoloAdviceMethodSchema, required=True)
 
 
 # --- the /odds pictures in words (service/http/pictures.py reads what these return) -------
@@ -597,14 +326,14 @@ STEPS = [
     StepHTTP(
         name="weather",
         inputs=NoInputs,
-        result=SalvoSoloWeatherResult,
+        result=results.SalvoSoloWeatherResult,
         build=no_input,
         example={"dice": SEED},
     ),
     StepHTTP(
         name="range",
         inputs=SalvoSoloRangeInputs,
-        result=SalvoSoloRangeResult,
+        result=results.SalvoSoloRangeResult,
         build=inputs(steps.RangeInput),
         example={"weather": "Fair", "dice": {"values": [4, 5]}},
     ),
@@ -612,7 +341,7 @@ STEPS = [
         name="initiative",
         words=STEP_WORDS["initiative"],
         inputs=SalvoSoloInitiativeInputs,
-        result=SalvoSoloInitiativeResult,
+        result=results.SalvoSoloInitiativeResult,
         build=inputs(steps.InitiativeInput),
         example={"player": AJAX, "enemy": SPEE, "dice": SEED},
     ),
@@ -620,14 +349,14 @@ STEPS = [
         name="enemy-action",
         words=STEP_WORDS["enemy-action"],
         inputs=SalvoSoloEnemyActionInputs,
-        result=SalvoSoloEnemyActionResult,
+        result=results.SalvoSoloEnemyActionResult,
         build=inputs(steps.EnemyActionInput),
         example={"enemy": SPEE, "player": AJAX, "last_action": None, "dice": SEED},
     ),
     StepHTTP(
         name="maneuver",
         inputs=SalvoSoloManeuverInputs,
-        result=SalvoSoloManeuverResult,
+        result=results.SalvoSoloManeuverResult,
         build=inputs(steps.ManeuverInput),
         example={"range": "Long", "player_action": "C", "enemy_action": "OB"},
     ),
@@ -635,7 +364,7 @@ STEPS = [
         name="fire",
         words=STEP_WORDS["fire"],
         inputs=SalvoSoloFireInputs,
-        result=SalvoSoloFireResult,
+        result=results.SalvoSoloFireResult,
         build=inputs(steps.FireInput),
         example={"range": "Long", "weather": "Fair", "previously_straddled": False, "dice": SEED},
     ),
@@ -643,7 +372,7 @@ STEPS = [
         name="straddle",
         words=STEP_WORDS["straddle"],
         inputs=SalvoSoloStraddleInputs,
-        result=SalvoSoloStraddleResult,
+        result=results.SalvoSoloStraddleResult,
         build=inputs(steps.StraddleInput),
         example={
             "firer": AJAX,
@@ -657,7 +386,7 @@ STEPS = [
         name="special-damage",
         words=STEP_WORDS["special-damage"],
         inputs=NoInputs,
-        result=SalvoSoloSpecialDamageResult,
+        result=results.SalvoSoloSpecialDamageResult,
         build=no_input,
         example={"dice": SEED},
     ),
@@ -665,7 +394,7 @@ STEPS = [
         name="critical",
         words=STEP_WORDS["critical"],
         inputs=SalvoSoloCriticalInputs,
-        result=SalvoSoloCriticalResult,
+        result=results.SalvoSoloCriticalResult,
         build=inputs(steps.CriticalInput),
         example={"target": SPEE, "range": "Long", "dice": {"values": [6, 6, 5, 4]}},
     ),
@@ -673,14 +402,14 @@ STEPS = [
         name="torpedo",
         words=STEP_WORDS["torpedo"],
         inputs=SalvoSoloTorpedoInputs,
-        result=SalvoSoloTorpedoResult,
+        result=results.SalvoSoloTorpedoResult,
         build=inputs(steps.TorpedoInput),
         example={"firer": AJAX, "target": SPEE, "range": "Short", "weather": "Fair", "dice": SEED},
     ),
     StepHTTP(
         name="damage",
         inputs=SalvoSoloDamageInputs,
-        result=SalvoSoloDamageResult,
+        result=results.SalvoSoloDamageResult,
         build=inputs(steps.DamageInput),
         example={"ship": SPEE, "hits": "FS", "fire_control_lost": False},
     ),
@@ -688,7 +417,7 @@ STEPS = [
         name="end-of-turn",
         words=STEP_WORDS["end-of-turn"],
         inputs=SalvoSoloEndOfTurnInputs,
-        result=SalvoSoloEndOfTurnResult,
+        result=results.SalvoSoloEndOfTurnResult,
         build=inputs(steps.EndOfTurnInput),
         example={"weather": "Misty", "player_action": "C", "enemy_action": "OB", "dice": SEED},
     ),
@@ -696,7 +425,7 @@ STEPS = [
         name="attack",
         words=STEP_WORDS["attack"],
         inputs=SalvoSoloAttackInputs,
-        result=SalvoSoloAttackResult,
+        result=results.SalvoSoloAttackResult,
         build=inputs(steps.AttackInput),
         example={
             "firer": AJAX,
@@ -707,12 +436,12 @@ STEPS = [
             "previously_straddled": False,
             "dice": SEED,
         },
-        odds_result=SalvoSoloAttackOddsResult,
+        odds_result=results.SalvoSoloAttackOddsResult,
     ),
     StepHTTP(
         name="turn",
         inputs=SalvoSoloTurnInputs,
-        result=SalvoSoloTurnResult,
+        result=results.SalvoSoloTurnResult,
         build=inputs(steps.TurnInput),
         example={
             "state": {
@@ -732,7 +461,7 @@ STEPS = [
     StepHTTP(
         name="advice",
         inputs=SalvoSoloAdviceInputs,
-        result=SalvoSoloAdviceResult,
+        result=results.SalvoSoloAdviceResult,
         build=inputs(advice.AdviceInput),
         example={
             "state": {

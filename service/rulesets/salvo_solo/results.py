@@ -1,20 +1,26 @@
 """What each salvo-solo step hands back, as typed dicts: one per result and nested shape.
 
-The step functions return these, so mypy checks every look-up a composite step makes in the
-result of another; tests/test_typed_results.py holds each one equal, key for key (required
-or not), to the step's answer `result` schema in the served OpenAPI document. Literal
-aliases name the same fixed sets as the document's enum components.
+Each shape is defined here once. The step functions return these, so mypy checks every
+look-up a composite step makes in the result of another; the answer schemas and their
+OpenAPI components are derived from them (service/http/derive.py), and each fixed set
+(``Annotated[Literal[...], Fixed(...)]``) is the one definition its tables, types and enum
+component read (service/engine/typed.py). A turn's events are a union told apart by
+``phase``, each a one-value ``Literal``: the derived ``oneOf`` names it as its discriminator.
 
 No ``from __future__ import annotations`` here: on Python 3.11 a TypedDict whose
 annotations are strings counts its NotRequired keys as required at run time, and the
-test reads them.
+derivation reads them.
 """
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 from ...engine.dice_requests import Again
+from ...engine.typed import Doc, Fixed, Limits
 
-SalvoSoloWeather = Literal["Fine", "Fair", "Misty", "Stormy"]
+SalvoSoloWeather = Annotated[
+    Literal["Fine", "Fair", "Misty", "Stormy"],
+    Fixed("SalvoSoloWeather", "The weather of the game."),
+]
 
 
 class SalvoSoloWeatherResult(TypedDict):
@@ -22,21 +28,30 @@ class SalvoSoloWeatherResult(TypedDict):
     initial_range_modifier: int
 
 
-SalvoSoloRange = Literal["Short", "Medium", "Medium-Long", "Long", "Extreme"]
+SalvoSoloRange = Annotated[
+    Literal["Short", "Medium", "Medium-Long", "Long", "Extreme"],
+    Fixed("SalvoSoloRange", "A range band, nearest first."),
+]
 
 
 class SalvoSoloRangeResult(TypedDict):
     range: SalvoSoloRange
 
 
-SalvoSoloSide = Literal["player", "enemy"]
+SalvoSoloSide = Annotated[
+    Literal["player", "enemy"],
+    Fixed("SalvoSoloSide", "One of the two ships' sides."),
+]
 
 
 class SalvoSoloInitiativeResult(TypedDict):
-    first: SalvoSoloSide
+    first: Annotated[SalvoSoloSide, Doc("Who acts first")]
 
 
-SalvoSoloAction = Literal["C", "OB", "W"]
+SalvoSoloAction = Annotated[
+    Literal["C", "OB", "W"],
+    Fixed("SalvoSoloAction", "A ship's Action: C (Close), OB (Offer Broadside), W (Withdraw)."),
+]
 
 
 class SalvoSoloEnemyActionResult(TypedDict):
@@ -44,11 +59,14 @@ class SalvoSoloEnemyActionResult(TypedDict):
     reason: str
 
 
-SalvoSoloBearing = Literal["bow", "broadside", "stern"]
+SalvoSoloBearing = Annotated[
+    Literal["bow", "broadside", "stern"],
+    Fixed("SalvoSoloBearing", "Which guns bear."),
+]
 
 
 class SalvoSoloManeuverResult(TypedDict):
-    range: SalvoSoloRange | None
+    range: Annotated[SalvoSoloRange | None, Doc("null: out of range")]
     range_change: int
     out_of_range: bool
     game_over: bool
@@ -61,36 +79,50 @@ class SalvoSoloFireResult(TypedDict):
     shots_per_turn: int
 
 
-SalvoSoloStraddleOutcome = Literal[
-    "NE", "F", "Special", "T", "FS", "Critical", "FF", "TT", "FFST", "FFSST"
+SalvoSoloStraddleOutcome = Annotated[
+    Literal["NE", "F", "Special", "T", "FS", "Critical", "FF", "TT", "FFST", "FFSST"],
+    Fixed(
+        "SalvoSoloStraddleOutcome",
+        "A row of the Straddle table: NE (no effect), hits (F, T, S), Special or Critical.",
+    ),
 ]
 
-SalvoSoloRollNext = Literal["special-damage", "critical"]
+SalvoSoloRollNext = Annotated[
+    Literal["special-damage", "critical"],
+    Fixed("SalvoSoloRollNext", "The step to roll next on a straddle."),
+]
+
+# Hits dealt, one letter each: F (flotation), T (turret), S (speed).
+HITS = Annotated[str, Limits(pattern=r"^[FTS]*$")]
+SalvoSoloHits = Annotated[HITS, Doc("F, T and S hits, e.g. FFST; empty for none")]
 
 
 class SalvoSoloStraddleResult(TypedDict):
     outcome: SalvoSoloStraddleOutcome
-    hits: str
+    hits: SalvoSoloHits
     roll_next: SalvoSoloRollNext | None
 
 
 class SalvoSoloSpecialDamageResult(TypedDict):
     name: str
-    hits: str
+    hits: SalvoSoloHits
     fire_control_lost: bool
 
 
 class SalvoSoloCriticalResult(TypedDict):
     name: str
-    hits: str
+    hits: SalvoSoloHits
 
 
 class SalvoSoloTorpedoResult(TypedDict):
     hit: bool
-    hits: str
+    hits: SalvoSoloHits
 
 
-SalvoSoloFireControl = Literal["ready", "lost-next-turn", "lost-this-turn"]
+SalvoSoloFireControl = Annotated[
+    Literal["ready", "lost-next-turn", "lost-this-turn"],
+    Fixed("SalvoSoloFireControl", "The state of a ship's fire control."),
+]
 
 
 class SalvoSoloShipState(TypedDict):
@@ -124,7 +156,7 @@ class SalvoSoloShot(TypedDict):
     straddle: NotRequired[SalvoSoloStraddleResult]
     special_damage: NotRequired[SalvoSoloSpecialDamageResult]
     critical: NotRequired[SalvoSoloCriticalResult]
-    hits: NotRequired[str]
+    hits: NotRequired[HITS]
     target: SalvoSoloShipStatus
 
 
@@ -135,8 +167,29 @@ class SalvoSoloAttackResult(TypedDict):
     target_sunk: bool
 
 
-SalvoSoloShipName = Literal[
-    "King George V", "Hood", "Graf Spee", "Nürnburg", "Nelson", "Ajax", "Prinz Eugen"
+class SalvoSoloAttackOddsResult(TypedDict):
+    """What a whole attack does to its target, summed over its shots (an /odds outcome)."""
+
+    flotation_hits: Annotated[int, Doc("F hits dealt")]
+    turret_hits: Annotated[int, Doc("T hits dealt")]
+    speed_hits: Annotated[int, Doc("S hits dealt")]
+    fire_control_lost: Annotated[bool, Doc("The target newly loses its fire control")]
+    speed_lost: Annotated[int, Doc("Current speed lost")]
+    silenced: Annotated[bool, Doc("The target has as many T hits as its Turret")]
+    sunk: bool
+    straddled: Annotated[bool, Doc("The firer has straddled the target (+2 later)")]
+
+
+# Other spellings of a catalog ship's name a player may type.
+SHIP_NAME_ALIASES = {"Nurnburg": "Nürnburg", "Nürnberg": "Nürnburg", "Nurnberg": "Nürnburg"}
+
+SalvoSoloShipName = Annotated[
+    Literal["King George V", "Hood", "Graf Spee", "Nürnburg", "Nelson", "Ajax", "Prinz Eugen"],
+    Fixed(
+        "SalvoSoloShipName",
+        "A ship of the catalog (GET /v1/rulesets/salvo-solo/ships).",
+        aliases=SHIP_NAME_ALIASES,
+    ),
 ]
 
 
@@ -145,9 +198,18 @@ class SalvoSoloNamedShip(TypedDict):
     state: NotRequired[SalvoSoloShipState]
 
 
-SalvoSoloShipType = Literal["BB", "BC", "PB", "CA", "CL"]
+SalvoSoloShipType = Annotated[
+    Literal["BB", "BC", "PB", "CA", "CL"],
+    Fixed("SalvoSoloShipType", "A ship's type, as on its card."),
+]
 
-SalvoSoloCardProvenance = Literal["card", "derived", "custom"]
+SalvoSoloCardProvenance = Annotated[
+    Literal["card", "derived", "custom"],
+    Fixed(
+        "SalvoSoloCardProvenance",
+        "Where a card's figures come from: a published card, derived from one, or the player's.",
+    ),
+]
 
 
 class SalvoSoloShipCard(TypedDict):
@@ -197,7 +259,7 @@ class SalvoSoloManeuverEvent(TypedDict):
 
 
 class SalvoSoloFireOrderResult(TypedDict):
-    first: SalvoSoloSide
+    first: Annotated[SalvoSoloSide, Doc("Gun sizes tied: who fired first")]
 
 
 class SalvoSoloFireOrderEvent(TypedDict):
@@ -206,6 +268,8 @@ class SalvoSoloFireOrderEvent(TypedDict):
 
 
 class SalvoSoloHeldFire(TypedDict):
+    """A ship that could not fire this turn, and why."""
+
     fired: Literal[False]
     reason: str
 
@@ -213,13 +277,13 @@ class SalvoSoloHeldFire(TypedDict):
 class SalvoSoloFireEvent(TypedDict):
     phase: Literal["fire"]
     result: SalvoSoloAttackResult | SalvoSoloHeldFire
-    side: SalvoSoloSide
+    side: Annotated[SalvoSoloSide, Doc("The firer")]
 
 
 class SalvoSoloTorpedoEvent(TypedDict):
     phase: Literal["torpedo"]
     result: SalvoSoloTorpedoResult
-    side: SalvoSoloSide
+    side: Annotated[SalvoSoloSide, Doc("The firer")]
 
 
 class SalvoSoloEndOfTurnEvent(TypedDict):
@@ -240,60 +304,85 @@ SalvoSoloEvent = (
 
 
 class SalvoSoloPendingTurn(TypedDict):
-    first: Literal["enemy"]
+    """The enemy has the initiative and has chosen: the player's Action is still to come."""
+
+    first: Annotated[Literal["enemy"], Doc("Who acts first")]
     enemy_action: SalvoSoloAction
-    choose: Literal["player_action"]
-    choices: list[SalvoSoloAction]
-    dice_used: int
-    dice: Again  # the request's own dice components, to finish the turn with
+    choose: Annotated[Literal["player_action"], Doc("What to send")]
+    choices: Annotated[list[SalvoSoloAction], Doc("The Actions the player may take")]
+    dice_used: Annotated[int, Doc("Dice rolled so far; supplied dice resend these first")]
+    # The request's own dice components, to finish the turn with.
+    dice: Annotated[
+        Again,
+        Doc(
+            "The `dice` the finishing call sends, exactly: the seed and nonce "
+            "of seeded dice (for fresh dice, the seed the service chose, so the enemy's Action "
+            "stays the one shown), the sealed token, client seed and nonce of sealed dice; "
+            "null for supplied dice (resend these values, then the rest of the turn's)"
+        ),
+    ]
     detail: str
 
 
 class SalvoSoloTurnResult(TypedDict):
     game_over: bool
-    winner: SalvoSoloSide | None
+    winner: Annotated[SalvoSoloSide | None, Doc("null: none")]
     draw: bool
     reason: str | None
-    state: SalvoSoloGameState
-    events: list[SalvoSoloEvent]
-    pending: NotRequired[SalvoSoloPendingTurn]
+    state: Annotated[SalvoSoloGameState, Doc("Send it back as the next turn's `state`")]
+    events: Annotated[list[SalvoSoloEvent], Doc("What happened, in order; told apart by `phase`")]
+    pending: NotRequired[
+        Annotated[
+            SalvoSoloPendingTurn,
+            Doc(
+                "Only while the turn waits for the player's Action; the state is "
+                "handed back unchanged"
+            ),
+        ]
+    ]
 
 
 class SalvoSoloAdviceShare(TypedDict):
-    count: int
-    probability: str
+    """How often one ending came up in the sampled games, with its 95% interval."""
+
+    count: Annotated[int, Doc("Games that ended so")]
+    probability: Annotated[str, Doc("count/samples, exactly", example="97/400")]
     p: float
-    interval: list[float]
+    interval: Annotated[
+        list[float],
+        Limits(length=2),
+        Doc("95% Wilson score interval of the chance: [low, high]"),
+    ]
 
 
 class SalvoSoloAdvisedAction(TypedDict):
     action: SalvoSoloAction
-    samples: int
+    samples: Annotated[int, Doc("Games played")]
     win: SalvoSoloAdviceShare
     draw: SalvoSoloAdviceShare
     loss: SalvoSoloAdviceShare
-    unfinished: int
-    expected_turns: float
+    unfinished: Annotated[int, Doc("Games still going at the horizon")]
+    expected_turns: Annotated[float, Doc("Mean turns to the end (unfinished: horizon)")]
 
 
 class SalvoSoloAdviceMethod(TypedDict):
     kind: Literal["monte-carlo"]
-    algorithm: Literal["fc-advice-v2"]
-    max_samples: int
-    turn_budget: int
-    horizon: int
-    player: str
-    enemy: str
+    algorithm: Annotated[Literal["fc-advice-v2"], Doc("docs/advice.md")]
+    max_samples: Annotated[int, Doc("Games per Action")]
+    turn_budget: Annotated[int, Doc("Turns per Action: no game starts past it")]
+    horizon: Annotated[int, Doc("Turns per game at most")]
+    player: Annotated[str, Doc("How the player plays")]
+    enemy: Annotated[str, Doc("How the enemy plays")]
 
 
 class SalvoSoloAdviceResult(TypedDict):
     best_action: SalvoSoloAction
-    actions: list[SalvoSoloAdvisedAction]
+    actions: Annotated[list[SalvoSoloAdvisedAction], Doc("Each Action the player may take, judged")]
     enemy_action: SalvoSoloAction | None
     method: SalvoSoloAdviceMethod
 
 
-# The result of each step, by step name (checked against the document by test).
+# The result of each step, by step name (its schema is derived from it).
 STEP_RESULTS: dict[str, type] = {
     "weather": SalvoSoloWeatherResult,
     "range": SalvoSoloRangeResult,

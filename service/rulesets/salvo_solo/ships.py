@@ -6,9 +6,13 @@ from dataclasses import asdict, dataclass
 from typing import Any, Final
 
 from ...engine.errors import RuleError
+from ...engine.typed import fixed_set, table_of
+from .results import SalvoSoloFireControl, SalvoSoloShipName
 from .tables import SPEED_PER_S_HIT
 
-FIRE_CONTROL_STATES: Final = ("ready", "lost-next-turn", "lost-this-turn")
+FIRE_CONTROL_STATES: Final = table_of(
+    SalvoSoloFireControl, ("ready", "lost-next-turn", "lost-this-turn")
+)
 # Each kind of hit is counted up to here (ruling hit-count-cap): far past sinking, silencing
 # or stopping any ship, so nothing a player sees changes, and a state the service hands
 # back is always one it accepts.
@@ -148,8 +152,9 @@ _DERIVED = (
     ShipCard("Ajax", "CL", 6, 1, 0, 0, 3, 5, 10, 1, "Britain", "derived"),
     ShipCard("Prinz Eugen", "CA", 8, 2, 1, 1, 4, 5, 10, 1, "Germany", "derived"),
 )
-CATALOG: Final = {card.name: card for card in _PRINTED + _DERIVED}
-ALIASES: Final = {"Nurnburg": "Nürnburg", "Nürnberg": "Nürnburg", "Nurnberg": "Nürnburg"}
+CATALOG: Final = table_of(SalvoSoloShipName, {card.name: card for card in _PRINTED + _DERIVED})
+# The other spellings a player may type for a catalog ship (results.py, with the fixed set).
+ALIASES: Final = fixed_set(SalvoSoloShipName)[0].aliases
 
 
 def catalog_card(name: str, field: str) -> ShipCard:

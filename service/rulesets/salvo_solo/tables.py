@@ -8,10 +8,21 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-RANGES: Final = ("Short", "Medium", "Medium-Long", "Long", "Extreme")
-WEATHERS: Final = ("Fine", "Fair", "Misty", "Stormy")
-ACTIONS: Final = ("C", "OB", "W")
-SHIP_TYPES: Final = ("BB", "BC", "PB", "CA", "CL")
+from ...engine.typed import table_of
+from .results import (
+    SalvoSoloAction,
+    SalvoSoloBearing,
+    SalvoSoloRange,
+    SalvoSoloShipType,
+    SalvoSoloStraddleOutcome,
+    SalvoSoloWeather,
+)
+
+# Tables keyed by a fixed set (results.py) are checked at import to name exactly its members.
+RANGES: Final = table_of(SalvoSoloRange, ("Short", "Medium", "Medium-Long", "Long", "Extreme"))
+WEATHERS: Final = table_of(SalvoSoloWeather, ("Fine", "Fair", "Misty", "Stormy"))
+ACTIONS: Final = table_of(SalvoSoloAction, ("C", "OB", "W"))
+SHIP_TYPES: Final = table_of(SalvoSoloShipType, ("BB", "BC", "PB", "CA", "CL"))
 
 Band = tuple[int | None, int | None, Any]
 
@@ -53,6 +64,8 @@ ACTION_EFFECTS: Final[dict[str, dict[str, Any]]] = {
     "OB": {"name": "Offer Broadside", "range_change": 0, "guns_bearing": "broadside"},
     "W": {"name": "Withdraw", "range_change": 1, "guns_bearing": "stern"},
 }
+table_of(SalvoSoloAction, ACTION_EFFECTS)
+table_of(SalvoSoloBearing, tuple(effect["guns_bearing"] for effect in ACTION_EFFECTS.values()))
 
 # Fire table, 2d6: the lowest modified roll that straddles at each range; below it misses.
 FIRE_STRADDLE_FROM: Final = {"Short": 5, "Medium": 6, "Medium-Long": 7, "Long": 8, "Extreme": 10}
@@ -76,6 +89,10 @@ STRADDLE: Final[tuple[Band, ...]] = (
     (19, 19, "FFST"),
     (20, 20, "FFSST"),
     (21, None, None),
+)
+# Its rows name every straddle outcome of the fixed set, in its order.
+table_of(
+    SalvoSoloStraddleOutcome, tuple(dict.fromkeys(row for _, _, row in STRADDLE if row is not None))
 )
 # How each reading of ruling straddle-21-plus fills the empty row.
 STRADDLE_EMPTY_ROW: Final = {"as-20": "FFSST", "no-effect": "NE"}
