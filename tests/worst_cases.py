@@ -553,6 +553,20 @@ HEAT_COUNTS = [
     },
 ]
 
+# Scattered hits with both counts: too many ways to list, the tree sampler at its budget.
+HEAT_SCATTERED = {
+    "view": {
+        "misses": ["B2", "F5", "H3", "D8", "J1"],
+        "hits": ["A1", "G6", "I9", "C8"],
+        "contacts": ["E1"],
+        "sunk": [],
+    },
+    "counts": [
+        {"ship": "cruiser", "squares": [f"{c}5" for c in "ABCDEFGHIJ"], "count": 3},
+        {"ship": "carrier", "squares": [f"{c}{r}" for r in (7, 8, 9) for c in "FGH"], "count": 2},
+    ],
+}
+
 GRID_CASES = [
     Case("POST", f"{GRID}/layout", "a random fleet placed", {"dice": SEED}),
     Case(
@@ -593,9 +607,15 @@ GRID_CASES = [
     Case(
         "POST",
         f"{GRID}/heatmap",
-        "hits, contacts, both counts: the sampler at its work budget",
+        "hits, contacts, both counts: counted exactly (2,694 layouts)",
         {"view": HEAT_VIEW, "counts": HEAT_COUNTS, "dice": SEED},
         past={"view": HEAT_VIEW, "counts": HEAT_COUNTS * 2, "dice": SEED},
+    ),
+    Case(
+        "POST",
+        f"{GRID}/heatmap",
+        "scattered hits, a contact, both counts: the tree sampler at its work budget",
+        {**HEAT_SCATTERED, "dice": SEED},
     ),
     Case("POST", f"{GRID}/rating", "no dice", {"a": 0, "b": 10_000, "result": "draw"}),
 ]
