@@ -57,7 +57,7 @@ FORESEEN = 1.0  # the share of the listing's budget a listing may be foreseen to
 # A listing stops early, past EARLY of its budget, once its work so far over the share of
 # the tree it has walked (each branch an equal share of its node's) is PROJECTED budgets.
 EARLY = 0.25
-PROJECTED = 1.5
+PROJECTED = 1.2
 PROBES = 16  # paths down the tree that foresee the listing's work
 PROBE_COST = 200  # a path's work
 GOLDEN = (math.sqrt(5) - 1) / 2  # the step between a batch's points along the ways
