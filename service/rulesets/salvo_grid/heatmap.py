@@ -55,9 +55,11 @@ BATCHES = 10  # the draws' batches, whose spread gives the margin
 LIST_WORK = 220_000  # listing the ways of meeting what was told, before sampling by strata
 FORESEEN = 1.0  # the share of the listing's budget a listing may be foreseen to take
 # A listing stops early, past EARLY of its budget, once its work so far over the share of
-# the tree it has walked (each branch an equal share of its node's) is PROJECTED budgets.
+# the tree it has walked (each branch an equal share of its node's) is PROJECTED budgets,
+# and past LATE of it once that is past the budget itself.
 EARLY = 0.25
 PROJECTED = 1.2
+LATE = 0.5
 PROBES = 16  # paths down the tree that foresee the listing's work
 PROBE_COST = 200  # a path's work
 GOLDEN = (math.sqrt(5) - 1) / 2  # the step between a batch's points along the ways
@@ -1062,7 +1064,8 @@ def _bit_cores(
     """Every way to satisfy the hits, contacts and counts, down the search tree as
     ``_bit_draw`` walks it (each way a leaf where the ships left lie anywhere clear); raises
     _Budget (with the work done) past ``budget`` of work, or past ``EARLY`` of it once the
-    work so far, over the share of the tree walked, foresees ``PROJECTED`` budgets.
+    work so far, over the share of the tree walked, foresees ``PROJECTED`` budgets (past
+    ``LATE`` of it, once it foresees more than the budget).
     With ``rnd``, one path is walked instead, a branch drawn uniformly at each node, and
     the work answered is the listing's, estimated (each node's work times the product of
     the branch counts above it)."""
@@ -1082,7 +1085,13 @@ def _bit_cores(
         part: float = 1.0,
     ) -> None:
         nonlocal spent, done
-        if spent > budget or spent > EARLY * budget and spent > PROJECTED * budget * done:
+        if (
+            spent > budget
+            or spent > EARLY * budget
+            and spent > PROJECTED * budget * done
+            or spent > LATE * budget
+            and spent > budget * done
+        ):
             raise _Budget(spent)
         if len(left) == 1:
             last(occ, blk, left[0], blk[left[0]], placed, scale, part)
