@@ -553,7 +553,19 @@ HEAT_COUNTS = [
     },
 ]
 
-# Scattered hits with both counts: too many ways to list, the tree sampler at its budget.
+# Scattered hits with both counts: its 214 ways listed in most of the listing's budget, and
+# counted exactly (994 layouts).
+# Hits apart and a sonar row: its listing foreseen within budget but longer (230,000), so
+# stopped at half its budget, then the tree sampler on the work that is left.
+HEAT_LISTED_OUT = {
+    "view": {
+        "misses": ["I1", "J7", "H5", "B6", "B4"],
+        "hits": ["J1", "C4", "C5", "D3"],
+        "contacts": [],
+        "sunk": [],
+    },
+    "counts": [{"ship": "cruiser", "squares": [f"{c}2" for c in "ABCDEFGHIJ"], "count": 2}],
+}
 HEAT_SCATTERED = {
     "view": {
         "misses": ["B2", "F5", "H3", "D8", "J1"],
@@ -614,8 +626,14 @@ GRID_CASES = [
     Case(
         "POST",
         f"{GRID}/heatmap",
-        "scattered hits, a contact, both counts: the tree sampler at its work budget",
+        "scattered hits, a contact, both counts: its ways listed, counted exactly (994)",
         {**HEAT_SCATTERED, "dice": SEED},
+    ),
+    Case(
+        "POST",
+        f"{GRID}/heatmap",
+        "hits apart, a sonar row: a listing stopped at half its budget, then sampled",
+        {**HEAT_LISTED_OUT, "dice": SEED},
     ),
     Case("POST", f"{GRID}/rating", "no dice", {"a": 0, "b": 10_000, "result": "draw"}),
 ]

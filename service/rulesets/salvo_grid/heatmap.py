@@ -53,7 +53,13 @@ WORK = 220_000  # the sampler's: places looked at over all its draws (about 30 m
 GRACE = 4  # with no fitting layout drawn at WORK, the sampler goes on to GRACE times it
 BATCHES = 10  # the draws' batches, whose spread gives the margin
 LIST_WORK = 220_000  # listing the ways of meeting what was told, before sampling by strata
-FORESEEN = 0.8  # the share of the listing's budget a listing may be foreseen to take
+FORESEEN = 1.0  # the share of the listing's budget a listing may be foreseen to take
+# A listing stops early, past EARLY of its budget, once its work so far over the share of
+# the tree it has walked (each branch an equal share of its node's) is PROJECTED budgets,
+# and past LATE of it once that is past the budget itself.
+EARLY = 0.25
+PROJECTED = 1.2
+LATE = 0.5
 PROBES = 16  # paths down the tree that foresee the listing's work
 PROBE_COST = 200  # a path's work
 GOLDEN = (math.sqrt(5) - 1) / 2  # the step between a batch's points along the ways
@@ -635,7 +641,8 @@ def listing(work: int = WORK) -> int:
 def ways_told(prob: Problem, bits: _Bits, work: int = WORK) -> tuple[list[BitCore] | None, int]:
     """Every way of meeting what was told, or None when its listing is foreseen to pass
     ``FORESEEN`` of ``listing`` (from ``PROBES`` paths down the tree, drawn with a fixed
-    seed: the same view decides alike) or does pass ``listing``; and the work it took."""
+    seed: the same view decides alike) or does pass ``listing`` (or is foreseen to, as it
+    goes: see ``_bit_cores``); and the work it took."""
     budget = listing(work)
     rng = random.Random(0)
     guess = 0.0
@@ -646,8 +653,8 @@ def ways_told(prob: Problem, bits: _Bits, work: int = WORK) -> tuple[list[BitCor
         return None, spent
     try:
         cores, took = _bit_cores(prob, bits, budget)
-    except _Budget:
-        return None, spent + budget
+    except _Budget as over:
+        return None, spent + int(over.args[0])
     return cores, spent + int(took)
 
 
@@ -1056,13 +1063,17 @@ def _bit_cores(
 ) -> tuple[list[BitCore], float]:
     """Every way to satisfy the hits, contacts and counts, down the search tree as
     ``_bit_draw`` walks it (each way a leaf where the ships left lie anywhere clear); raises
-    _Budget past ``budget`` of work. With ``rnd``, one path is walked instead, a branch
-    drawn uniformly at each node, and the work answered is the listing's, estimated (each
-    node's work times the product of the branch counts above it)."""
+    _Budget (with the work done) past ``budget`` of work, or past ``EARLY`` of it once the
+    work so far, over the share of the tree walked, foresees ``PROJECTED`` budgets (past
+    ``LATE`` of it, once it foresees more than the budget).
+    With ``rnd``, one path is walked instead, a branch drawn uniformly at each node, and
+    the work answered is the listing's, estimated (each node's work times the product of
+    the branch counts above it)."""
     allowed, tabs, at_most, cross = bits.allowed, bits.tabs, bits.at_most, bits.cross
     areas, required, sizes = prob.areas, prob.required, prob.sizes
     out: list[BitCore] = []
     spent = 0.0
+    done = 0.0  # the share of the tree walked, each branch an equal share of its node's
 
     def walk(
         occ: int,
@@ -1071,12 +1082,19 @@ def _bit_cores(
         left: tuple[int, ...],
         placed: tuple[tuple[int, int], ...],
         scale: float,
+        part: float = 1.0,
     ) -> None:
-        nonlocal spent
-        if spent > budget:
-            raise _Budget
+        nonlocal spent, done
+        if (
+            spent > budget
+            or spent > EARLY * budget
+            and spent > PROJECTED * budget * done
+            or spent > LATE * budget
+            and spent > budget * done
+        ):
+            raise _Budget(spent)
         if len(left) == 1:
-            last(occ, blk, left[0], blk[left[0]], placed, scale)
+            last(occ, blk, left[0], blk[left[0]], placed, scale, part)
             return
         spent += (16 + 2 * len(left) + 4 * len(areas)) * scale
         must = required & ~occ
@@ -1088,6 +1106,7 @@ def _bit_cores(
             undecided = area & ~occ & ~empty
             n = undecided.bit_count()
             if want < 0 or want > n:
+                done += part
                 return
             if want == 0:
                 newly |= undecided
@@ -1103,12 +1122,15 @@ def _bit_cores(
                 blk[k] |= bits.blocking(k, newly)
             spent += (len(left) * newly.bit_count()) * scale
         if must & empty:
+            done += part
             return
         if not must and slack is None:
             out.append((placed, left, tuple(blk)))
             spent += bits.n * scale
+            done += part
             return
         if not left or must.bit_count() > sum(sizes[k] for k in left):
+            done += part
             return
         room = []
         for k in left:
@@ -1150,14 +1172,19 @@ def _bit_cores(
                 r -= c
             branch(occ, empty, blk, left, placed, scale, -1, s)
             return
-        for pick, k in enumerate(left):
-            ways = room[pick] & tabs[k].cover[s]
+        options = [room[p] & tabs[k].cover[s] for p, k in enumerate(left)]
+        branches = sum(v.bit_count() for v in options) + (0 if must else 1)
+        if not branches:
+            done += part
+            return
+        part /= branches
+        for pick, ways in enumerate(options):
             while ways:
                 low = ways & -ways
                 ways ^= low
-                branch(occ, empty, blk, left, placed, scale, pick, low.bit_length() - 1)
+                branch(occ, empty, blk, left, placed, scale, pick, low.bit_length() - 1, part)
         if not must:
-            branch(occ, empty, blk, left, placed, scale, -1, s)
+            branch(occ, empty, blk, left, placed, scale, -1, s, part)
 
     def branch(
         occ: int,
@@ -1168,6 +1195,7 @@ def _bit_cores(
         scale: float,
         pick: int,
         i: int,
+        part: float = 1.0,
     ) -> None:
         """Ship ``left[pick]`` on its line ``i``; or (``pick`` -1) the square ``i`` open
         water."""
@@ -1176,7 +1204,7 @@ def _bit_cores(
             nb = blk[:]
             for k in left:
                 nb[k] |= tabs[k].cover[i]
-            walk(occ, empty | 1 << i, nb, left, placed, scale)
+            walk(occ, empty | 1 << i, nb, left, placed, scale, part)
             return
         k = left[pick]
         rest_left = left[:pick] + left[pick + 1 :]
@@ -1184,13 +1212,21 @@ def _bit_cores(
         if len(rest_left) == 1:  # as walk would, without copying what the ship blocks
             j = rest_left[0]
             if spent > budget:
-                raise _Budget
-            last(occ | tabs[k].lines[i], blk, j, blk[j] | cross[j][k][i], (*placed, (k, i)), scale)
+                raise _Budget(spent)
+            last(
+                occ | tabs[k].lines[i],
+                blk,
+                j,
+                blk[j] | cross[j][k][i],
+                (*placed, (k, i)),
+                scale,
+                part,
+            )
             return
         nb = blk[:]
         for j in rest_left:
             nb[j] |= cross[j][k][i]
-        walk(occ | tabs[k].lines[i], empty, nb, rest_left, (*placed, (k, i)), scale)
+        walk(occ | tabs[k].lines[i], empty, nb, rest_left, (*placed, (k, i)), scale, part)
 
     def last(
         occ: int,
@@ -1199,10 +1235,12 @@ def _bit_cores(
         blocks: int,
         placed: tuple[tuple[int, int], ...],
         scale: float,
+        part: float = 1.0,
     ) -> None:
         """The last ship ``k`` (its blocked lines ``blocks``): its places that cover all
         that is left and meet every count; any of them completes the way."""
-        nonlocal spent
+        nonlocal spent, done
+        done += part
         cover, exactly = tabs[k].cover, bits.exactly[k]
         v = allowed[k] & ~blocks
         must = required & ~occ
