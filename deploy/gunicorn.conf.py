@@ -132,7 +132,7 @@ limit_request_fields = 6000
 limit_request_field_size = 8190
 
 # Access log: one JSON object per line on stdout; gunicorn's own messages go to stderr.
-# Writing it cost a worker about a fifth of its CPU on the cheapest requests (JSON, a
+# Writing it costs a worker up to a tenth or more of its CPU on cheap requests (JSON, a
 # timestamp, a write), so where nginx sits in front and writes one line a request itself
 # (deploy/k8s/base/nginx.conf), ACCESS_LOG=off turns this one off; alone, it stays on.
 # Anything but on or off is refused in on_starting; until then it counts as on.
