@@ -352,6 +352,12 @@ def test_only_nginx_faces_clients_and_it_buffers(folder: Path) -> None:
     assert "proxy_request_buffering off" not in conf and "proxy_buffering off" not in conf
     assert re.search(r"client_max_body_size \d+k;", conf)
     assert "X-Request-Id" in conf
+    # One access log a request: nginx's (JSON on stdout, with the answer's request id),
+    # gunicorn's off.
+    assert re.search(r"^\s*log_format fc_json escape=json$", conf, re.M)
+    assert re.findall(r"^\s*access_log (.+);", conf, re.M) == ["/dev/stdout fc_json"]
+    app_env = {e["name"]: e["value"] for e in app["env"]}
+    assert app_env["ACCESS_LOG"] == "off"
     listen = re.findall(r"^\s*listen (\d+);", conf, re.M)
     assert listen == [str(nginx["ports"][0]["containerPort"])]
     mount = next(m for m in nginx["volumeMounts"] if m["mountPath"] == "/etc/nginx/nginx.conf")

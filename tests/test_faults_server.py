@@ -361,6 +361,7 @@ SERVER_FAULTS = [
     ("HOST", "[::1", "is not an address this machine can listen on"),
     ("WEB_CONCURRENCY", "0", "is not a number of worker processes (1 or more)"),
     ("LOG_LEVEL", "loud", "is not a log level"),
+    ("ACCESS_LOG", "quiet", "is neither on nor off"),
 ]
 
 

@@ -139,6 +139,18 @@ class Proxy:
     def logs(self) -> str:
         return (self.folder / "nginx.err").read_text()[-4000:]
 
+    def access_lines(self, request_id: str, timeout: float = 5.0) -> list[dict[str, Any]]:
+        """The access log's lines (nginx's stdout) for one request id, once there is one:
+        nginx writes the line as the request ends, which may be just after its answer."""
+        deadline = time.monotonic() + timeout
+        while True:
+            text = (self.folder / "nginx.out").read_text()
+            lines = [json.loads(line) for line in text.splitlines()]
+            found = [line for line in lines if line["request_id"] == request_id]
+            if found or time.monotonic() > deadline:
+                return found
+            time.sleep(0.05)
+
 
 def start_nginx(upstream: int) -> Proxy:
     binary = nginx_binary()
@@ -151,10 +163,10 @@ def start_nginx(upstream: int) -> Proxy:
     command = [binary, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", "stderr"]
     checked = subprocess.run([*command, "-t"], capture_output=True, text=True, check=False)
     assert checked.returncode == 0, checked.stderr
-    with (folder / "nginx.err").open("wb") as err:
+    with (folder / "nginx.err").open("wb") as err, (folder / "nginx.out").open("wb") as out:
         process = subprocess.Popen(
             [*command, "-g", "daemon off;"],
-            stdout=subprocess.DEVNULL,
+            stdout=out,
             stderr=err,
             start_new_session=True,
         )
@@ -239,6 +251,75 @@ def test_the_app_answers_everything_else_through_the_sidecar(proxy: Proxy) -> No
     assert missing.headers["content-type"] == "application/problem+json"
     assert set(missing.json()) == PROBLEM_MEMBERS
     assert "x-request-id" in missing.headers
+
+
+# --- the access log is nginx's ---------------------------------------------------------------
+
+ACCESS_FIELDS = {
+    "time",
+    "type",
+    "request_id",
+    "method",
+    "path",
+    "query",
+    "status",
+    "bytes",
+    "request_time",
+    "upstream_response_time",
+    "upstream_status",
+    "remote",
+    "forwarded_for",
+    "user_agent",
+}
+
+
+def test_each_request_is_one_json_line_of_nginx_with_the_answers_request_id(
+    proxy: Proxy,
+) -> None:
+    """A request the app answers, one the app gives its own id to, and one nginx refuses
+    itself: each writes one JSON line on nginx's stdout, with the id the answer carries."""
+    head, body = roll_request()
+    given = proxy.request(
+        "POST",
+        "/v1/dice/roll?table=7",
+        raw=body,
+        headers={
+            "Content-Type": "application/json",
+            "X-Request-Id": "log-check-1",
+            "User-Agent": 'fleet "app"/2',
+        },
+    )
+    assert given.status == 200 and given.headers["x-request-id"] == "log-check-1"
+    [line] = proxy.access_lines("log-check-1")
+    assert set(line) == ACCESS_FIELDS, line
+    assert line["type"] == "access" and line["method"] == "POST"
+    assert line["path"] == "/v1/dice/roll" and line["query"] == "table=7"
+    assert line["status"] == 200 and line["bytes"] == len(given.body)
+    assert line["upstream_status"] == "200"
+    # Each to the millisecond, measured apart: gunicorn's time may round above nginx's.
+    assert 0 <= float(line["upstream_response_time"]) < 35 and 0 <= line["request_time"] < 35
+    assert line["remote"] == "127.0.0.1" and line["user_agent"] == 'fleet "app"/2'
+    assert line["forwarded_for"] == ""
+    assert line["time"].startswith(("20", "21"))
+
+    # An id the app will not take (it could forge a log line) is replaced, and the log
+    # has the replacement, the one the answer carries.
+    forged = proxy.request("GET", "/nowhere", headers={"X-Request-Id": 'x" injected="1'})
+    assert forged.status == 404 and forged.headers["x-request-id"] != 'x" injected="1'
+    [line] = proxy.access_lines(forged.headers["x-request-id"])
+    assert line["status"] == 404 and line["path"] == "/nowhere" and line["query"] == ""
+    assert not proxy.access_lines('x" injected="1', timeout=0)
+
+    # nginx's own refusal: its id, its status, nothing passed on.
+    refused = proxy.request("GET", "/v1/rulesets/" + "a" * 5000)
+    assert refused.status == 414
+    [line] = proxy.access_lines(refused.headers["x-request-id"])
+    assert line["status"] == 414 and line["upstream_response_time"] == ""
+    # Not even a request line: still one line, with the id of nginx's answer.
+    garbage = exchange(proxy.port, b"GARBAGE\r\n\r\n")
+    assert garbage.status == 400
+    [line] = proxy.access_lines(garbage.headers["x-request-id"])
+    assert line["status"] == 400 and line["path"] == line["query"] == ""
 
 
 # --- errors nginx writes itself are problems too ---------------------------------------------
@@ -612,3 +693,28 @@ def test_slow_clients_through_the_sidecar_are_harmless(proxy: Proxy) -> None:
                 timeout=3,
             )
             assert answer.status == 200
+
+
+# --- last: every line the access log got over this module -------------------------------------
+
+
+def test_every_access_line_of_this_module_is_json_with_the_fields(proxy: Proxy) -> None:
+    """After the refusals, the malformed requests, the rate limits and the slow clients
+    above, and bytes past ASCII here: each line nginx wrote is one JSON object of plain
+    ASCII with the fields, numbers for status and bytes."""
+    odd = {
+        "a raw 0xff in the path": _request(b"", method=b"GET", target=b"/\xff?q=\xfe"),
+        "UTF-8 in the user agent": _request(
+            "User-Agent: Flottenf\u00fchrer\r\n".encode(), method=b"GET", target=b"/healthz"
+        ),
+    }
+    ids = [exchange(proxy.port, raw).headers["x-request-id"] for raw in odd.values()]
+    for request_id in ids:
+        [line] = proxy.access_lines(request_id)
+        assert "(not printable ASCII)" in (line["path"], line["user_agent"]), line
+    text = (proxy.folder / "nginx.out").read_bytes().decode("ascii")
+    for raw in text.splitlines():
+        line = json.loads(raw)
+        assert set(line) == ACCESS_FIELDS, line
+        assert isinstance(line["status"], int) and isinstance(line["bytes"], int), line
+        assert line["request_id"], line

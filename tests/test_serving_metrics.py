@@ -274,6 +274,20 @@ def test_request_id_is_returned_and_logged_as_json(tmp_path: Path) -> None:
     assert all(line["type"] == "access" and line["duration_ms"] >= 0 for line in lines)
 
 
+@pytest.mark.parametrize("value", ["off", "OFF"])
+def test_access_log_off_leaves_stdout_to_the_proxy_in_front(tmp_path: Path, value: str) -> None:
+    """ACCESS_LOG=off (the pod sets it: its nginx writes the access log): gunicorn writes
+    no access line, and still returns the request id for the proxy's line."""
+    with running(tmp_path, workers=1, env={"ACCESS_LOG": value}) as srv:
+        answer = srv.request("POST", "/v1/dice/roll", ROLL, {"X-Request-Id": "quiet-1"})
+        assert answer.status == 200 and answer.headers["x-request-id"] == "quiet-1"
+        assert srv.request("GET", "/nowhere").status == 404
+        process = srv
+    assert stop(process) == 0
+    assert process.stdout.read_text() == ""
+    assert "Traceback" not in process.stderr.read_text()
+
+
 # --- a metrics folder that cannot be used: one line, never a traceback ------------------------
 
 METRICS_FAULTS = {
