@@ -917,13 +917,27 @@ def _place(bits: _Bits, pos: list[int], blk: list[int], left: list[int], k: int,
     return bits.tabs[k].lines[i]
 
 
+def _room(bits: _Bits, left: Sequence[int], blk: Sequence[int], wants: Sequence[int]) -> list[int]:
+    """Each ship left's places still open: allowed, clear of what is placed, and covering no
+    more of each count's area than the count still wants."""
+    room = []
+    for k in left:
+        v = bits.allowed[k] & ~blk[k]
+        for a, want in enumerate(wants):
+            le = bits.at_most[k][a]
+            if want < len(le):
+                v &= le[want]
+        room.append(v)
+    return room
+
+
 def _bit_draw(
     prob: Problem, bits: _Bits, rng: random.Random, pos: list[int], first: float
 ) -> tuple[float, int]:
     """One layout drawn down the search tree (as ``_expand`` walks it), with bitsets: (its
     weight, one over the chance of drawing it, or 0 at a dead end; the work done). The
     draw's first random number is ``first``, the rest are the generator's."""
-    allowed, tabs, at_most = bits.allowed, bits.tabs, bits.at_most
+    allowed, tabs = bits.allowed, bits.tabs
     given = [first]
 
     def rnd() -> float:
@@ -982,14 +996,7 @@ def _bit_draw(
                 for k in left:
                     blk[k] |= tabs[k].cover[s]
                 continue
-        room = []
-        for k in left:
-            v = allowed[k] & ~blk[k]
-            for a, want in enumerate(wants):
-                le = at_most[k][a]
-                if want < len(le):
-                    v &= le[want]
-            room.append(v)
+        room = _room(bits, left, blk, wants)
         if must:
             best = -1
             counts: list[int] = []
@@ -1069,7 +1076,7 @@ def _bit_cores(
     With ``rnd``, one path is walked instead, a branch drawn uniformly at each node, and
     the work answered is the listing's, estimated (each node's work times the product of
     the branch counts above it)."""
-    allowed, tabs, at_most, cross = bits.allowed, bits.tabs, bits.at_most, bits.cross
+    allowed, tabs, cross = bits.allowed, bits.tabs, bits.cross
     areas, required, sizes = prob.areas, prob.required, prob.sizes
     out: list[BitCore] = []
     spent = 0.0
@@ -1132,14 +1139,7 @@ def _bit_cores(
         if not left or must.bit_count() > sum(sizes[k] for k in left):
             done += part
             return
-        room = []
-        for k in left:
-            v = allowed[k] & ~blk[k]
-            for a, want in enumerate(wants):
-                le = at_most[k][a]
-                if want < len(le):
-                    v &= le[want]
-            room.append(v)
+        room = _room(bits, left, blk, wants)
         if must:
             best = -1
             fewest = 0
