@@ -18,10 +18,9 @@ from joserfc import jws
 from joserfc.jwk import KeySet
 
 from service.receipts.keys import SealKeys
+from tests.salvo_solo_helpers import AJAX, SPEE, START_STATE
 
 SOLO = "/v1/rulesets/salvo-solo"
-AJAX = {"ship": "Ajax"}
-SPEE = {"ship": "Graf Spee"}
 GAME_SEED = "river-plate-1939"
 VERIFIER = Path(__file__).resolve().parent.parent / "tools" / "verify_dice.py"
 
@@ -159,16 +158,7 @@ def _chain(client: FlaskClient, log: list[dict[str, Any]], path: str, body: dict
     return log[-1]
 
 
-SOLO_START = {
-    "turn": 1,
-    "weather": "Fair",
-    "range": "Long",
-    "player": AJAX,
-    "enemy": SPEE,
-    "enemy_last_action": None,
-    "player_has_straddled": False,
-    "enemy_has_straddled": False,
-}
+SOLO_START = START_STATE
 
 
 def salvo_solo_game(client: FlaskClient, seed: str, most_turns: int = 60) -> list[dict[str, Any]]:

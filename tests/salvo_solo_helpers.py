@@ -14,6 +14,18 @@ SPEE = {"ship": "Graf Spee"}
 HOOD = {"ship": "Hood"}
 KGV = {"ship": "King George V"}
 NURNBURG = {"ship": "Nürnburg"}
+# A game's first turn as a client sends it, every member written out: Ajax closes on
+# Graf Spee at Long range in Fair weather.
+START_STATE: dict[str, Any] = {
+    "turn": 1,
+    "weather": "Fair",
+    "range": "Long",
+    "player": AJAX,
+    "enemy": SPEE,
+    "enemy_last_action": None,
+    "player_has_straddled": False,
+    "enemy_has_straddled": False,
+}
 
 
 def faces(total: int, count: int, sides: int = 6) -> list[int]:

@@ -31,7 +31,8 @@ from service.receipts.keys import signing_keys
 from service.receipts.signing import Signer, unsigned
 from tests.browser_helpers import chromium
 from tests.fixtures.logs.make_logs import app_config
-from tests.receipts_helpers import AJAX, SOLO, SPEE
+from tests.receipts_helpers import SOLO
+from tests.salvo_solo_helpers import AJAX, SPEE
 from tests.serving_helpers import Server, running
 from tests.test_receipts_checkpoints import (
     EXPECTED,

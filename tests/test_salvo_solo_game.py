@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from service import create_app
 from service.rulesets.salvo_solo import RULESET, tables
-from tests.salvo_solo_helpers import AJAX, BASE, SPEE, refused, resolve, ship
+from tests.salvo_solo_helpers import AJAX, BASE, SPEE, START_STATE, refused, resolve, ship
 
 # --- attack ----------------------------------------------------------------------------------
 
@@ -95,16 +95,7 @@ def test_a_silenced_ship_cannot_attack(client: FlaskClient) -> None:
 
 # --- turn -------------------------------------------------------------------------------------
 
-START: dict[str, Any] = {
-    "turn": 1,
-    "weather": "Fair",
-    "range": "Long",
-    "player": AJAX,
-    "enemy": SPEE,
-    "enemy_last_action": None,
-    "player_has_straddled": False,
-    "enemy_has_straddled": False,
-}
+START = START_STATE
 
 
 def test_a_whole_turn_in_the_rulebook_order(client: FlaskClient) -> None:

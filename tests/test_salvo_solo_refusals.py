@@ -18,6 +18,19 @@ from tests.salvo_solo_helpers import AJAX, SPEE, refused
 SUNK_SPEE = {"ship": "Graf Spee", "state": {"flotation_hits": 6}}
 
 
+# Ajax, its speed shot away, asked to Close in a turn.
+AJAX_AT_SPEED_0_CLOSES = {
+    "state": {
+        "turn": 1,
+        "weather": "Fair",
+        "range": "Long",
+        "player": {"ship": "Ajax", "state": {"speed_hits": 5}},
+        "enemy": SPEE,
+    },
+    "player_action": "C",
+}
+
+
 @pytest.mark.parametrize(
     ("step", "body", "field"),
     [
@@ -85,16 +98,7 @@ def test_an_attack_refused_names_the_member_at_fault(
         ),
         (
             "turn",
-            {
-                "state": {
-                    "turn": 1,
-                    "weather": "Fair",
-                    "range": "Long",
-                    "player": {"ship": "Ajax", "state": {"speed_hits": 5}},
-                    "enemy": SPEE,
-                },
-                "player_action": "C",
-            },
+            AJAX_AT_SPEED_0_CLOSES,
             "player_action",
         ),
         (
@@ -148,16 +152,7 @@ def test_straddle_by_a_silenced_ship_names_the_firer_and_says_why(client: FlaskC
         ),
         (
             "turn",
-            {
-                "state": {
-                    "turn": 1,
-                    "weather": "Fair",
-                    "range": "Long",
-                    "player": {"ship": "Ajax", "state": {"speed_hits": 5}},
-                    "enemy": SPEE,
-                },
-                "player_action": "C",
-            },
+            AJAX_AT_SPEED_0_CLOSES,
             "Ajax",
         ),
     ],
