@@ -101,9 +101,17 @@ class Step:
     resolve: Resolver
     odds: bool = False
     exact_odds: ExactOdds | None = None
+    # Where it is served under its ruleset, when not at its name: the odds of a whole turn,
+    # a step of its own (seeded games where it cannot be exact), sit at ``turn/odds``.
+    path: str | None = None
+
+    @property
+    def route(self) -> str:
+        """The step's path under ``/v1/rulesets/<id>/``."""
+        return self.path or self.name
 
     def as_dict(self, ruleset: str) -> dict[str, Any]:
-        path = f"/v1/rulesets/{ruleset}/{self.name}"
+        path = f"/v1/rulesets/{ruleset}/{self.route}"
         return {
             "name": self.name,
             "summary": self.summary,

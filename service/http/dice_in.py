@@ -12,10 +12,12 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from ..engine import dice as engine_dice
+from ..engine import dice_requests
 from ..engine.dice_requests import Again
 from ..receipts import sealing
 from ..receipts.keys import SealKeys
 from ..receipts.signing import rfc3339
+from .derive import same_shape
 from .fields import BoundedList, OneOf, StrictInteger
 from .receipts import current_keys
 
@@ -163,6 +165,13 @@ class SealedDiceSchema(Schema):
 
 
 DICE_VARIANTS = [SeededDiceSchema, SuppliedDiceSchema, SealedDiceSchema]
+
+
+# The dice a composite step hands back for a later call (a pending turn's finishing call, a
+# fleet action's next activation) are the request's own components, wherever a result
+# nests them.
+same_shape(dice_requests.SeededDice, SeededDiceSchema)
+same_shape(dice_requests.SealedDice, SealedDiceSchema)
 
 
 def dice_field() -> OneOf:

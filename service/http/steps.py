@@ -179,7 +179,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
             return pictures.answer(envelope, lambda answer: draw(answer, body))
         return pictures.varies(signed(envelope))
 
-    path = f"{blp.url_prefix}/{step.name}"
+    path = f"{blp.url_prefix}/{step.route}"
     answer = example_answer(
         ruleset.id, step, spec.example, spec.build, request(), path, rules=ruleset
     )
@@ -195,7 +195,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
             blp.arguments(request(), example=dict(spec.example))(resolve)
         )
     )
-    blp.route(f"/{step.name}", methods=["POST"])(view)
+    blp.route(f"/{step.route}", methods=["POST"])(view)
 
     if not step.odds:
         return
@@ -233,4 +233,4 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
             blp.arguments(odds_request(), example=odds_example)(odds)
         )
     )
-    blp.route(f"/{step.name}/odds", methods=["POST"])(odds_view)
+    blp.route(f"/{step.route}/odds", methods=["POST"])(odds_view)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...engine.ruleset import Ruleset, Step
-from . import odds, steps, tables
+from . import odds, steps, tables, turn, turn_odds
 from .rulings import RULINGS
 
 STEPS = (
@@ -48,6 +48,38 @@ STEPS = (
         "state, sunk at zero Hull. No dice.",
         dice="none",
         resolve=steps.damage,
+    ),
+    Step(
+        name="turn",
+        summary="Play a turn, one call at a time",
+        description="The turn as the text plays it, from a state the client sends back each "
+        "call. A call whose state has no first_pick rolls initiative (as the initiative step; "
+        "the loser picks first) and says whose pick it is. Each further call resolves one "
+        "activation: the ship picked, which moves (moved and turned, as measured, are checked "
+        "against its Speed and the 90 degree turn) and fires its guns or its torpedoes at one "
+        "target at the range and line of sight measured after its move (as the fire and torpedo "
+        "steps, whose dice it rolls), or fires nothing. Each answer hands back result.state "
+        "with whose pick is next and which ships have gone; a sunk ship cannot be picked; the "
+        "last activation ends the turn and hands back the next turn's state. A pick out of "
+        "order is a 422 that says whose pick it is; the game is over when a player has no ship "
+        "afloat.",
+        dice="2d6 a round for initiative; then the fire or torpedo step's dice",
+        resolve=turn.turn,
+    ),
+    Step(
+        name="turn-odds",
+        path="turn/odds",
+        summary="Odds of a turn's declared fire",
+        description="For the attacks the players declare for the rest of a turn, in the order "
+        "the ships will go (ruling declared-fire), each ship's chance of being sunk (and sunk "
+        "outright by a catastrophic hit), the distribution of the Hull it loses, and each "
+        "firer's chance of getting its shot off. Exact, as fractions, while the walk stays "
+        f"within {tables.TURN_ODDS_BRANCHES:,} branches (method exact refuses past it); "
+        f"otherwise {tables.TURN_ODDS_SAMPLES:,} seeded games (stream fc-fleet-turn-odds-v1 "
+        "from the seed and nonce of dice) with a 95% Wilson interval for every share; "
+        "result.method says which. Fleet Action has no lasting critical effects.",
+        dice="none (seeded games, where not exact)",
+        resolve=turn_odds.turn_odds,
     ),
 )
 

@@ -10,9 +10,10 @@ from marshmallow import Schema, fields, post_load, validate
 
 from ...http.components import EnumType
 from ...http.contract import RulesetAPI
-from ...http.fields import StrictBoolean, StrictInteger, inches
+from ...http.derive import same_shape
+from ...http.fields import BoundedList, StrictBoolean, StrictInteger, count, inches
 from ...http.steps import NoInputs, StepHTTP, inputs, no_input, register_steps
-from . import RULESET, results, steps, tables
+from . import RULESET, results, steps, tables, turn, turn_odds
 from .ships import Ship
 
 blp = Blueprint(
@@ -28,11 +29,12 @@ MAX_INCHES = 1000
 
 SHIP_CLASS = EnumType.of(results.FleetActionShipClass)
 CREW = EnumType.of(results.FleetActionCrew)
-VISIBILITY = EnumType(
-    "FleetActionVisibility",
-    tables.VISIBILITY,
-    "Clear; Poor (rain, dusk) +1 to Hit; Terrible (fog, night) +2.",
-)
+VISIBILITY = EnumType.of(results.FleetActionVisibility)
+PLAYER = EnumType.of(results.FleetActionPlayer)
+WEAPON = EnumType.of(results.FleetActionWeapon)
+ODDS_METHOD = EnumType.of(results.FleetActionTurnOddsMethodChoice)
+MAX_SHIPS = 2 * tables.MAX_SHIPS_PER_SIDE
+MAX_NAME = 60
 
 
 # --- ships in ----------------------------------------------------------------------------
@@ -94,6 +96,164 @@ class FleetActionDamageInputs(Schema):
     catastrophic = StrictBoolean(
         load_default=False, metadata={"description": "A catastrophic hit: sunk outright"}
     )
+
+
+# --- the turn ------------------------------------------------------------------------------
+
+
+def _name(**kwargs: Any) -> fields.String:
+    return fields.String(validate=validate.Length(min=1, max=MAX_NAME), **kwargs)
+
+
+class FleetActionTurnShipSchema(Schema):
+    """A ship in the action: its own name, whose it is, its class, crew and Hull lost."""
+
+    name = _name(required=True, metadata={"example": "Destroyer 1"})
+    player = PLAYER.field(required=True)
+    ship_class = SHIP_CLASS.field(required=True, data_key="class")
+    crew = CREW.field(required=True)
+    hull_lost = StrictInteger(
+        load_default=0,
+        validate=validate.Range(min=0, max=MAX_HULL),
+        metadata={"description": "Hull points lost so far (at most the class's Hull)"},
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> turn.TurnShip:
+        player = data.pop("player")
+        return turn.TurnShip(player, Ship.of(**data))
+
+
+class FleetActionTurnStateSchema(Schema):
+    """The action between calls: a turn call hands it back as `result.state`, and the next
+    call takes it as `state`, as it is. A new game is the turn number and the ships."""
+
+    turn = count(
+        1,
+        tables.MAX_TURN,
+        required=True,
+        metadata={"description": f"The turn being played; the count stops at {tables.MAX_TURN:,}"},
+    )
+    ships = BoundedList(
+        fields.Nested(FleetActionTurnShipSchema),
+        required=True,
+        least=2,
+        most=MAX_SHIPS,
+        metadata={
+            "description": f"Every ship of both players, sunk or afloat: 1 to "
+            f"{tables.MAX_SHIPS_PER_SIDE} a player, each with a name of its own"
+        },
+    )
+    visibility = VISIBILITY.field(load_default="Clear")
+    first_pick = PLAYER.field(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "Who picked first this turn; null: initiative to roll"},
+    )
+    next_pick = PLAYER.field(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "Whose pick is next; null: initiative to roll, or game over"},
+    )
+    gone = BoundedList(
+        _name(),
+        load_default=list,
+        most=MAX_SHIPS,
+        metadata={"description": "The ships that have gone this turn, in order"},
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> turn.TurnState:
+        return turn.TurnState(
+            turn=data["turn"],
+            ships=tuple(data["ships"]),
+            visibility=data["visibility"],
+            first_pick=data["first_pick"],
+            next_pick=data["next_pick"],
+            gone=tuple(data["gone"]),
+        )
+
+
+class FleetActionActivationSchema(Schema):
+    """One ship's go as the players measured it on the table: its move, then its fire."""
+
+    ship = _name(required=True, metadata={"description": "The ship picked, by name"})
+    weapon = WEAPON.field(required=True)
+    target = _name(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "The enemy it fires at (not with weapon none)"},
+    )
+    range = inches(
+        0,
+        MAX_INCHES,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "Inches to the target, measured after the move"},
+    )
+    line_of_sight = StrictBoolean(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "Can it see the target after its move?"},
+    )
+    moved = inches(
+        0,
+        MAX_INCHES,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "Inches moved, checked against the class's Speed"},
+    )
+    turned = inches(
+        0,
+        360,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": f"Degrees turned in the move, at most {tables.MAX_TURN_DEGREES}"},
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> turn.Activation:
+        return turn.Activation(**data)
+
+
+class FleetActionTurnInputs(Schema):
+    state = fields.Nested(FleetActionTurnStateSchema, required=True)
+    activation = fields.Nested(
+        FleetActionActivationSchema,
+        load_default=None,
+        metadata={
+            "description": "Leave out to roll initiative when the turn starts (no first_pick); "
+            "afterwards the one ship that goes this call"
+        },
+    )
+
+
+class FleetActionTurnOddsInputs(Schema):
+    state = fields.Nested(
+        FleetActionTurnStateSchema,
+        required=True,
+        metadata={"description": "The action as a turn call hands it back (`result.state`)"},
+    )
+    fire = BoundedList(
+        fields.Nested(FleetActionActivationSchema),
+        required=True,
+        least=1,
+        most=MAX_SHIPS,
+        metadata={
+            "description": "The attacks declared for the rest of the turn, in the order the "
+            "ships will go, each ship once"
+        },
+    )
+    method = ODDS_METHOD.field(load_default="auto")
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
+        return {**data, "fire": tuple(data["fire"])}
+
+
+# What a turn hands back that the next call sends again is one component, the request's.
+same_shape(results.FleetActionTurnShip, FleetActionTurnShipSchema)
+same_shape(results.FleetActionTurnState, FleetActionTurnStateSchema)
 
 
 # --- registration ---------------------------------------------------------------------------
@@ -164,6 +324,69 @@ STEPS = [
             "ship": {"class": "Cruiser", "hull_lost": 1},
             "hull_lost": 2,
             "catastrophic": False,
+        },
+    ),
+]
+
+
+def _turn_ship(name: str, player: str, ship_class: str, crew: str) -> dict[str, Any]:
+    return {"name": name, "player": player, "class": ship_class, "crew": crew}
+
+
+# The rulebook's example turn: A's Veteran Battleship against B's two Seasoned Destroyers.
+EXAMPLE_SHIPS = [
+    _turn_ship("Battleship", "A", "Battleship", "Veteran"),
+    _turn_ship("Destroyer 1", "B", "Destroyer", "Seasoned"),
+    _turn_ship("Destroyer 2", "B", "Destroyer", "Seasoned"),
+]
+EXAMPLE_STATE = {
+    "turn": 1,
+    "visibility": "Clear",
+    "ships": EXAMPLE_SHIPS,
+    "first_pick": "A",
+    "next_pick": "A",
+    "gone": [],
+}
+BATTLESHIP_FIRES = {
+    "ship": "Battleship",
+    "weapon": "guns",
+    "target": "Destroyer 1",
+    "range": 40,
+    "line_of_sight": True,
+    "moved": 10,
+}
+STEPS += [
+    StepHTTP(
+        name="turn",
+        inputs=FleetActionTurnInputs,
+        result=results.FleetActionTurnResult,
+        build=inputs(turn.TurnInput),
+        example={
+            "state": EXAMPLE_STATE,
+            "activation": BATTLESHIP_FIRES,
+            "dice": {"values": [2, 4, 5, 1, 6, 3, 5, 2, 4]},
+        },
+    ),
+    StepHTTP(
+        name="turn-odds",
+        inputs=FleetActionTurnOddsInputs,
+        result=results.FleetActionTurnOddsResult,
+        build=inputs(turn_odds.TurnOddsInput),
+        example={
+            "state": EXAMPLE_STATE,
+            "fire": [
+                BATTLESHIP_FIRES,
+                {
+                    "ship": "Destroyer 2",
+                    "weapon": "guns",
+                    "target": "Battleship",
+                    "range": 18,
+                    "line_of_sight": True,
+                    "moved": 14,
+                },
+            ],
+            "method": "auto",
+            "dice": SEED,
         },
     ),
 ]

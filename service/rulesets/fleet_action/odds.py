@@ -65,18 +65,26 @@ def _to_hit(crew: str | None, visibility: str) -> int:
 Odds = list[tuple[Mapping[str, Any], Fraction]]
 
 
-def fire_odds(inp: FireInput) -> Odds:
-    """Every outcome of the guns with its chance; refused exactly as the step refuses."""
+def fire_tallies(inp: FireInput) -> dict[Tally, Fraction]:
+    """Every tally of the guns with its chance; refused exactly as the step refuses."""
     check_guns(inp)
     to_hit = _to_hit(inp.firer.crew, inp.visibility)
     shots = shot_odds(to_hit, inp.target.ship_class.armour)
-    tallies = tally_odds(shots, inp.firer.ship_class.attack)
-    return [(fire_outcome(tally, inp.target), p) for tally, p in tallies.items()]
+    return tally_odds(shots, inp.firer.ship_class.attack)
+
+
+def torpedo_tallies(inp: TorpedoInput) -> dict[Tally, Fraction]:
+    """Every tally of a torpedo attack with its chance (armour is ignored)."""
+    check_torpedoes(inp)
+    to_hit = _to_hit(inp.firer.crew, torpedo_visibility(inp.visibility, in_force()))
+    return tally_odds(shot_odds(to_hit, None), t.TORPEDO_DICE)
+
+
+def fire_odds(inp: FireInput) -> Odds:
+    """Every outcome of the guns with its chance; refused exactly as the step refuses."""
+    return [(fire_outcome(tally, inp.target), p) for tally, p in fire_tallies(inp).items()]
 
 
 def torpedo_odds(inp: TorpedoInput) -> Odds:
     """Every outcome of a torpedo attack with its chance (armour is ignored)."""
-    check_torpedoes(inp)
-    to_hit = _to_hit(inp.firer.crew, torpedo_visibility(inp.visibility, in_force()))
-    tallies = tally_odds(shot_odds(to_hit, None), t.TORPEDO_DICE)
-    return [(attack_outcome(tally, inp.target), p) for tally, p in tallies.items()]
+    return [(attack_outcome(tally, inp.target), p) for tally, p in torpedo_tallies(inp).items()]

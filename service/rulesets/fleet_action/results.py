@@ -11,9 +11,10 @@ annotations are strings counts its NotRequired keys as required at run time, and
 derivation reads them.
 """
 
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, Literal, NotRequired, TypedDict
 
-from ...engine.typed import Doc, Fixed
+from ...engine.dice_requests import Again
+from ...engine.typed import Doc, Fixed, Limits
 
 FleetActionPlayer = Annotated[
     Literal["A", "B"], Fixed("FleetActionPlayer", "One of the two players.")
@@ -35,6 +36,11 @@ FleetActionShipClass = Annotated[
 FleetActionCrew = Annotated[
     Literal["Green", "Seasoned", "Veteran", "Elite"],
     Fixed("FleetActionCrew", "Crew quality (sets To Hit)."),
+]
+
+FleetActionVisibility = Annotated[
+    Literal["Clear", "Poor", "Terrible"],
+    Fixed("FleetActionVisibility", "Clear; Poor (rain, dusk) +1 to Hit; Terrible (fog, night) +2."),
 ]
 
 FleetActionShipStatus = TypedDict(
@@ -73,10 +79,196 @@ class FleetActionDamageResult(TypedDict):
     sunk_by: FleetActionSunkBy | None
 
 
+# --- the turn ------------------------------------------------------------------------------
+
+FleetActionWeapon = Annotated[
+    Literal["guns", "torpedoes", "none"],
+    Fixed(
+        "FleetActionWeapon",
+        "What a ship fires when it goes: its guns, its torpedoes (instead of guns: Destroyers "
+        "and Cruisers), or nothing (it moves only).",
+    ),
+]
+
+FleetActionTurnCall = Annotated[
+    Literal["initiative", "activation"],
+    Fixed(
+        "FleetActionTurnCall",
+        "What a turn call does: roll initiative (a request with no `activation`), or resolve "
+        "one ship's activation.",
+    ),
+]
+
+FleetActionTurnShip = TypedDict(
+    "FleetActionTurnShip",
+    {
+        "name": Annotated[str, Doc("How the players call it; each ship's own")],
+        "player": FleetActionPlayer,
+        "class": FleetActionShipClass,
+        "crew": FleetActionCrew,
+        "hull_lost": NotRequired[Annotated[int, Doc("Hull points lost so far; all of them: sunk")]],
+    },
+)
+
+
+class FleetActionTurnState(TypedDict):
+    """The action between calls: a turn call hands it back as `result.state`, and the next
+    call takes it as `state`, as it is."""
+
+    turn: Annotated[int, Doc("The turn being played")]
+    ships: Annotated[list[FleetActionTurnShip], Doc("Every ship of both players, sunk or afloat")]
+    visibility: NotRequired[FleetActionVisibility]
+    first_pick: NotRequired[
+        Annotated[
+            FleetActionPlayer | None,
+            Doc("The initiative's loser, who picked first this turn; null: initiative to roll"),
+        ]
+    ]
+    next_pick: NotRequired[
+        Annotated[
+            FleetActionPlayer | None,
+            Doc("Whose pick is next; null: initiative to roll, or the game is over"),
+        ]
+    ]
+    gone: NotRequired[
+        Annotated[list[str], Doc("The ships that have gone this turn, in the order they went")]
+    ]
+
+
+class FleetActionActivationResult(TypedDict):
+    """One ship's go: it moved, then fired its guns or its torpedoes, or nothing."""
+
+    ship: str
+    player: FleetActionPlayer
+    weapon: FleetActionWeapon
+    target: Annotated[str | None, Doc("null: it fired at nothing")]
+    range: Annotated[float | None, Doc("Inches to the target after the move, as measured")]
+    line_of_sight: bool | None
+    moved: Annotated[float | None, Doc("Inches moved, as measured; null: not given")]
+    turned: Annotated[float | None, Doc("Degrees turned, as measured; null: not given")]
+    guns: Annotated[FleetActionFireResult | None, Doc("The guns' attack, when it fired guns")]
+    torpedoes: Annotated[
+        FleetActionTorpedoResult | None, Doc("The torpedo attack, when it fired torpedoes")
+    ]
+
+
+class FleetActionNextCall(TypedDict):
+    """What the next call of the turn sends."""
+
+    call: FleetActionTurnCall
+    player: Annotated[FleetActionPlayer | None, Doc("Whose pick it is; null: initiative")]
+    ships: Annotated[list[str], Doc("The ships that player may pick (afloat, not yet gone)")]
+    dice: Annotated[
+        Again,
+        Doc(
+            "These dice with the nonce counted up by one, for the next call (seeded or "
+            "sealed); null for supplied dice, or past the last nonce"
+        ),
+    ]
+    detail: str
+
+
+class FleetActionTurnResult(TypedDict):
+    call: Annotated[FleetActionTurnCall, Doc("What this call did")]
+    initiative: NotRequired[
+        Annotated[FleetActionInitiativeResult, Doc("Only on a call that rolled initiative")]
+    ]
+    activation: NotRequired[
+        Annotated[FleetActionActivationResult, Doc("Only on a call that resolved an activation")]
+    ]
+    turn_over: Annotated[bool, Doc("Every ship afloat has gone: `state` starts the next turn")]
+    game_over: Annotated[bool, Doc("A player has no ship afloat")]
+    winner: Annotated[FleetActionPlayer | None, Doc("null: the game goes on")]
+    state: Annotated[FleetActionTurnState, Doc("Send it back as the next call's `state`")]
+    next: Annotated[FleetActionNextCall | None, Doc("null: the game is over")]
+
+
+# --- the odds of a turn -------------------------------------------------------------------
+
+FleetActionTurnOddsKind = Annotated[
+    Literal["exact", "monte-carlo"],
+    Fixed(
+        "FleetActionTurnOddsKind",
+        "How turn odds were worked out: exact (every outcome of every attack, as fractions) "
+        "or from seeded games, with a 95% interval.",
+    ),
+]
+
+FleetActionTurnOddsMethodChoice = Annotated[
+    Literal["auto", "exact", "monte-carlo"],
+    Fixed(
+        "FleetActionTurnOddsMethodChoice",
+        "auto: exact within the branch limit, else seeded games; exact: refused past the "
+        "limit; monte-carlo: seeded games whatever the size.",
+    ),
+]
+
+
+class FleetActionTurnChance(TypedDict):
+    probability: Annotated[str, Doc("Exact: a fraction; seeded games: count/samples", "97/400")]
+    p: float
+    interval: Annotated[
+        list[float],
+        Limits(length=2),
+        Doc("95% Wilson score interval [low, high]; exact odds: [p, p]"),
+    ]
+
+
+class FleetActionHullLostChance(TypedDict):
+    hull_lost: Annotated[int, Doc("Hull points lost this turn")]
+    chance: FleetActionTurnChance
+
+
+FleetActionShipOdds = TypedDict(
+    "FleetActionShipOdds",
+    {
+        "name": str,
+        "player": FleetActionPlayer,
+        "class": FleetActionShipClass,
+        "hull_left": Annotated[int, Doc("Hull left at the start of the declared fire")],
+        "fires": Annotated[
+            FleetActionTurnChance | None,
+            Doc("The chance it gets its declared shot off (afloat, target afloat); null: none"),
+        ],
+        "sunk": Annotated[FleetActionTurnChance, Doc("Sunk by the end of the declared fire")],
+        "catastrophic": Annotated[
+            FleetActionTurnChance, Doc("Sunk outright by a catastrophic hit (part of `sunk`)")
+        ],
+        "hull_lost": Annotated[
+            list[FleetActionHullLostChance],
+            Doc("Hull lost this turn, from 0 to all it had left (a sinking loses all)"),
+        ],
+        "expected_hull_lost": float,
+    },
+)
+
+
+class FleetActionTurnOddsMethod(TypedDict):
+    kind: FleetActionTurnOddsKind
+    branch_limit: Annotated[int, Doc("Exact odds walk at most this many branches")]
+    branches: Annotated[int | None, Doc("Branches walked (exact); null: over the limit")]
+    algorithm: Annotated[str | None, Doc("The seeded games' stream (docs); null: exact")]
+    samples: Annotated[int | None, Doc("Games played; null: exact")]
+    detail: str
+
+
+class FleetActionTurnOddsResult(TypedDict):
+    method: FleetActionTurnOddsMethod
+    ships: Annotated[
+        list[FleetActionShipOdds],
+        Doc(
+            "Every ship of the state, in its order. Fleet Action has no lasting critical "
+            "effects: a catastrophic hit sinks outright"
+        ),
+    ]
+
+
 # The result of each step, by step name (its schema is derived from it).
 STEP_RESULTS: dict[str, type] = {
     "initiative": FleetActionInitiativeResult,
     "fire": FleetActionFireResult,
     "torpedo": FleetActionTorpedoResult,
     "damage": FleetActionDamageResult,
+    "turn": FleetActionTurnResult,
+    "turn-odds": FleetActionTurnOddsResult,
 }

@@ -135,10 +135,11 @@ RULINGS = (
     Ruling(
         id="torpedoes-instead-of-guns",
         question="A ship fires torpedoes 'instead of' guns. Does the service stop it doing both?",
-        ruling="No: the service is stateless and resolves one attack per request; keeping each "
-        "ship to guns or torpedoes once per turn is the players' (or the app's) part.",
-        reason="The service keeps no game between requests, so it cannot know what a ship did "
-        "earlier in the turn.",
+        ruling="In a turn, yes: an activation names one weapon, guns, torpedoes or none, and a "
+        "ship goes once a turn. The single fire and torpedo steps keep no game between "
+        "requests, so there keeping a ship to one of them is the players' (or the app's) part.",
+        reason="The text lets a ship fire torpedoes 'instead of guns' when it goes; the turn "
+        "knows which ships have gone, a single attack does not.",
     ),
     Ruling(
         id="initiative-ties",
@@ -156,5 +157,86 @@ RULINGS = (
         ruling="No: only the firer's crew sets To Hit; the target's Armour and Hull come from its "
         "class. A target may be sent without a crew.",
         reason="The text ties crew quality to 'the score needed to hit' and nothing else.",
+    ),
+    Ruling(
+        id="initiative-each-turn",
+        question="Is initiative rolled every turn, or once for the game?",
+        ruling="Every turn: each turn starts with both players rolling, and the loser picks "
+        "first that turn.",
+        reason="'The game is played in turns. Both players roll 1D6 for initiative' reads as the "
+        "first thing a turn does, and 'start a new turn' at the end sends the players back to "
+        "it; a fresh roll each turn also keeps one player from picking first all game.",
+        readings=(
+            Reading(
+                id="every-turn",
+                text="Initiative is rolled at the start of every turn; the loser picks first.",
+                default=True,
+                wording_supports=True,
+            ),
+            Reading(
+                id="once-a-game",
+                text="Initiative is rolled once, on the first turn; the same player picks first "
+                "every turn after.",
+            ),
+        ),
+        wording="The initiative sentence follows 'The game is played in turns' and 'start a new "
+        "turn' closes the sequence, so the text's order puts a roll in every turn; that the "
+        "roll is written once, before the example turn, lets a table read it as once a game.",
+    ),
+    Ruling(
+        id="picks-when-one-side-is-out",
+        question="The players pick alternately 'until every ship has gone'. What happens when "
+        "one player has no ship left to pick (all gone or sunk) and the other still has some?",
+        ruling="That player passes; the other picks its remaining ships one after another until "
+        "every ship afloat has gone. The turn then ends.",
+        reason="The turn ends only 'when every ship has gone', so the ships left must still go; "
+        "with no ship to pick, a player has no pick to make.",
+    ),
+    Ruling(
+        id="sunk-before-going",
+        question="A ship is sunk before it has gone this turn.",
+        ruling="It is removed at once: it cannot be picked, does not count as a ship still to "
+        "go, and the turn can end without it. A ship that has gone and is sunk later stays "
+        "in gone.",
+        reason="The text removes a ship at zero Hull, and a removed ship has nothing to move or "
+        "fire.",
+    ),
+    Ruling(
+        id="moving-without-firing",
+        question="Must a ship fire when it goes? What of a ship with no enemy in range or sight?",
+        ruling="A ship may go and fire nothing (weapon none): it moves and its go is over. When it "
+        "fires, it names its target, the range and line of sight as the players measured them "
+        "after its move.",
+        reason="'That ship moves, then fires' cannot be kept by a ship with no target in range "
+        "or sight, and the service cannot see the table; a ship that moves only is the one "
+        "reading that never leaves a player stuck.",
+    ),
+    Ruling(
+        id="measured-move",
+        question="How does the service check a move of 'up to its Speed' with 'one turn of up to "
+        "90 degrees'?",
+        ruling="The players move the model; an activation may say how far it moved (inches) and "
+        "how far it turned (degrees). Given, more than the class's Speed or a turn of more than "
+        "90 degrees is refused (422); left out, nothing is checked.",
+        reason="Only the players see the table; the numbers they measure are what the service can "
+        "hold to the text.",
+    ),
+    Ruling(
+        id="game-over",
+        question="When is the game over?",
+        ruling="As soon as a player has no ship afloat, even mid-turn: the other player wins, the "
+        "answer says so, and a further turn call with that state is refused (422).",
+        reason="The worked example ends 'Player B wins' the moment the Battleship goes down, with "
+        "no turn left to finish.",
+    ),
+    Ruling(
+        id="declared-fire",
+        question="The odds of a turn are asked for before it is played. What if a ship is sunk "
+        "before its declared shot, or its target is?",
+        ruling="The declared attacks are played in the order listed. A ship sunk before its "
+        "place does not fire; a ship whose target is already sunk holds its fire (the odds do "
+        "not guess another target). Ships not declared fire nothing.",
+        reason="The odds answer the fire the players declare; choosing a new target is a "
+        "decision at the table, which no odds can make for them.",
     ),
 )

@@ -10,7 +10,12 @@ from dataclasses import asdict, dataclass
 from typing import Any, Final
 
 from ...engine.typed import table_of
-from .results import FleetActionCrew, FleetActionPlayer, FleetActionShipClass
+from .results import (
+    FleetActionCrew,
+    FleetActionPlayer,
+    FleetActionShipClass,
+    FleetActionVisibility,
+)
 
 DIE: Final = 6
 
@@ -52,7 +57,7 @@ SHIP_CLASSES: Final = table_of(
 )
 
 # Visibility raises the To Hit number; it can never make it worse than 6+.
-VISIBILITY: Final = {"Clear": 0, "Poor": 1, "Terrible": 2}
+VISIBILITY: Final = table_of(FleetActionVisibility, {"Clear": 0, "Poor": 1, "Terrible": 2})
 VISIBILITY_CONDITIONS: Final = {"Clear": "", "Poor": "rain, dusk", "Terrible": "fog, night"}
 WORST_TO_HIT: Final = 6
 
@@ -73,6 +78,20 @@ INITIATIVE_SIDES: Final[tuple[FleetActionPlayer, FleetActionPlayer]] = table_of(
 # Ruling initiative-ties: at most this many rounds are rolled (a tie in every one is a
 # chance of one in 6**20 with seeded dice); past it the request is refused as over a limit.
 MAX_INITIATIVE_ROUNDS: Final = 20
+
+# Movement: up to the class's Speed, with one turn of up to this many degrees on the way.
+MAX_TURN_DEGREES: Final = 90
+
+# The turn (a service limit, not the text's): ships a player may have in one action, and
+# the turn count, which stops here (a turn played at it hands it back as it is).
+MAX_SHIPS_PER_SIDE: Final = 8
+MAX_TURN: Final = 10_000
+
+# The odds of a turn: exact while the walk of the ships' joint Hull stays within this many
+# branches (each a state of the ships still to be fired on, times an outcome of the next
+# attack); past it, this many seeded games.
+TURN_ODDS_BRANCHES: Final = 20_000
+TURN_ODDS_SAMPLES: Final = 1_000
 
 
 def as_data() -> dict[str, Any]:

@@ -8,11 +8,9 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
-from ...engine.dice_requests import SealedDice, SeededDice
 from ...http.components import EnumType
 from ...http.contract import RulesetAPI
 from ...http.derive import same_shape
-from ...http.dice_in import SealedDiceSchema, SeededDiceSchema
 from ...http.fields import StrictBoolean, count
 from ...http.ship_reference import ship_reference
 from ...http.steps import NoInputs, StepHTTP, inputs, no_input, register_steps
@@ -231,11 +229,10 @@ class SalvoSoloTurnInputs(Schema):
 # --- results ------------------------------------------------------------------------------
 
 # What a result hands back that a later request sends again is one component, the request's,
-# with its limits: a ship's state, the game between turns, the dice to finish a turn with.
+# with its limits: a ship's state, the game between turns (the dice to finish a turn with are
+# service/http/dice_in.py's).
 same_shape(results.SalvoSoloShipState, SalvoSoloShipStateSchema)
 same_shape(results.SalvoSoloGameState, SalvoSoloGameStateSchema)
-same_shape(SeededDice, SeededDiceSchema)
-same_shape(SealedDice, SealedDiceSchema)
 
 
 # --- the advisor ------------------------------------------------------------------------------
