@@ -16,11 +16,14 @@ from tests.receipts_helpers import receipt_hash
 
 BASE = "/v1/rulesets/fleet-action"
 GUNS_ONLY = {"visibility-torpedoes": "guns-only"}
+# Every answer echoes every reading in force, the defaults of the others included.
+DEFAULTS = {"visibility-torpedoes": "same-as-guns", "initiative-each-turn": "every-turn"}
 
 
 def test_every_fleet_action_reading_is_listed() -> None:
     assert {r.id: [x.id for x in r.readings] for r in RULESET.optional} == {
         "visibility-torpedoes": ["same-as-guns", "guns-only"],
+        "initiative-each-turn": ["every-turn", "once-a-game"],
     }
 
 
@@ -30,10 +33,10 @@ def test_visibility_torpedoes_both_ways(client: FlaskClient, visibility: str) ->
     body = shot(ship("Destroyer", "Veteran"), ship("Cruiser"), 10, visibility)
     default = resolve(client, "torpedo", body, [4, 4, 1])
     assert default["result"]["hits"] == 0
-    assert default["rules"] == {"visibility-torpedoes": "same-as-guns"}
+    assert default["rules"] == DEFAULTS
     other = resolve(client, "torpedo", {**body, "rules": GUNS_ONLY}, [4, 4, 1])
     assert other["result"]["hits"] == 2
-    assert other["rules"] == GUNS_ONLY
+    assert other["rules"] == {**DEFAULTS, **GUNS_ONLY}
     to_hit = check(other, "To Hit number")
     assert to_hit["final"] == 4
     assert to_hit["applied"] == []
@@ -59,8 +62,8 @@ def test_torpedo_odds_follow_the_reading(client: FlaskClient) -> None:
 
     default = call(client, f"{BASE}/torpedo/odds", body)
     other = call(client, f"{BASE}/torpedo/odds", {**body, "rules": GUNS_ONLY})
-    assert default["rules"] == {"visibility-torpedoes": "same-as-guns"}
-    assert other["rules"] == GUNS_ONLY
+    assert default["rules"] == DEFAULTS
+    assert other["rules"] == {**DEFAULTS, **GUNS_ONLY}
     # 6+ in terrible visibility: 5/6 a die misses; 4+ under guns-only: 3/6
     assert no_hit(default) == Fraction(5, 6) ** 3
     assert no_hit(other) == Fraction(1, 2) ** 3
@@ -78,7 +81,7 @@ def test_a_seeded_game_under_the_other_reading_verifies(client: FlaskClient) -> 
         if log:
             request["prev"] = receipt_hash(log[-1])
         log.append(call(client, f"{BASE}/{step}", request))
-    assert all(entry["rules"] == GUNS_ONLY for entry in log)
+    assert all(entry["rules"] == {**DEFAULTS, **GUNS_ONLY} for entry in log)
     report = call(client, "/v1/receipts/verify", log)  # type: ignore[arg-type]
     assert report["valid"] is True, report
 

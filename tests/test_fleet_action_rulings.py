@@ -42,6 +42,13 @@ RULINGS = {
     "torpedoes-instead-of-guns",
     "initiative-ties",
     "target-crew",
+    "initiative-each-turn",
+    "picks-when-one-side-is-out",
+    "sunk-before-going",
+    "moving-without-firing",
+    "measured-move",
+    "game-over",
+    "declared-fire",
 }
 
 
@@ -51,12 +58,15 @@ def test_every_ruling_is_served_with_its_reason(client: FlaskClient) -> None:
     assert set(served) == RULINGS
     for ruling in served.values():
         assert ruling["question"] and ruling["ruling"] and ruling["reason"]
-    steps = {step["name"]: step["odds_path"] for step in detail["steps"]}
+    steps = {step["name"]: (step["path"], step["odds_path"]) for step in detail["steps"]}
+    base = "/v1/rulesets/fleet-action"
     assert steps == {
-        "initiative": None,
-        "fire": "/v1/rulesets/fleet-action/fire/odds",
-        "torpedo": "/v1/rulesets/fleet-action/torpedo/odds",
-        "damage": None,
+        "initiative": (f"{base}/initiative", None),
+        "fire": (f"{base}/fire", f"{base}/fire/odds"),
+        "torpedo": (f"{base}/torpedo", f"{base}/torpedo/odds"),
+        "damage": (f"{base}/damage", None),
+        "turn": (f"{base}/turn", None),
+        "turn-odds": (f"{base}/turn/odds", None),
     }
 
 

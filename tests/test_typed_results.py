@@ -166,7 +166,8 @@ def document(every_app: Flask) -> dict[str, Any]:
 
 
 def _result_component(document: dict[str, Any], ruleset: str, step: str) -> str:
-    operation = document["paths"][f"/v1/rulesets/{ruleset}/{step}"]["post"]
+    route = RULESETS[ruleset][0].step(step).route
+    operation = document["paths"][f"/v1/rulesets/{ruleset}/{route}"]["post"]
     answer = operation["responses"]["200"]["content"]["application/json"]["schema"]
     envelope = document["components"]["schemas"][answer["$ref"].rsplit("/", 1)[-1]]
     ref: str = envelope["properties"]["result"]["$ref"]

@@ -479,6 +479,50 @@ FLEET_FIRE = {
 }
 FLEET_TORPEDO = {**FLEET_FIRE, "firer": {"class": "Destroyer", "crew": "Veteran", "name": NAME}}
 
+# A turn at the limits: 6 Elite Battleships a side, each named with the longest name.
+FLEET_A_NAMES = [f"A{i}{'N' * 58}" for i in range(1, 7)]
+FLEET_B_NAMES = [f"B{i}{'N' * 58}" for i in range(1, 7)]
+FLEET_TURN_STATE = {
+    "turn": 10_000,
+    "visibility": "Clear",
+    "ships": [
+        {"name": name, "player": player, "class": "Battleship", "crew": "Elite"}
+        for player, names in (("A", FLEET_A_NAMES), ("B", FLEET_B_NAMES))
+        for name in names
+    ],
+    "first_pick": "A",
+    "next_pick": "B",
+    # every ship has gone but B's last
+    "gone": [
+        *(x for pair in zip(FLEET_A_NAMES[:5], FLEET_B_NAMES[:5], strict=True) for x in pair),
+        FLEET_A_NAMES[5],
+    ],
+}
+
+
+def fleet_guns(firer: str, target: str) -> dict[str, Any]:
+    return {"ship": firer, "weapon": "guns", "target": target, "range": 1, "line_of_sight": True}
+
+
+# Found by a search over random declarations: the exact walk would take 2.9 million
+# branches, so auto walks to the limit, then plays the seeded games.
+FLEET_ODDS_ORDER = [
+    ("B6", "A2"), ("B1", "A3"), ("A3", "B1"), ("A4", "B3"), ("B2", "A1"), ("A5", "B2"),
+    ("B5", "A2"), ("B3", "A3"), ("B4", "A1"), ("A1", "B2"), ("A6", "B1"), ("A2", "B3"),
+]  # fmt: skip
+
+
+def _fleet_name(short: str) -> str:
+    return (FLEET_A_NAMES if short[0] == "A" else FLEET_B_NAMES)[int(short[1]) - 1]
+
+
+FLEET_ODDS = {
+    "state": {**FLEET_TURN_STATE, "next_pick": "A", "gone": []},
+    "fire": [fleet_guns(_fleet_name(f), _fleet_name(t)) for f, t in FLEET_ODDS_ORDER],
+    "method": "auto",
+    "dice": SEED,
+}
+
 FLEET_CASES = [
     Case(
         "POST",
@@ -495,6 +539,31 @@ FLEET_CASES = [
         f"{FLEET}/damage",
         "no dice",
         {"ship": {"class": "Battleship", "name": NAME}, "hull_lost": 100, "catastrophic": True},
+    ),
+    Case(
+        "POST",
+        f"{FLEET}/turn",
+        "12 ships, 11 gone: the last activation of the last turn, a battleship's 6 attack "
+        "dice each saved, the state of the next turn",
+        {
+            "state": FLEET_TURN_STATE,
+            "activation": {**fleet_guns(FLEET_B_NAMES[5], FLEET_A_NAMES[0]), "moved": 10},
+            "rules": {"initiative-each-turn": "once-a-game"},
+            "dice": SEED,
+        },
+    ),
+    Case(
+        "POST",
+        f"{FLEET}/turn/odds",
+        "12 battleships' declared fire whose exact walk is 2.9 million branches: the walk "
+        "to the branch limit, then the seeded games",
+        FLEET_ODDS,
+    ),
+    Case(
+        "POST",
+        f"{FLEET}/turn/odds",
+        "12 battleships' declared fire in seeded games, as asked",
+        {**FLEET_ODDS, "method": "monte-carlo"},
     ),
 ]
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from ...engine.distribution import repeat
@@ -57,6 +58,14 @@ def tally_odds(shots: dict[Shot, Fraction], dice: int) -> dict[Tally, Fraction]:
     return repeat(Tally(), shots, dice, Tally.add)
 
 
+@lru_cache(maxsize=64)
+def pool_tallies(to_hit: int, armour: int | None, dice: int) -> dict[Tally, Fraction]:
+    """The tallies of a pool of ``dice`` against ``to_hit`` (and ``armour``, or none), kept:
+    there are at most 4 numbers to hit x 5 armours x 6 pool sizes (a turn's odds ask for
+    the same pools again and again)."""
+    return tally_odds(shot_odds(to_hit, armour), dice)
+
+
 def _to_hit(crew: str | None, visibility: str) -> int:
     assert crew is not None  # checked by check_guns / check_torpedoes
     return to_hit_number(crew, visibility)[0]
@@ -69,15 +78,14 @@ def fire_tallies(inp: FireInput) -> dict[Tally, Fraction]:
     """Every tally of the guns with its chance; refused exactly as the step refuses."""
     check_guns(inp)
     to_hit = _to_hit(inp.firer.crew, inp.visibility)
-    shots = shot_odds(to_hit, inp.target.ship_class.armour)
-    return tally_odds(shots, inp.firer.ship_class.attack)
+    return dict(pool_tallies(to_hit, inp.target.ship_class.armour, inp.firer.ship_class.attack))
 
 
 def torpedo_tallies(inp: TorpedoInput) -> dict[Tally, Fraction]:
     """Every tally of a torpedo attack with its chance (armour is ignored)."""
     check_torpedoes(inp)
     to_hit = _to_hit(inp.firer.crew, torpedo_visibility(inp.visibility, in_force()))
-    return tally_odds(shot_odds(to_hit, None), t.TORPEDO_DICE)
+    return dict(pool_tallies(to_hit, None, t.TORPEDO_DICE))
 
 
 def fire_odds(inp: FireInput) -> Odds:

@@ -207,10 +207,12 @@ FleetActionTurnOddsMethodChoice = Annotated[
 class FleetActionTurnChance(TypedDict):
     probability: Annotated[str, Doc("Exact: a fraction; seeded games: count/samples", "97/400")]
     p: float
-    interval: Annotated[
-        list[float],
-        Limits(length=2),
-        Doc("95% Wilson score interval [low, high]; exact odds: [p, p]"),
+    interval: NotRequired[
+        Annotated[
+            list[float],
+            Limits(length=2),
+            Doc("Seeded games only: the 95% Wilson score interval [low, high]"),
+        ]
     ]
 
 

@@ -84,14 +84,14 @@ MAX_TURN_DEGREES: Final = 90
 
 # The turn (a service limit, not the text's): ships a player may have in one action, and
 # the turn count, which stops here (a turn played at it hands it back as it is).
-MAX_SHIPS_PER_SIDE: Final = 8
+MAX_SHIPS_PER_SIDE: Final = 6
 MAX_TURN: Final = 10_000
 
 # The odds of a turn: exact while the walk of the ships' joint Hull stays within this many
 # branches (each a state of the ships still to be fired on, times an outcome of the next
 # attack); past it, this many seeded games.
-TURN_ODDS_BRANCHES: Final = 20_000
-TURN_ODDS_SAMPLES: Final = 1_000
+TURN_ODDS_BRANCHES: Final = 5_000
+TURN_ODDS_SAMPLES: Final = 600
 
 
 def as_data() -> dict[str, Any]:

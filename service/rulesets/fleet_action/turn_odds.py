@@ -142,12 +142,22 @@ def exact(hull: list[int], start: list[int], attacks: list[Declared], limit: int
             ways[state[ship]] = ways.get(state[ship], 0) + w
         marginals[ship] = {value: Fraction(w, denominator) for value, w in ways.items()}
 
+    # What the attacks still to come read of each ship: its Hull ("full"), whether it is
+    # afloat ("flag") or nothing ("drop"); a ship is projected only when that changes.
+    kept_as = ["full"] * count
+    work = 0
+
     def project(ship: int, after: int) -> None:
         """Keep only what the attacks after ``after`` read of ``ship``."""
-        nonlocal states
+        nonlocal states, work
         if last_targeted.get(ship, -1) > after:
             return
         fires = last_firing.get(ship, -1) > after
+        mode = "flag" if fires else "drop"
+        if kept_as[ship] == mode:
+            return
+        kept_as[ship] = mode
+        work += len(states)
         kept: dict[tuple[int, ...], int] = {}
         for state, w in states.items():
             value = hull[ship] if fires and state[ship] >= hull[ship] else 0
@@ -160,10 +170,9 @@ def exact(hull: list[int], start: list[int], attacks: list[Declared], limit: int
             settle(ship)
         project(ship, -1)
     fires: list[Fraction] = []
-    branches = 0
     for k, attack in enumerate(attacks):
-        branches += len(states) * len(attack.outcomes)
-        if branches > limit:
+        work += len(states) * len(attack.outcomes)
+        if work > limit:
             return None
         f, g, most = attack.firer, attack.target, hull[attack.target]
         following: dict[tuple[int, ...], int] = {}
@@ -184,7 +193,7 @@ def exact(hull: list[int], start: list[int], attacks: list[Declared], limit: int
             if last_targeted.get(ship) == k:
                 settle(ship)
             project(ship, k)
-    return Walked(marginals, fires, branches)
+    return Walked(marginals, fires, work)
 
 
 @dataclass
@@ -217,11 +226,7 @@ def sampled(
 
 
 def _exact_chance(p: Fraction) -> FleetActionTurnChance:
-    return {
-        "probability": f"{p.numerator}/{p.denominator}",
-        "p": float(p),
-        "interval": [float(p), float(p)],
-    }
+    return {"probability": f"{p.numerator}/{p.denominator}", "p": float(p)}
 
 
 def _seen_chance(count: int, samples: int) -> FleetActionTurnChance:
