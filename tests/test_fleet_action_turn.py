@@ -170,9 +170,12 @@ def test_a_whole_turn_of_three_ships_a_side(client: FlaskClient) -> None:
     assert len(order) == len(set(order)) and calls == 1 + len(order)
     final = {s["name"]: s for s in log[-1]["result"]["state"]["ships"]}
     assert all(_sunk(final[s["name"]]) for s in THREE_A_SIDE if s["name"] not in order)
-    if result["turn_over"]:
-        assert result["state"]["turn"] == 2 and result["state"]["gone"] == []
-        assert result["state"]["first_pick"] is None and result["next"]["call"] == "initiative"
+    # this seed plays the whole turn: every ship goes, guns and torpedoes both fire
+    assert result["turn_over"] is True and len(order) == len(THREE_A_SIDE)
+    weapons = {entry["result"]["activation"]["weapon"] for entry in log[1:]}
+    assert weapons == {"guns", "torpedoes"}
+    assert result["state"]["turn"] == 2 and result["state"]["gone"] == []
+    assert result["state"]["first_pick"] is None and result["next"]["call"] == "initiative"
     # each answer names the next call's dice: the seed, the nonce counted up
     assert [entry["dice"]["nonce"] for entry in log] == list(range(1, calls + 1))
     report = call(client, "/v1/receipts/verify", log)  # type: ignore[arg-type]
