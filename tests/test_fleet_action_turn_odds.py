@@ -71,9 +71,9 @@ def brute_force(
             at = names.index(target)
             most = hull(ships[target][1])
             for (through, catastrophic), q in outcomes.items():
-                lost = most if catastrophic else min(most, state[at][0] + through)
+                left = most if catastrophic else min(most, state[at][0] + through)
                 after = list(state)
-                after[at] = (lost, catastrophic)
+                after[at] = (left, catastrophic)
                 key = tuple(after)
                 following[key] = following.get(key, Fraction(0)) + p * q
         dist = following

@@ -130,6 +130,28 @@ def _fleet_shot(firer: Any, target: Any, distance: float, visibility: str) -> di
     }
 
 
+_FLEET_TURN_SHIPS = [
+    {"name": n, "player": p, "class": c, "crew": q}
+    for n, p, c, q in (
+        ("Warspite", "A", "Battleship", "Veteran"),
+        ("Cossack", "A", "Destroyer", "Elite"),
+        ("Hipper", "B", "Cruiser", "Seasoned"),
+        ("Z1", "B", "Destroyer", "Green"),
+    )
+]
+_FLEET_TURN_STARTED = {"turn": 3, "ships": _FLEET_TURN_SHIPS, "first_pick": "B", "next_pick": "B"}
+
+
+def _fleet_go(ship: str, weapon: str, target: str, distance: float) -> dict[str, Any]:
+    return {
+        "ship": ship,
+        "weapon": weapon,
+        "target": target,
+        "range": distance,
+        "line_of_sight": True,
+    }
+
+
 FLEET_ACTION: list[tuple[str, dict[str, Any]]] = [
     ("initiative", {}),
     *(
@@ -150,6 +172,32 @@ FLEET_ACTION: list[tuple[str, dict[str, Any]]] = [
     ),
     ("damage", {"ship": _fleet_ship("Cruiser", hull_lost=1), "hull_lost": 2}),
     ("damage", {"ship": _fleet_ship("Destroyer"), "hull_lost": 1, "catastrophic": True}),
+    ("turn", {"state": {"turn": 1, "ships": _FLEET_TURN_SHIPS}}),
+    (
+        "turn",
+        {
+            "state": {**_FLEET_TURN_STARTED, "visibility": "Poor"},
+            "activation": _fleet_go("Hipper", "guns", "Warspite", 30),
+        },
+    ),
+    (
+        "turn",
+        {
+            "state": {**_FLEET_TURN_STARTED, "next_pick": "A", "gone": ["Hipper"]},
+            "activation": _fleet_go("Cossack", "torpedoes", "Z1", 12),
+        },
+    ),
+    (
+        "turn/odds",
+        {
+            "state": _FLEET_TURN_STARTED,
+            "fire": [
+                _fleet_go("Hipper", "guns", "Cossack", 20),
+                _fleet_go("Cossack", "torpedoes", "Hipper", 12),
+                _fleet_go("Z1", "torpedoes", "Cossack", 10),
+            ],
+        },
+    ),
 ]
 
 SALVO_GRID: list[tuple[str, dict[str, Any]]] = [

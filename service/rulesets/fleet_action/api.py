@@ -13,7 +13,8 @@ from ...http.contract import RulesetAPI
 from ...http.derive import same_shape
 from ...http.fields import BoundedList, StrictBoolean, StrictInteger, count, inches
 from ...http.steps import NoInputs, StepHTTP, inputs, no_input, register_steps
-from . import RULESET, results, steps, tables, turn, turn_odds
+from . import RULESET, results, steps, tables, turn_odds
+from . import turn as fleet_turn
 from .ships import Ship
 
 blp = Blueprint(
@@ -119,9 +120,9 @@ class FleetActionTurnShipSchema(Schema):
     )
 
     @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> turn.TurnShip:
+    def make(self, data: dict[str, Any], **_: Any) -> fleet_turn.TurnShip:
         player = data.pop("player")
-        return turn.TurnShip(player, Ship.of(**data))
+        return fleet_turn.TurnShip(player, Ship.of(**data))
 
 
 class FleetActionTurnStateSchema(Schema):
@@ -163,8 +164,8 @@ class FleetActionTurnStateSchema(Schema):
     )
 
     @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> turn.TurnState:
-        return turn.TurnState(
+    def make(self, data: dict[str, Any], **_: Any) -> fleet_turn.TurnState:
+        return fleet_turn.TurnState(
             turn=data["turn"],
             ships=tuple(data["ships"]),
             visibility=data["visibility"],
@@ -212,8 +213,8 @@ class FleetActionActivationSchema(Schema):
     )
 
     @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> turn.Activation:
-        return turn.Activation(**data)
+    def make(self, data: dict[str, Any], **_: Any) -> fleet_turn.Activation:
+        return fleet_turn.Activation(**data)
 
 
 class FleetActionTurnInputs(Schema):
@@ -360,7 +361,7 @@ STEPS += [
         name="turn",
         inputs=FleetActionTurnInputs,
         result=results.FleetActionTurnResult,
-        build=inputs(turn.TurnInput),
+        build=inputs(fleet_turn.TurnInput),
         example={
             "state": EXAMPLE_STATE,
             "activation": BATTLESHIP_FIRES,

@@ -105,6 +105,7 @@ class TurnState:
         None once every ship afloat has gone."""
         if self.first_pick is None:
             return None
+        picker: str
         if self.gone:
             last = next(s.player for s in self.ships if s.name == self.gone[-1])
             picker = other(last)

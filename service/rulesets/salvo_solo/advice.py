@@ -46,8 +46,9 @@ from ...engine import sampling
 from ...engine.dice import DiceSource, SeededDice
 from ...engine.errors import RuleError
 from ...engine.resolution import Resolution
-from ...engine.sampling import Choices, Picker, choices, weighted
-from ...engine.sampling import enumerate_picks as enumerate_picks  # the tests' brute force
+from ...engine.sampling import Choices, choices, weighted
+from ...engine.sampling import Picker as Picker  # the tests' brute force plays through it
+from ...engine.sampling import enumerate_picks as enumerate_picks
 from . import odds, steps
 from . import tables as t
 from .results import (
