@@ -117,6 +117,17 @@ LIMITS = [
         rf"At most {NUMBER} rounds are rolled",
         fleet_action_tables.MAX_INITIATIVE_ROUNDS,
     ),
+    (
+        "README.md",
+        rf"An action has at most {NUMBER} ships a player",
+        fleet_action_tables.MAX_SHIPS_PER_SIDE,
+    ),
+    (
+        "README.md",
+        rf"while the walk stays within {NUMBER} branches",
+        fleet_action_tables.TURN_ODDS_BRANCHES,
+    ),
+    ("README.md", rf"otherwise {NUMBER} seeded games", fleet_action_tables.TURN_ODDS_SAMPLES),
 ]
 
 
