@@ -9,30 +9,20 @@ are the ones the section reasons out.
 from __future__ import annotations
 
 import json
-import shutil
-from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from tests.browser_helpers import in_ci
-from tests.serving_helpers import Server, running
+from tests.serving_helpers import Server
 from tests.test_referee_readme import blocks, run, section
+from tests.test_referee_readme import server as server  # the README walkthroughs' server
+
+# It starts the real server (through the imported fixture), like the modules that import
+# tests/serving_helpers.py's ``running``.
+pytestmark = pytest.mark.serving
 
 TURN = section("### fleet-action: one turn, call by call")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    missing = [tool for tool in ("curl", "jq") if shutil.which(tool) is None]
-    if missing:
-        message = f"the README's fleet-action turn needs {' '.join(missing)}"
-        if in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
-    with running(tmp_path_factory.mktemp("readme-fleet-turn"), workers=1) as found:
-        yield found
 
 
 def printed(block: str) -> list[object]:

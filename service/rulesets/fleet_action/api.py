@@ -175,42 +175,26 @@ class FleetActionTurnStateSchema(Schema):
         )
 
 
+# What the players measured, sent when it applies (null or left out: not given).
+_MEASURED: dict[str, Any] = {"load_default": None, "allow_none": True}
+
+
+def _inches(description: str, most: float = MAX_INCHES) -> Any:
+    return inches(0, most, **_MEASURED, metadata={"description": description})
+
+
 class FleetActionActivationSchema(Schema):
     """One ship's go as the players measured it on the table: its move, then its fire."""
 
     ship = _name(required=True, metadata={"description": "The ship picked, by name"})
     weapon = WEAPON.field(required=True)
-    target = _name(
-        load_default=None,
-        allow_none=True,
-        metadata={"description": "The enemy it fires at (not with weapon none)"},
-    )
-    range = inches(
-        0,
-        MAX_INCHES,
-        load_default=None,
-        allow_none=True,
-        metadata={"description": "Inches to the target, measured after the move"},
-    )
+    target = _name(**_MEASURED, metadata={"description": "The enemy it fires at (not with none)"})
+    range = _inches("Inches to the target, measured after the move")
     line_of_sight = StrictBoolean(
-        load_default=None,
-        allow_none=True,
-        metadata={"description": "Can it see the target after its move?"},
+        **_MEASURED, metadata={"description": "Can it see the target after its move?"}
     )
-    moved = inches(
-        0,
-        MAX_INCHES,
-        load_default=None,
-        allow_none=True,
-        metadata={"description": "Inches moved, checked against the class's Speed"},
-    )
-    turned = inches(
-        0,
-        360,
-        load_default=None,
-        allow_none=True,
-        metadata={"description": f"Degrees turned in the move, at most {tables.MAX_TURN_DEGREES}"},
-    )
+    moved = _inches("Inches moved, checked against the class's Speed")
+    turned = _inches(f"Degrees turned in the move, at most {tables.MAX_TURN_DEGREES}", 360)
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> fleet_turn.Activation:
