@@ -202,7 +202,7 @@ def step_sequence(client: FlaskClient, ruleset: str, seed: str) -> list[dict[str
         _chain(
             client,
             log,
-            f"{module.blp.url_prefix}/{spec.name}",
+            f"{module.blp.url_prefix}/{module.API.ruleset.step(spec.name).route}",
             {**body, "dice": {"seed": seed, "nonce": nonce}},
         )
     return log

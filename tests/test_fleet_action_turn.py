@@ -74,6 +74,7 @@ def test_the_rulebooks_example_turn_call_by_call(client: FlaskClient) -> None:
     assert first["state"]["first_pick"] == "A" and first["state"]["next_pick"] == "A"
     assert first["next"]["call"] == "activation"
     assert first["next"]["player"] == "A" and first["next"]["ships"] == ["Battleship"]
+    assert first["next"]["dice"] is None  # supplied dice: the players roll the next ones
     # the Battleship moves 10" and fires 6 dice at Destroyer 1, 40" away: 3 hits, one a 6;
     # saves 5, 2, 4 against 5+: the save against the 6 fails, a catastrophic hit
     body = {"state": first["state"], "activation": guns("Battleship", "Destroyer 1", 40, moved=10)}
