@@ -260,7 +260,7 @@ def test_the_tree_sampler_s_margin_covers_its_error_on_scattered_counts(
     total, expected = brute_six(told)
     assert total > 0
     prob = hm.problem(told, SIX)
-    heat = hm._sampled(prob, hm._Bits(prob), None, seed, hm.WORK)
+    heat = hm._sampled(prob, hm._Bits(prob), hm._Plan(None, None, 0), seed, hm.WORK)
     assert heat.sampler is not None and heat.sampler["method"] == "importance"
     worst = max(abs(p - float(e)) for p, e in zip(heat.probabilities(), expected, strict=True))
     assert worst <= heat.margin, (worst, heat.margin)
