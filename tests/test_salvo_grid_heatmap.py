@@ -271,6 +271,71 @@ def test_the_tree_sampler_s_margin_covers_its_error_on_scattered_counts(
     assert worst <= listed.margin < 0.05
 
 
+def exact_draws(told: hm.Told, seed: int, work: int = hm.WORK) -> hm.Heat:
+    """The view on 6 x 6 drawn exactly (as the step does when its ways are too many)."""
+    prob = hm.problem(told, SIX)
+    bits = hm._Bits(prob)
+    product, _ = hm._product(prob, bits, work)
+    assert product is not None
+    heat = hm._sampled(prob, bits, hm._Plan(None, product, 0), seed, work)
+    assert heat.sampler is not None and heat.sampler["method"] == "exact draws"
+    return heat
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_exact_draws_come_within_their_margin_of_enumeration(kind: str, seed: int) -> None:
+    """Every kind of view, drawn exactly on 6 x 6 with three ships: no square 0.05 off the
+    layouts enumerated apart from the engine, and the margin covers the error."""
+    total, expected = brute_six(KINDS[kind])
+    heat = exact_draws(KINDS[kind], seed)
+    worst = max(abs(p - float(e)) for p, e in zip(heat.probabilities(), expected, strict=True))
+    assert worst <= heat.margin < 0.05, (worst, heat.margin)
+
+
+def test_exact_draws_are_unbiased() -> None:
+    """Drawn long (twenty budgets, no early stop), exact draws close in on enumeration: a
+    sampler that favoured some layouts would stay off by its bias."""
+    total, expected = brute_six(SCATTERED_COUNTS)
+    stop, hm.STOP = hm.STOP, 0.0
+    try:
+        heat = exact_draws(SCATTERED_COUNTS, 5, 20 * hm.WORK)
+    finally:
+        hm.STOP = stop
+    worst = max(abs(p - float(e)) for p, e in zip(heat.probabilities(), expected, strict=True))
+    assert worst <= heat.margin < 0.01, (worst, heat.margin)
+
+
+HONEST_RUNS = 40
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["a count of 2 in row 3", "hits and a contact scattered, both counts", "three hits apart"],
+)
+def test_the_margin_holds_for_at_least_19_runs_in_20(kind: str) -> None:
+    """What ``margin`` promises: a bound the error on every square stays within for at
+    least 95% of answers. Forty seeds, each at a quarter of the budget (so the margins are
+    wide enough to be tested), exact draws and by strata; at most two answers in forty may
+    have a square past their margin."""
+    total, expected = brute_six(KINDS[kind])
+    prob = hm.problem(KINDS[kind], SIX)
+    bits = hm._Bits(prob)
+    listed, _ = hm.ways_told(prob, bits, hm.LIST_WORK)
+    assert listed is not None
+    past = {"exact draws": 0, "stratified": 0}
+    for seed in range(HONEST_RUNS):
+        for heat in (
+            exact_draws(KINDS[kind], seed, hm.WORK // 4),
+            hm._sampled(prob, bits, hm._Plan(listed, None, 0), seed, hm.WORK // 4),
+        ):
+            assert heat.sampler is not None
+            got = heat.probabilities()
+            worst = max(abs(p - float(e)) for p, e in zip(got, expected, strict=True))
+            past[heat.sampler["method"]] += worst > heat.margin
+    assert all(times <= HONEST_RUNS // 20 for times in past.values()), past
+
+
 @pytest.mark.parametrize(
     "kind",
     [

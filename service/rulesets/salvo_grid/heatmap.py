@@ -14,19 +14,23 @@ Every consistent placement is equally likely (the rules give the rival's layout 
 preference). The engine takes the board size and the fleet as parameters, so a test can
 check it against full enumeration on a small board.
 
-The exact count and the sampler walk one search tree (docs/computer.md, "How it is worked
+The exact count and the samplers walk one search tree (docs/computer.md, "How it is worked
 out"): cover the square that must hold a ship with the fewest ways, then the tightest
 count, then place the free ships anywhere clear. **Exact** when the tree is walked within
-``EXACT_WORK``, or every way of meeting what was told (listed with bitsets within
-``LIST_WORK``, when probes foresee it fits) leaves at most one ship free. **Sampled**
-otherwise: draws down the tree (by strata of those ways when they could be listed), each
-weighted by one over its chance and counted ship by ship over every place the ship could
-take given the others (Rao-Blackwell), in batches whose draws are spread evenly from
-independent starts; ``margin`` is three standard errors of the least certain square, from
-the batches' spread, and the draws stop at half the budget once it is under ``STOP``. The
-random numbers are ``random.Random(seed).random()``, an index among n choices
-``floor(u * n)`` (a ship's place among many free ones: a line ``floor(u * lines)`` tried
-until free); the seed comes from three d1000 rolled like any die, so the answer is
+``EXACT_WORK``, or every way of meeting what was told (listed with bitsets, when probes
+foresee it fits) leaves at most one ship free. **Sampled** otherwise: by strata of those
+ways when they are few (a listing foreseen within ``SHORT`` of its budget); else by exact
+draws (``_Product``: each ship's places grouped by what they add to the counts and the
+squares to cover, the ways of completing each state counted, layouts drawn from that and
+kept when no two ships overlap, each kept one exactly uniform over the layouts that fit);
+else by strata of a longer listing; else down the tree, each draw weighted by one over its
+chance and counted ship by ship over every place the ship could take given the others
+(Rao-Blackwell). The draws go round-robin into batches (by strata and down the tree, each
+batch's spread evenly from its own start); ``margin`` is three standard errors of the least
+certain square, from the batches' spread, and the draws stop at half the budget once it is
+under ``STOP``. The random numbers are ``random.Random(seed).random()``, an index among n
+choices ``floor(u * n)`` (a ship's place among many free ones: a line ``floor(u * lines)``
+tried until free); the seed comes from three d1000 rolled like any die, so the answer is
 replayable and signed.
 """
 
@@ -1599,8 +1603,8 @@ SHORT = 0.2  # a listing foreseen within this share of its budget is listed firs
 SHORT_CAP = 0.4  # given up past this share of it
 TRIALS = 200  # the draws that try the exact draws out (with a fixed seed)
 KEPT_LEAST = 0.02  # exact draws are used when at least this share of those is kept
-DRAWN_COST = 3  # an exact draw's work, besides 2 a ship placed
-KEPT_COST = 2  # and a kept one's, besides 1 a ship
+DRAWN_COST = 4  # an exact draw's work, besides 4 a ship placed
+KEPT_COST = 4  # and a kept one's, besides 1 a ship
 
 
 def _product(prob: Problem, bits: _Bits, work: int) -> tuple[_Product | None, int]:
@@ -1616,7 +1620,7 @@ def _product(prob: Problem, bits: _Bits, work: int) -> tuple[_Product | None, in
     rnd = random.Random(0).random
     pos = [0] * bits.n
     placed = [product.draw(bits, rnd, pos) for _ in range(TRIALS)]
-    spent = product.work + DRAWN_COST * TRIALS + 2 * sum(placed)
+    spent = product.work + DRAWN_COST * TRIALS + 4 * sum(placed)
     if placed.count(bits.n) < KEPT_LEAST * TRIALS:
         return None, spent
     return product, spent
@@ -1647,7 +1651,7 @@ def _product_sample(
             check += work // CHECKS
             spent += CHECK_COST
         placed = draw(bits, rnd, pos)
-        spent += DRAWN_COST + 2 * placed
+        spent += DRAWN_COST + 4 * placed
         if placed == n:
             kept += 1
             kept_in[b] += 1
