@@ -37,9 +37,11 @@ replayable and signed.
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import math
 import random
+import statistics
 import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -1626,26 +1628,21 @@ def _product(prob: Problem, bits: _Bits, work: int) -> tuple[_Product | None, in
     return product, spent
 
 
-def _product_sample(
-    prob: Problem, bits: _Bits, product: _Product, seed: int, work: int, batches: int = BATCHES
-) -> Heat:
-    """Layouts drawn exactly uniformly (``_Product``), kept in batches and counted as they
-    lie, until ``work`` is spent (or half of it, once the margin is under ``STOP``)."""
+def _product_sample(prob: Problem, bits: _Bits, product: _Product, seed: int, work: int) -> Heat:
+    """Layouts drawn exactly uniformly (``_Product``) and counted as they lie, until
+    ``work`` is spent (or half of it, once the margin is under ``STOP``)."""
     rng = random.Random(seed)
     rnd = rng.random
     n = bits.n
-    # seen[b][k][i]: the kept layouts of batch b with ship k on its line i
-    seen = [[[0] * len(bits.tabs[k].lines) for k in range(n)] for _ in range(batches)]
-    kept_in = [0] * batches
+    seen = [[0] * len(bits.tabs[k].lines) for k in range(n)]  # [k][i]: ship k on line i
     spent = bits.cost
     kept = 0
     pos = [0] * n
     check = work // CHECKS
     draw = product.draw
-    while spent < work or kept < 2 * batches and spent < work * GRACE:
-        b = kept % batches
-        if spent >= check and not b and kept >= 2 * batches:
-            found = _counted_draws(prob, bits, seen, kept_in, seed)
+    while spent < work or not kept and spent < work * GRACE:
+        if spent >= check and kept:
+            found = _counted_draws(prob, bits, seen, kept, seed)
             if found.margin < STOP:
                 return found
             check += work // CHECKS
@@ -1654,10 +1651,8 @@ def _product_sample(
         spent += DRAWN_COST + 4 * placed
         if placed == n:
             kept += 1
-            kept_in[b] += 1
-            tally = seen[b]
             for k in range(n):
-                tally[k][pos[k]] += 1
+                seen[k][pos[k]] += 1
             spent += KEPT_COST + n
     if not kept:
         raise SearchLimit(
@@ -1665,23 +1660,46 @@ def _product_sample(
             "search's limit",
             "view",
         )
-    return _counted_draws(prob, bits, seen, kept_in, seed)
+    return _counted_draws(prob, bits, seen, kept, seed)
 
 
-def _counted_draws(
-    prob: Problem, bits: _Bits, seen: list[list[list[int]]], kept_in: list[int], seed: int
-) -> Heat:
-    """The heat of exact draws kept in batches (``seen``), and its margin."""
-    tally = _Tally(prob, bits, len(seen))
-    for b, per_ship in enumerate(seen):
-        tally.totals[b] = float(kept_in[b])
-        for k, lines in enumerate(per_ship):
-            d = tally.few[b][bits.group[k]]
-            for i, times in enumerate(lines):
-                if times:
-                    d[i] = d.get(i, 0.0) + times
-    tally.ref = float(SCALE)  # every place is kept one by one: the fields stay 0
-    return _weighed(prob, tally, "exact draws", seed, sum(kept_in))
+def _counted_draws(prob: Problem, bits: _Bits, seen: list[list[int]], kept: int, seed: int) -> Heat:
+    """The heat of ``kept`` exact draws (``seen``: how often each ship lay on each of its
+    lines), and its margin: the draws are independent and each exactly uniform, so a
+    square's share of them is off by a standard error of sqrt(p (1 - p) / kept); the
+    least certain square's, times the normal quantile that leaves a chance of ``MISS``
+    shared among all the squares (3.48 on the 10 x 10 board): every square is within it at
+    once at least 95% of the time."""
+    few: list[dict[int, float]] = [{} for _ in bits.tabs]
+    for k, lines in enumerate(seen):
+        d = few[bits.group[k]]
+        for i, times in enumerate(lines):
+            if times:
+                d[i] = d.get(i, 0.0) + times
+    weights = _unpacked(prob, bits, [0] * len(bits.tabs), few, 1.0)
+    worst = max(w / kept * (1 - w / kept) for w in weights)
+    return Heat(
+        prob.board,
+        weights,
+        float(kept),
+        "sampled",
+        sampler={
+            "method": "exact draws",
+            "seed": seed,
+            "chains": 1,
+            "burn_in": 0,
+            "samples": kept,
+        },
+        margin=min(1.0, _quantile(len(weights)) * math.sqrt(max(worst, 0.0) / kept)),
+    )
+
+
+MISS = 0.05  # the chance exact draws' margin leaves that some square is past it
+
+
+@functools.cache
+def _quantile(squares: int) -> float:
+    return statistics.NormalDist().inv_cdf(1 - MISS / (2 * squares))
 
 
 def _weighed(prob: Problem, tally: _Tally, method: str, seed: int, drawn: int) -> Heat:
