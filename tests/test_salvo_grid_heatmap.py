@@ -199,7 +199,7 @@ BOTH_COUNTS = hm.Told(
     counts=(hm.Count(ROW_4, 1, (), "cruiser"), hm.Count(BLOCK_E2, 2, (), "carrier")),
 )
 # Hits and a contact scattered, a row count and a 3 x 3 count (the contact in it): the kind
-# of view the tree sampler is left with on the full board.
+# of view whose ways are too many to list on the full board (drawn exactly there).
 SCATTERED_COUNTS = hm.Told(
     hits=squares("A1", "F4"),
     contacts=squares("C6"),
@@ -253,9 +253,9 @@ def test_each_kind_of_view_is_sampled_within_five_hundredths(kind: str, seed: in
 def test_the_tree_sampler_s_margin_covers_its_error_on_scattered_counts(
     told: hm.Told, seed: int
 ) -> None:
-    """The views the tree sampler (``importance``) is left with on the full board: hits,
-    a contact and both counts scattered. Drawn down the tree as if the ways could not be
-    listed, on 6 x 6 with three ships, its margin still covers the error on every square
+    """The tree sampler (``importance``), the last resort when the ways cannot be listed
+    and exact draws keep too few: on hits, a contact and both counts scattered, drawn down
+    the tree on 6 x 6 with three ships, its margin still covers the error on every square
     against every layout enumerated (the margin, not 0.05, is what it answers for)."""
     total, expected = brute_six(told)
     assert total > 0

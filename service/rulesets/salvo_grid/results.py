@@ -318,8 +318,9 @@ class SalvoGridHeatmapResult(TypedDict):
     margin: Annotated[
         float,
         Doc(
-            "How far off a probability can be: 0 when exact; sampled, three "
-            "standard errors of the least certain square (docs/computer.md)"
+            "How far off a probability can be: 0 when exact; sampled, a bound every "
+            "square stays within at once in at least 95% of answers, measured "
+            "(docs/computer.md)"
         ),
     ]
     placements: Annotated[
