@@ -14,14 +14,15 @@ Three sets of views:
   counts.
 
 For each view the truth is, in this order: the exact count with a budget 50 times the step's
-(``--exact-work``); else every way of meeting what was told listed with no budget and
+(``--exact-work``); else every way of meeting what was told listed within that budget and
 counted, when each leaves at most one ship free; else a long run of the exact draws
 (``--long`` times the step's budget, with no early stop), each kept layout exactly uniform
-over the layouts that fit; else (no exact draws for that view) a long run of the stratified
-sampler. A view with no hit and no contact is also checked against plain rejection sampling
-written apart from the engine (``--rejection`` draws: every ship uniformly and
-independently among its places clear of the misses and sunk ships, the layout kept only
-when no two overlap and every count holds), when it keeps enough.
+over the layouts that fit; else (no exact draws for that view) a long run by strata, or
+down the tree when the ways cannot be listed. A view with no hit and no contact is also
+checked against plain rejection sampling written apart from the engine (``--rejection``
+draws: every ship uniformly and independently among its places clear of the misses and
+sunk ships, the layout kept only when no two overlap and every count holds), when it keeps
+enough.
 
 Then the heat map step (``heatmap.heat``, at its budget, seeds from ``--seeds`` different
 dice) answers each view, and the bench reports, per way of working it out: how many views,
@@ -32,9 +33,11 @@ production workers freeze the app's objects: a full pass over the bench's own ob
 land on whichever call set it off). A view the step answers exactly is not compared again:
 its error is 0 (the tests hold the exact count to full enumeration).
 
-    nice -n 10 .venv/bin/python bench/heatmap_accuracy.py --battles 20 --random 40 --seeds 3
+    nice -n 10 .venv/bin/python bench/heatmap_accuracy.py --kinds --battles 16 --random 40
 
-``--views FILE`` prints every view's figures as JSON lines to FILE. Not part of ``make test``.
+(about 16 minutes at a load of 10 on the 2 shared cores). Each view's answers go to stderr
+as they come; ``--views FILE`` writes every view's figures to FILE as JSON lines. Not part
+of ``make test``.
 """
 
 from __future__ import annotations
