@@ -199,7 +199,7 @@ BOTH_COUNTS = hm.Told(
     counts=(hm.Count(ROW_4, 1, (), "cruiser"), hm.Count(BLOCK_E2, 2, (), "carrier")),
 )
 # Hits and a contact scattered, a row count and a 3 x 3 count (the contact in it): the kind
-# of view the tree sampler is left with on the full board.
+# of view whose ways are too many to list on the full board (drawn exactly there).
 SCATTERED_COUNTS = hm.Told(
     hits=squares("A1", "F4"),
     contacts=squares("C6"),
@@ -253,14 +253,14 @@ def test_each_kind_of_view_is_sampled_within_five_hundredths(kind: str, seed: in
 def test_the_tree_sampler_s_margin_covers_its_error_on_scattered_counts(
     told: hm.Told, seed: int
 ) -> None:
-    """The views the tree sampler (``importance``) is left with on the full board: hits,
-    a contact and both counts scattered. Drawn down the tree as if the ways could not be
-    listed, on 6 x 6 with three ships, its margin still covers the error on every square
+    """The tree sampler (``importance``), the last resort when the ways cannot be listed
+    and exact draws keep too few: on hits, a contact and both counts scattered, drawn down
+    the tree on 6 x 6 with three ships, its margin still covers the error on every square
     against every layout enumerated (the margin, not 0.05, is what it answers for)."""
     total, expected = brute_six(told)
     assert total > 0
     prob = hm.problem(told, SIX)
-    heat = hm._sampled(prob, hm._Bits(prob), None, seed, hm.WORK)
+    heat = hm._sampled(prob, hm._Bits(prob), hm._Plan(None, None, 0), seed, hm.WORK)
     assert heat.sampler is not None and heat.sampler["method"] == "importance"
     worst = max(abs(p - float(e)) for p, e in zip(heat.probabilities(), expected, strict=True))
     assert worst <= heat.margin, (worst, heat.margin)
@@ -269,6 +269,71 @@ def test_the_tree_sampler_s_margin_covers_its_error_on_scattered_counts(
     assert listed.sampler is not None and listed.sampler["method"] == "stratified"
     worst = max(abs(p - float(e)) for p, e in zip(listed.probabilities(), expected, strict=True))
     assert worst <= listed.margin < 0.05
+
+
+def exact_draws(told: hm.Told, seed: int, work: int = hm.WORK) -> hm.Heat:
+    """The view on 6 x 6 drawn exactly (as the step does when its ways are too many)."""
+    prob = hm.problem(told, SIX)
+    bits = hm._Bits(prob)
+    product, _ = hm._product(prob, bits, work)
+    assert product is not None
+    heat = hm._sampled(prob, bits, hm._Plan(None, product, 0), seed, work)
+    assert heat.sampler is not None and heat.sampler["method"] == "exact draws"
+    return heat
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_exact_draws_come_within_their_margin_of_enumeration(kind: str, seed: int) -> None:
+    """Every kind of view, drawn exactly on 6 x 6 with three ships: no square 0.05 off the
+    layouts enumerated apart from the engine, and the margin covers the error."""
+    total, expected = brute_six(KINDS[kind])
+    heat = exact_draws(KINDS[kind], seed)
+    worst = max(abs(p - float(e)) for p, e in zip(heat.probabilities(), expected, strict=True))
+    assert worst <= heat.margin < 0.05, (worst, heat.margin)
+
+
+def test_exact_draws_are_unbiased() -> None:
+    """Drawn long (twenty budgets, no early stop), exact draws close in on enumeration: a
+    sampler that favoured some layouts would stay off by its bias."""
+    total, expected = brute_six(SCATTERED_COUNTS)
+    stop, hm.STOP = hm.STOP, 0.0
+    try:
+        heat = exact_draws(SCATTERED_COUNTS, 5, 20 * hm.WORK)
+    finally:
+        hm.STOP = stop
+    worst = max(abs(p - float(e)) for p, e in zip(heat.probabilities(), expected, strict=True))
+    assert worst <= heat.margin < 0.01, (worst, heat.margin)
+
+
+HONEST_RUNS = 40
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["a count of 2 in row 3", "hits and a contact scattered, both counts", "three hits apart"],
+)
+def test_the_margin_holds_for_at_least_19_runs_in_20(kind: str) -> None:
+    """What ``margin`` promises: a bound the error on every square stays within for at
+    least 95% of answers. Forty seeds, each at a quarter of the budget (so the margins are
+    wide enough to be tested), exact draws and by strata; at most two answers in forty may
+    have a square past their margin."""
+    total, expected = brute_six(KINDS[kind])
+    prob = hm.problem(KINDS[kind], SIX)
+    bits = hm._Bits(prob)
+    listed, _ = hm.ways_told(prob, bits, hm.LIST_WORK)
+    assert listed is not None
+    past = {"exact draws": 0, "stratified": 0}
+    for seed in range(HONEST_RUNS):
+        for heat in (
+            exact_draws(KINDS[kind], seed, hm.WORK // 4),
+            hm._sampled(prob, bits, hm._Plan(listed, None, 0), seed, hm.WORK // 4),
+        ):
+            assert heat.sampler is not None
+            got = heat.probabilities()
+            worst = max(abs(p - float(e)) for p, e in zip(got, expected, strict=True))
+            past[heat.sampler["method"]] += worst > heat.margin
+    assert all(times <= HONEST_RUNS // 20 for times in past.values()), past
 
 
 @pytest.mark.parametrize(
@@ -602,6 +667,36 @@ def test_the_t_of_five_hits_is_near_the_truth() -> None:
     assert p[parse("D9")] == pytest.approx(0.310, abs=0.05)
     assert p[parse("G10")] == pytest.approx(0.978, abs=0.05)
     assert heat.margin < 0.1
+
+
+# Two hits and a contact scattered, a sonar row and a recon block, from a random fleet under
+# random shots: too many ways to list (down the tree, such views had margins of 0.1 to 0.45).
+SCATTERED_EARLY = hm.Told(
+    misses=(
+        squares("A2", "A4", "A7", "B10", "C4", "C9", "E3", "E4", "E7", "F1", "F2", "F3")
+        + squares("F5", "F6", "G2", "G6", "G7", "G8", "G9", "H4", "H10", "I4", "J5", "J7")
+    ),
+    hits=squares("C8", "I9"),
+    contacts=squares("I7"),
+    counts=(
+        hm.Count(tuple((c, 2) for c in range(10)), 1, (), "cruiser"),
+        hm.Count(tuple((c, r) for r in (1, 2, 3) for c in (4, 5, 6)), 1, (), "carrier"),
+    ),
+)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_scattered_hits_and_both_counts_are_drawn_within_their_margin(seed: int) -> None:
+    """On the full board, against the whole tree walked with fifty times the budget (the
+    exact count the tests hold to enumeration): drawn exactly, no square 0.05 off, and the
+    margin covers the error."""
+    whole = hm.exact(hm.problem(SCATTERED_EARLY), budget=1_000_000)
+    assert whole is not None
+    heat = hm.sample(hm.problem(SCATTERED_EARLY), seed)
+    assert heat.sampler is not None and heat.sampler["method"] == "exact draws"
+    got, want = heat.probabilities(), whole.probabilities()
+    worst = max(abs(p - q) for p, q in zip(got, want, strict=True))
+    assert worst <= heat.margin < 0.05, (worst, heat.margin)
 
 
 def fleet_of(**where: str) -> dict[str, set[tuple[int, int]]]:

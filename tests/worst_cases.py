@@ -624,8 +624,8 @@ HEAT_COUNTS = [
 
 # Scattered hits with both counts: its 214 ways listed in most of the listing's budget, and
 # counted exactly (994 layouts).
-# Hits apart and a sonar row: its listing foreseen within budget but longer (230,000), so
-# stopped at half its budget, then the tree sampler on the work that is left.
+# Hits apart and a sonar row: its listing foreseen past a fifth of its budget (230,000), so
+# not listed: drawn exactly.
 HEAT_LISTED_OUT = {
     "view": {
         "misses": ["I1", "J7", "H5", "B6", "B4"],
@@ -701,7 +701,7 @@ GRID_CASES = [
     Case(
         "POST",
         f"{GRID}/heatmap",
-        "hits apart, a sonar row: a listing stopped at half its budget, then sampled",
+        "hits apart, a sonar row: too many ways to list, drawn exactly",
         {**HEAT_LISTED_OUT, "dice": SEED},
     ),
     Case("POST", f"{GRID}/rating", "no dice", {"a": 0, "b": 10_000, "result": "draw"}),

@@ -14,28 +14,34 @@ Every consistent placement is equally likely (the rules give the rival's layout 
 preference). The engine takes the board size and the fleet as parameters, so a test can
 check it against full enumeration on a small board.
 
-The exact count and the sampler walk one search tree (docs/computer.md, "How it is worked
+The exact count and the samplers walk one search tree (docs/computer.md, "How it is worked
 out"): cover the square that must hold a ship with the fewest ways, then the tightest
 count, then place the free ships anywhere clear. **Exact** when the tree is walked within
-``EXACT_WORK``, or every way of meeting what was told (listed with bitsets within
-``LIST_WORK``, when probes foresee it fits) leaves at most one ship free. **Sampled**
-otherwise: draws down the tree (by strata of those ways when they could be listed), each
-weighted by one over its chance and counted ship by ship over every place the ship could
-take given the others (Rao-Blackwell), in batches whose draws are spread evenly from
-independent starts; ``margin`` is three standard errors of the least certain square, from
-the batches' spread, and the draws stop at half the budget once it is under ``STOP``. The
-random numbers are ``random.Random(seed).random()``, an index among n choices
-``floor(u * n)`` (a ship's place among many free ones: a line ``floor(u * lines)`` tried
-until free); the seed comes from three d1000 rolled like any die, so the answer is
+``EXACT_WORK``, or every way of meeting what was told (listed with bitsets, when probes
+foresee it fits) leaves at most one ship free. **Sampled** otherwise: by strata of those
+ways when they are few (a listing foreseen within ``SHORT`` of its budget); else by exact
+draws (``_Product``: each ship's places grouped by what they add to the counts and the
+squares to cover, the ways of completing each state counted, layouts drawn from that and
+kept when no two ships overlap, each kept one exactly uniform over the layouts that fit);
+else by strata of a longer listing; else down the tree, each draw weighted by one over its
+chance and counted ship by ship over every place the ship could take given the others
+(Rao-Blackwell). The draws go round-robin into batches (by strata and down the tree, each
+batch's spread evenly from its own start); ``margin`` is three standard errors of the least
+certain square, from the batches' spread, and the draws stop at half the budget once it is
+under ``STOP``. The random numbers are ``random.Random(seed).random()``, an index among n
+choices ``floor(u * n)`` (a ship's place among many free ones: a line ``floor(u * lines)``
+tried until free); the seed comes from three d1000 rolled like any die, so the answer is
 replayable and signed.
 """
 
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import math
 import random
+import statistics
 import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -612,19 +618,56 @@ def exact(prob: Problem, budget: int = EXACT_WORK) -> Heat | None:
 
 
 def sample(prob: Problem, seed: int, work: int = WORK) -> Heat:
-    """Sampled (docs/computer.md): by strata when the ways of meeting what was told can be
-    listed, else down the whole search tree; ``work`` covers the listing too."""
+    """Sampled (docs/computer.md): by strata when the ways of meeting what was told are
+    few enough to list at once, else by exact draws when enough of them are kept, else by
+    strata when the ways can be listed at all, else down the whole search tree; ``work``
+    covers the listing and the trials too."""
     bits = _Bits(prob)
-    listed, spent = ways_told(prob, bits, work)
-    return _sampled(prob, bits, listed, seed, left_over(work, spent))
+    plan = _plan(prob, bits, work)
+    return _sampled(prob, bits, plan, seed, left_over(work, plan.spent))
 
 
-def _sampled(
-    prob: Problem, bits: _Bits, listed: list[BitCore] | None, seed: int, work: int
-) -> Heat:
-    if listed is None:
-        return _bit_tree_sample(prob, seed, work, bits)
-    return _bit_stratified(prob, listed, seed, work, bits)
+@dataclass
+class _Plan:
+    """How a view is sampled: from its ways (``listed``), by exact draws (``product``), or
+    down the tree (neither); and the work spent deciding."""
+
+    listed: list[BitCore] | None
+    product: _Product | None
+    spent: int
+
+
+def _plan(prob: Problem, bits: _Bits, work: int) -> _Plan:
+    """Listed when the listing is foreseen short and is (within ``SHORT_CAP`` of its
+    budget), or foreseen within budget and sure to leave at most one ship free (the view is
+    then counted); else by exact draws when enough are kept; else listed when foreseen
+    within budget and it is; else down the tree."""
+    guess, spent = foresee(prob, bits)
+    budget = listing(work)
+    # Every way places at least as many ships as the squares to cover need: with one ship
+    # free at most, the listing counts the view exactly.
+    whole = prob.ships_needed(prob.required)[0] >= bits.n - 1 and guess <= FORESEEN * budget
+    if guess <= SHORT * budget or whole:
+        listed, cost = ways_told(prob, bits, budget if whole else int(SHORT_CAP * budget))
+        spent += cost
+        if listed is not None:
+            return _Plan(listed, None, spent)
+    product, cost = _product(prob, bits, work)
+    spent += cost
+    if product is not None:
+        return _Plan(None, product, spent)
+    if guess > FORESEEN * budget or whole:  # (a whole listing was tried)
+        return _Plan(None, None, spent)
+    listed, cost = ways_told(prob, bits, budget)
+    return _Plan(listed, None, spent + cost)
+
+
+def _sampled(prob: Problem, bits: _Bits, plan: _Plan, seed: int, work: int) -> Heat:
+    if plan.listed is not None:
+        return _bit_stratified(prob, plan.listed, seed, work, bits)
+    if plan.product is not None:
+        return _product_sample(prob, bits, plan.product, seed, work)
+    return _bit_tree_sample(prob, seed, work, bits)
 
 
 def left_over(work: int, spent: int) -> int:
@@ -638,24 +681,25 @@ def listing(work: int = WORK) -> int:
     return min(LIST_WORK, work)
 
 
-def ways_told(prob: Problem, bits: _Bits, work: int = WORK) -> tuple[list[BitCore] | None, int]:
-    """Every way of meeting what was told, or None when its listing is foreseen to pass
-    ``FORESEEN`` of ``listing`` (from ``PROBES`` paths down the tree, drawn with a fixed
-    seed: the same view decides alike) or does pass ``listing`` (or is foreseen to, as it
-    goes: see ``_bit_cores``); and the work it took."""
-    budget = listing(work)
+def foresee(prob: Problem, bits: _Bits) -> tuple[float, int]:
+    """The work listing the ways of meeting what was told is foreseen to take, from
+    ``PROBES`` paths down the tree drawn with a fixed seed (the same view decides alike);
+    and the work the paths took."""
     rng = random.Random(0)
     guess = 0.0
     for _ in range(PROBES):
         guess += _bit_cores(prob, bits, math.inf, rng.random)[1] / PROBES
-    spent = PROBE_COST * PROBES
-    if guess > FORESEEN * budget:
-        return None, spent
+    return guess, PROBE_COST * PROBES
+
+
+def ways_told(prob: Problem, bits: _Bits, budget: int) -> tuple[list[BitCore] | None, int]:
+    """Every way of meeting what was told, or None when its listing passes ``budget`` (or
+    is foreseen to, as it goes: see ``_bit_cores``); and the work it took."""
     try:
         cores, took = _bit_cores(prob, bits, budget)
     except _Budget as over:
-        return None, spent + int(over.args[0])
-    return cores, spent + int(took)
+        return None, int(over.args[0])
+    return cores, int(took)
 
 
 def counted(prob: Problem, bits: _Bits, cores: list[BitCore]) -> Heat | None:
@@ -732,9 +776,9 @@ def heat(
     if found is not None:
         return found
     bits = _Bits(prob)
-    listed, spent = ways_told(prob, bits, work)
-    if listed is not None:
-        found = counted(prob, bits, listed)
+    plan = _plan(prob, bits, work)
+    if plan.listed is not None:
+        found = counted(prob, bits, plan.listed)
         if found is not None:
             return found
     seed = 0
@@ -742,7 +786,7 @@ def heat(
         roll = res.roll(label, SEED_DICE, SEED_SIDES)
         for value in roll.values:
             seed = seed * SEED_SIDES + (value - 1)
-    return _sampled(prob, bits, listed, seed, left_over(work, spent))
+    return _sampled(prob, bits, plan, seed, left_over(work, plan.spent))
 
 
 # --- the sampler's bitsets: each ship's places as bits of one integer ---------------------
@@ -1447,6 +1491,215 @@ def _bit_stratified(
         if weight:
             spent += tally.add(b, pos, weight)
     return _weighed(prob, tally, "stratified", seed, drawn)
+
+
+class _Product:
+    """Every ship drawn as if the others were not there, but under what was told taken
+    together: each ship's places sorted by what they add to the counts and which squares to
+    cover they cover, and the number of ways of completing each state counted once (two
+    ships on one square to cover are not counted: they would overlap). A layout drawn from
+    it and kept only when no two ships overlap is exactly uniform over the layouts that fit:
+    each of them is one tuple of places, as likely as any other.
+
+    A state: how many ships are placed (largest first), what they count in each area (a
+    field of ``width`` bits each, starting at ``full`` less the count, so that a field with
+    its top bit set means too many and a count met reads ``full``), and the squares to cover
+    they cover."""
+
+    def __init__(self, prob: Problem, bits: _Bits, budget: int) -> None:
+        self.n = n = bits.n
+        self.required = required = prob.required
+        areas = [area for area, _ in prob.areas]
+        # A field holds up to its ``top`` less one, and that plus a ship's squares.
+        field_bits = max([*prob.sizes, *(need for _, need in prob.areas)]).bit_length() + 1
+        top = 1 << field_bits - 1
+        width = field_bits * len(areas)
+        self.guard = sum(top << field_bits * a for a in range(len(areas)))
+        self.full = sum(top - 1 << field_bits * a for a in range(len(areas)))
+        start = sum(top - 1 - need << field_bits * a for a, (_, need) in enumerate(prob.areas))
+        self.order = sorted(range(n), key=bits.order.__getitem__)
+        # groups[depth]: (what a place adds to the counts, the squares to cover it covers,
+        # its places), for the ship placed at that depth
+        self.groups: list[list[tuple[int, int, list[int]]]] = []
+        self.work = 0
+        for k in self.order:
+            tab = bits.tabs[k]
+            by: dict[tuple[int, int], list[int]] = {}
+            v = bits.allowed[k]
+            while v:
+                low = v & -v
+                v ^= low
+                i = low.bit_length() - 1
+                m = tab.lines[i]
+                adds = sum((m & a).bit_count() << field_bits * j for j, a in enumerate(areas))
+                by.setdefault((adds, m & required), []).append(i)
+            self.groups.append([(adds, rm, idx) for (adds, rm), idx in by.items()])
+            self.work += len(tab.lines) * (1 + len(areas))
+        self.last = {(adds, rm): idx for adds, rm, idx in self.groups[-1]}
+        self.budget = budget
+        self.shift = width  # a state's key: (depth, covered << width | counts)
+        # memo[key]: (ways, cumulative ways of its branches, their keys, their places)
+        self.memo: dict[tuple[int, int], Any] = {}
+        self.start = (0, start)
+        self.ways = self._count(0, start)
+
+    def _count(self, depth: int, key: int) -> int:
+        width = self.shift
+        counts = key & ((1 << width) - 1)
+        cov = key >> width
+        if depth == self.n - 1:  # the last ship: the one kind of place that completes it
+            idx = self.last.get((self.full - counts, self.required ^ cov), [])
+            self.work += 4
+            self.memo[depth, key] = (len(idx), [float(len(idx))], [(self.n, 0)], [idx])
+            return len(idx)
+        groups = self.groups[depth]
+        self.work += NODE_COST + len(groups)
+        if self.work > self.budget:
+            raise _Budget(self.work)
+        memo, guard, below = self.memo, self.guard, depth + 1
+        total = 0
+        cums: list[float] = []
+        nexts: list[tuple[int, int]] = []
+        places: list[list[int]] = []
+        for adds, rm, idx in groups:
+            if rm & cov:  # two ships on one square to cover: they overlap
+                continue
+            now = counts + adds
+            if now & guard:
+                continue
+            child = (cov | rm) << width | now
+            found = memo.get((below, child))
+            ways = found[0] if found is not None else self._count(below, child)
+            if ways:
+                total += len(idx) * ways
+                cums.append(float(total))
+                nexts.append((below, child))
+                places.append(idx)
+        memo[depth, key] = (total, cums, nexts, places)
+        return total
+
+    def draw(self, bits: _Bits, rnd: Any, pos: list[int]) -> int:
+        """One tuple of places from the product, into ``pos``: how many ships were placed
+        before two overlapped (all of them when none did)."""
+        memo, order, tabs = self.memo, self.order, bits.tabs
+        state = self.start
+        occ = 0
+        for depth in range(self.n):
+            total, cums, nexts, places = memo[state]
+            j = bisect.bisect_right(cums, rnd() * total)
+            if j >= len(cums):
+                j = len(cums) - 1
+            idx = places[j]
+            i = idx[int(rnd() * len(idx))]
+            k = order[depth]
+            m = tabs[k].lines[i]
+            if occ & m:
+                return depth
+            occ |= m
+            pos[k] = i
+            state = nexts[j]
+        return self.n
+
+
+SHORT = 0.2  # a listing foreseen within this share of its budget is listed first,
+SHORT_CAP = 0.4  # given up past this share of it
+TRIALS = 200  # the draws that try the exact draws out (with a fixed seed)
+KEPT_LEAST = 0.02  # exact draws are used when at least this share of those is kept
+DRAWN_COST = 4  # an exact draw's work, besides 4 a ship placed
+KEPT_COST = 4  # and a kept one's, besides 1 a ship
+
+
+def _product(prob: Problem, bits: _Bits, work: int) -> tuple[_Product | None, int]:
+    """The product of the ships' places under what was told (``_Product``), or None when it
+    cannot be counted within a fifth of ``work`` or keeps under ``KEPT_LEAST`` of
+    ``TRIALS`` draws (with a fixed seed: the same view decides alike); and the work."""
+    try:
+        product = _Product(prob, bits, work // 5)
+    except _Budget as over:
+        return None, int(over.args[0])
+    if not product.ways:
+        raise _impossible(_why_none(prob), "view")
+    rnd = random.Random(0).random
+    pos = [0] * bits.n
+    placed = [product.draw(bits, rnd, pos) for _ in range(TRIALS)]
+    spent = product.work + DRAWN_COST * TRIALS + 4 * sum(placed)
+    if placed.count(bits.n) < KEPT_LEAST * TRIALS:
+        return None, spent
+    return product, spent
+
+
+def _product_sample(prob: Problem, bits: _Bits, product: _Product, seed: int, work: int) -> Heat:
+    """Layouts drawn exactly uniformly (``_Product``) and counted as they lie, until
+    ``work`` is spent (or half of it, once the margin is under ``STOP``)."""
+    rng = random.Random(seed)
+    rnd = rng.random
+    n = bits.n
+    seen = [[0] * len(bits.tabs[k].lines) for k in range(n)]  # [k][i]: ship k on line i
+    spent = bits.cost
+    kept = 0
+    pos = [0] * n
+    check = work // CHECKS
+    draw = product.draw
+    while spent < work or not kept and spent < work * GRACE:
+        if spent >= check and kept:
+            found = _counted_draws(prob, bits, seen, kept, seed)
+            if found.margin < STOP:
+                return found
+            check += work // CHECKS
+            spent += CHECK_COST
+        placed = draw(bits, rnd, pos)
+        spent += DRAWN_COST + 4 * placed
+        if placed == n:
+            kept += 1
+            for k in range(n):
+                seen[k][pos[k]] += 1
+            spent += KEPT_COST + n
+    if not kept:
+        raise SearchLimit(
+            "no placement of the rival's fleet that fits this view was found within the "
+            "search's limit",
+            "view",
+        )
+    return _counted_draws(prob, bits, seen, kept, seed)
+
+
+def _counted_draws(prob: Problem, bits: _Bits, seen: list[list[int]], kept: int, seed: int) -> Heat:
+    """The heat of ``kept`` exact draws (``seen``: how often each ship lay on each of its
+    lines), and its margin: the draws are independent and each exactly uniform, so a
+    square's share of them is off by a standard error of sqrt(p (1 - p) / kept); the
+    least certain square's, times the normal quantile that leaves a chance of ``MISS``
+    shared among all the squares (3.48 on the 10 x 10 board): every square is within it at
+    once at least 95% of the time."""
+    few: list[dict[int, float]] = [{} for _ in bits.tabs]
+    for k, lines in enumerate(seen):
+        d = few[bits.group[k]]
+        for i, times in enumerate(lines):
+            if times:
+                d[i] = d.get(i, 0.0) + times
+    weights = _unpacked(prob, bits, [0] * len(bits.tabs), few, 1.0)
+    worst = max(w / kept * (1 - w / kept) for w in weights)
+    return Heat(
+        prob.board,
+        weights,
+        float(kept),
+        "sampled",
+        sampler={
+            "method": "exact draws",
+            "seed": seed,
+            "chains": 1,
+            "burn_in": 0,
+            "samples": kept,
+        },
+        margin=min(1.0, _quantile(len(weights)) * math.sqrt(max(worst, 0.0) / kept)),
+    )
+
+
+MISS = 0.05  # the chance exact draws' margin leaves that some square is past it
+
+
+@functools.cache
+def _quantile(squares: int) -> float:
+    return statistics.NormalDist().inv_cdf(1 - MISS / (2 * squares))
 
 
 def _weighed(prob: Problem, tally: _Tally, method: str, seed: int, drawn: int) -> Heat:

@@ -294,15 +294,18 @@ class SalvoGridSampler(TypedDict):
         str,
         Doc(
             "`stratified`: every way of meeting the hits, contacts and counts "
-            "listed, the free ships drawn under them; `importance`: whole layouts drawn down "
-            "the search tree (too many ways to list)",
+            "listed, the free ships drawn under them; `exact draws`: whole layouts drawn "
+            "exactly uniformly (too many ways to list); `importance`: whole layouts drawn "
+            "down the search tree (neither could be used)",
             example="stratified",
         ),
     ]
     seed: Annotated[int, Doc("From the dice: 3d1000 read as one number")]
     chains: Annotated[int, Doc("Batches the draws were kept in (the margin)")]
     burn_in: Annotated[int, Doc("0: every draw is independent of the others")]
-    samples: Annotated[int, Doc("Layouts drawn in all (until the work budget is spent)")]
+    samples: Annotated[
+        int, Doc("Layouts drawn in all, until the work budget is spent (exact draws: kept)")
+    ]
 
 
 class SalvoGridLikelySquare(TypedDict):
@@ -315,8 +318,9 @@ class SalvoGridHeatmapResult(TypedDict):
     margin: Annotated[
         float,
         Doc(
-            "How far off a probability can be: 0 when exact; sampled, three "
-            "standard errors of the least certain square (docs/computer.md)"
+            "How far off a probability can be: 0 when exact; sampled, a bound every "
+            "square stays within at once in at least 95% of answers, measured "
+            "(docs/computer.md)"
         ),
     ]
     placements: Annotated[
