@@ -13,15 +13,19 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from service.engine import dice
+from service.engine import dice, notation
 from service.engine.errors import DiceError, LimitError
 
 
 def test_documented_limits() -> None:
     assert dice.MAX_SIDES == 1000
     assert dice.MAX_DICE_PER_REQUEST == 1000
-    assert dice.MAX_NOTATION_DICE == 100
-    assert dice.MAX_NOTATION_CONSTANT == 10_000
+    assert notation.MAX_NOTATION_DICE == 100
+    assert notation.MAX_NOTATION_CONSTANT == 10_000
+    assert notation.MAX_NOTATION_LENGTH == 200
+    assert notation.MAX_REROLLS == notation.MAX_EXPLOSIONS == 5
+    assert notation.MAX_NOTATION_DRAWS == dice.MAX_DICE_PER_REQUEST
+    assert notation.MAX_NOTATION_ODDS_BRANCHES == 200_000
     assert dice.MAX_NONCE == 2**53 - 1
 
 
@@ -34,25 +38,25 @@ def roll(client: FlaskClient, notation: str, **dice_member: Any) -> Any:
 
 # --- the notation constant: 10,000 either way ---------------------------------------------------
 
-LIMIT = dice.MAX_NOTATION_CONSTANT
+LIMIT = notation.MAX_NOTATION_CONSTANT
 
 
 @pytest.mark.parametrize("constant", [LIMIT, -LIMIT, LIMIT - 1, 0])
 def test_notation_constant_inside(constant: int) -> None:
-    assert dice.Notation.parse(f"1d6{constant:+d}").constant == constant
+    assert notation.Notation.parse(f"1d6{constant:+d}").constant == constant
 
 
 @pytest.mark.parametrize("constant", [LIMIT + 1, -(LIMIT + 1)])
 def test_notation_constant_outside(constant: int) -> None:
     with pytest.raises(LimitError, match=f"constant is at most {LIMIT} either way"):
-        dice.Notation.parse(f"1d6{constant:+d}")
+        notation.Notation.parse(f"1d6{constant:+d}")
 
 
 def test_notation_constant_adds_up_across_terms() -> None:
-    assert dice.Notation.parse(f"1d6+{LIMIT - 1}+1").constant == LIMIT
+    assert notation.Notation.parse(f"1d6+{LIMIT - 1}+1").constant == LIMIT
     with pytest.raises(LimitError, match="constant"):
-        dice.Notation.parse(f"1d6+{LIMIT}+1")
-    assert dice.Notation.parse(f"1d6+{LIMIT}-{LIMIT}").constant == 0
+        notation.Notation.parse(f"1d6+{LIMIT}+1")
+    assert notation.Notation.parse(f"1d6+{LIMIT}-{LIMIT}").constant == 0
 
 
 def test_notation_constant_over_http(client: FlaskClient) -> None:
@@ -66,13 +70,13 @@ def test_notation_constant_over_http(client: FlaskClient) -> None:
 
 # --- 100 dice in one notation --------------------------------------------------------------------
 
-MOST = dice.MAX_NOTATION_DICE
+MOST = notation.MAX_NOTATION_DICE
 
 
 @pytest.mark.parametrize("text", [f"{MOST}d6", f"{MOST - 1}d6+1d8", f"{MOST // 2}d6+{MOST // 2}d8"])
 def test_notation_dice_inside(text: str) -> None:
-    parsed = dice.Notation.parse(text)
-    assert sum(count for count, _ in parsed.terms) <= MOST
+    parsed = notation.Notation.parse(text)
+    assert sum(term.count for term in parsed.terms) <= MOST
 
 
 @pytest.mark.parametrize(
@@ -80,7 +84,7 @@ def test_notation_dice_inside(text: str) -> None:
 )
 def test_notation_dice_outside(text: str) -> None:
     with pytest.raises(LimitError, match=f"1 to {MOST} dice in all, not {MOST + 1}"):
-        dice.Notation.parse(text)
+        notation.Notation.parse(text)
 
 
 def test_notation_dice_over_http(client: FlaskClient) -> None:
@@ -95,7 +99,8 @@ def test_notation_dice_over_http(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize("sides", [2, 256, 257, dice.MAX_SIDES])
 def test_sides_inside(sides: int) -> None:
-    assert dice.Notation.parse(f"1d{sides}").terms == ((1, sides),)
+    (term,) = notation.Notation.parse(f"1d{sides}").terms
+    assert (term.count, term.sides) == (1, sides)
     (value,) = dice.SeededDice("edge", 0).draw("x", 1, sides).values
     assert 1 <= value <= sides
 
@@ -103,7 +108,7 @@ def test_sides_inside(sides: int) -> None:
 @pytest.mark.parametrize("sides", [0, 1, dice.MAX_SIDES + 1])
 def test_sides_outside(sides: int) -> None:
     with pytest.raises(LimitError, match="2 to 1000 sides"):
-        dice.Notation.parse(f"1d{sides}")
+        notation.Notation.parse(f"1d{sides}")
     with pytest.raises(LimitError, match=f"2 to 1000 sides, not {sides}"):
         dice.SeededDice("edge", 0).draw("x", 1, sides)
 

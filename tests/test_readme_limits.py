@@ -18,6 +18,7 @@ import pytest
 
 from service import MAX_BODY_BYTES, create_app
 from service.engine import dice as engine_dice
+from service.engine import notation
 from service.engine.errors import LimitError
 from service.http import problems, seeds
 from service.http.jsonbody import BYTES_PER_OBJECT, MAX_OBJECT_MEMBERS
@@ -86,7 +87,7 @@ LIMITS = [
     ("README.md", rf"opening at most one object per {NUMBER} bytes", BYTES_PER_OBJECT),
     ("README.md", rf"a die of \d+ to {NUMBER} sides", engine_dice.MAX_SIDES),
     ("README.md", rf"at most {NUMBER} dice per request", engine_dice.MAX_DICE_PER_REQUEST),
-    ("README.md", rf"{NUMBER} in a `/v1/dice/roll` notation", engine_dice.MAX_NOTATION_DICE),
+    ("README.md", rf"{NUMBER} in a `/v1/dice/roll` notation", notation.MAX_NOTATION_DICE),
     ("README.md", rf"`/odds` at most {NUMBER} dice branches", engine_dice.MAX_ODDS_BRANCHES),
     ("README.md", rf"naming each bad field \(at most {NUMBER};", problems.MAX_FIELD_ERRORS),
     ("docs/dice.md", rf"A die has \d+ to {NUMBER} sides", engine_dice.MAX_SIDES),
@@ -94,12 +95,12 @@ LIMITS = [
     (
         "docs/dice.md",
         rf"at most {NUMBER} dice in all and a constant",
-        engine_dice.MAX_NOTATION_DICE,
+        notation.MAX_NOTATION_DICE,
     ),
     (
         "docs/dice.md",
         rf"a constant of at most {NUMBER} either way",
-        engine_dice.MAX_NOTATION_CONSTANT,
+        notation.MAX_NOTATION_CONSTANT,
     ),
     ("docs/dice.md", rf"at most {NUMBER} entries in a log", checking.MAX_LOG_ENTRIES),
     ("docs/dice.md", rf"{NUMBER} dice in a whole document", checking.MAX_DOCUMENT_DICE),

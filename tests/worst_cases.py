@@ -18,7 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from service.engine.dice import MAX_NOTATION_DICE, MAX_SIDES
+from service.engine.dice import MAX_SIDES
+from service.engine.notation import MAX_NOTATION_DICE
 from service.http.jsonbody import BYTES_PER_OBJECT
 from service.http.receipts import VERIFY_BODY_BYTES
 from service.http.seeds import EXAMPLE_TOKEN, MAX_REVEAL_IN
