@@ -1,7 +1,6 @@
 """The answer of a roll in dice notation (``POST /v1/dice/roll``), as typed values: the one
-definition of its shape (the HTTP layer derives the schema and the document from it)."""
-
-from __future__ import annotations
+definition of its shape (the HTTP layer derives the schema and the document from it). No
+``from __future__ import annotations``: the schema reads NotRequired at run time."""
 
 from typing import Annotated, Literal, NotRequired, TypedDict
 
