@@ -9,29 +9,21 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from tests.browser_helpers import in_ci
-from tests.serving_helpers import Server, running
-from tests.test_referee_readme import blocks, run, section
+from tests.serving_helpers import Server
+from tests.test_referee_readme import blocks, readme_server, run, section
 
 NOTATION = section("## Dice notation: any game's rolls, and their exact odds")
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    if shutil.which("curl") is None:
-        message = "the README examples need curl: apt-get install -y curl"
-        if in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
-    with running(tmp_path_factory.mktemp("readme-dice-notation"), workers=1) as found:
-        yield found
+    yield from readme_server(tmp_path_factory, "readme-dice-notation", ("curl",))
 
 
 def test_the_section_rolls_and_asks_the_odds() -> None:
