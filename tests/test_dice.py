@@ -231,18 +231,18 @@ def test_every_refusal_points_at_a_character_of_the_text() -> None:
 @pytest.mark.parametrize(
     ("text", "kind", "message"),
     [
-        ("abc", "validation", "cannot read dice notation 'abc' at character 1 ('a')"),
-        ("4d6kh3x", "validation", "at character 7 ('x')"),
-        ("4d6kh3kl1", "validation", "at character 7 ('k'): a term takes one keep or drop"),
-        ("1d6f1", "validation", "at character 4 ('f'): failures (f) come after a success"),
-        ("1d6r<7", "validation", "the reroll <7 of 1d6r<7 meets every face"),
-        ("5", "validation", "needs at least one NdS term"),
+        ("abc", "notation", "cannot read dice notation 'abc' at character 1 ('a')"),
+        ("4d6kh3x", "notation", "at character 7 ('x')"),
+        ("4d6kh3kl1", "notation", "at character 7 ('k'): a term takes one keep or drop"),
+        ("1d6f1", "notation", "at character 4 ('f'): failures (f) come after a success"),
+        ("1d6r<7", "notation", "the reroll <7 of 1d6r<7 meets every face"),
+        ("5", "notation", "needs at least one NdS term"),
         ("101d6", "limit", "a roll has 1 to 100 dice in all, not 101"),
         ("1d1001", "limit", "a die has 2 to 1000 sides"),
         ("x" * 201, "validation", "Length must be between 1 and 200"),
     ],
 )
-def test_a_notation_that_does_not_read_is_a_validation_problem_at_notation(
+def test_a_notation_that_does_not_read_is_a_problem_at_notation(
     client: Any, text: str, kind: str, message: str
 ) -> None:
     problem = client.post("/v1/dice/roll", json={"notation": text}).get_json()

@@ -78,7 +78,7 @@ def test_the_odds_past_their_branch_limit_are_a_limit_problem(client: FlaskClien
 
 def test_the_odds_refuse_what_does_not_read_at_its_character(client: FlaskClient) -> None:
     problem = client.post("/v1/dice/odds", json={"notation": "4d6kh3?"}).get_json()
-    assert problem["type"] == "/problems#validation"
+    assert problem["type"] == "/problems#notation"
     assert "at character 7 ('?')" in problem["errors"][0]["message"]
 
 

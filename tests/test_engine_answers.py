@@ -118,7 +118,7 @@ def test_notation_errors_word_for_word_on_the_notation_field(text: str, message:
         Notation.parse(text)
     assert raised.value.detail == message
     assert raised.value.field == "notation"
-    # What does not read as notation is a validation problem; only a real limit is a limit.
+    # What does not read as notation is a notation problem; only a real limit is a limit.
     unreadable = message.startswith(("dice notation", "cannot read"))
     assert isinstance(raised.value, NotationError) is unreadable
 

@@ -8,12 +8,11 @@ from typing import Any
 
 from flask import Response
 from flask_smorest import Blueprint
-from marshmallow import Schema, ValidationError, fields
+from marshmallow import Schema, fields
 
 from ..engine import dice as engine_dice
 from ..engine import notation as nt
 from ..engine.dice_results import OddsResult, RollResult
-from ..engine.errors import NotationError
 from ..engine.resolution import Resolution
 from ..engine.ruleset import Step, run_step, step_odds
 from .answers import json_response
@@ -61,8 +60,9 @@ GRAMMAR = (
     "`dhN`, `dlN` (keep or drop the N highest or lowest; `k` is `kh`, N left out is 1); a "
     "compare point C (count successes: +1 a die that meets it) and then `fC` (failures: -1). "
     "A compare point C is `>=N`, `<=N`, `>N`, `<N` or `=N` (a number alone after `r`, `!` "
-    "and `f` is `=N`). Text that does not read is a validation problem at `notation` naming "
-    "the character; docs/dice.md gives the order the modifiers apply in and the dice are drawn."
+    "and `f` is `=N`). Text that does not read is a `notation` problem naming the position "
+    "and the character; docs/dice.md gives the order the modifiers apply in and the dice "
+    "are drawn."
 )
 LIMITS = (
     f"At most {nt.MAX_NOTATION_DICE} dice in all, 2 to {engine_dice.MAX_SIDES} sides, a "
@@ -74,8 +74,9 @@ LIMITS = (
 
 class NotationField(fields.Field[nt.Notation]):
     """Dice notation, read as it is loaded: text that does not read as notation is a
-    validation error at ``notation`` naming the character; a notation that reads but is
-    past a limit (dice, sides, constant, draws) is a ``limit`` problem."""
+    ``notation`` problem naming the character (the schema states the grammar in words, so
+    no schema check refuses it); a notation that reads but is past a limit (dice, sides,
+    constant, draws) is a ``limit`` problem."""
 
     default_error_messages = {
         "invalid": "Not a valid string.",
@@ -87,10 +88,7 @@ class NotationField(fields.Field[nt.Notation]):
             raise self.make_error("invalid")
         if not 1 <= len(value) <= nt.MAX_NOTATION_LENGTH:
             raise self.make_error("length")
-        try:
-            return nt.Notation.parse(value)
-        except NotationError as error:
-            raise ValidationError(error.detail) from None
+        return nt.Notation.parse(value)
 
 
 def notation_field() -> NotationField:
