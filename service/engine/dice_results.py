@@ -79,5 +79,5 @@ class RollResult(TypedDict):
     terms: list[RolledTerm]
 
 
-class OddsResult(TypedDict):
+class DiceOddsResult(TypedDict):
     total: Annotated[int, Doc("A total the notation can give (its successes, if it counts)")]

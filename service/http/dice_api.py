@@ -12,9 +12,10 @@ from marshmallow import Schema, fields
 
 from ..engine import dice as engine_dice
 from ..engine import notation as nt
-from ..engine.dice_results import OddsResult, RollResult
+from ..engine.dice_results import DiceOddsResult, RollResult
 from ..engine.resolution import Resolution
 from ..engine.ruleset import Step, run_step, step_odds
+from . import pictures
 from .answers import json_response
 from .derive import result_schema
 from .dice_in import dice_field, dice_or_fresh
@@ -121,7 +122,7 @@ class RollResponseSchema(EnvelopeBase):
 DiceOddsOutcome = named(
     "DiceOddsOutcome",
     OddsOutcomeBase,
-    {"result": fields.Nested(result_schema(OddsResult), required=True)},
+    {"result": fields.Nested(result_schema(DiceOddsResult), required=True)},
 )
 DiceOdds = named(
     "DiceOdds",
@@ -189,8 +190,13 @@ def roll(args: dict[str, Any]) -> Response:
     "dice exactly as they roll, up to their caps. No dice are rolled. Past "
     f"{nt.MAX_NOTATION_ODDS_BRANCHES} branches of work (a branch of a keep or drop counts "
     "more) the answer is a `limit` problem.",
+    **pictures.doc(),
 )
 @blp.arguments(OddsRequestSchema(), example=ODDS_EXAMPLE)
 @blp.response(200, DiceOdds, example=_odds_example())
 def odds(args: dict[str, Any]) -> Response:
-    return json_response(odds_answer(args["notation"]))
+    svg = pictures.wants_svg()
+    answer = odds_answer(args["notation"])
+    if svg:
+        return pictures.answer(answer, pictures.odds)
+    return pictures.varies(json_response(answer))
