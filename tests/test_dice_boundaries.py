@@ -286,3 +286,65 @@ def test_supplied_dice_refuse_a_0_or_less(value: int) -> None:
 def test_supplied_dice_take_every_face_from_1_to_sides() -> None:
     assert dice.SuppliedDice([1, 6]).draw("fire", 2, 6).values == (1, 6)
     assert dice.SuppliedDice([2, 1]).draw("coin", 2, 2).values == (2, 1)
+
+
+# --- a modifier's numbers: 1000 either way, a keep of 1000 dice ------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"1d6min{dice.MAX_SIDES}",
+        f"1d6max-{dice.MAX_SIDES}",
+        f"3d6>={dice.MAX_SIDES}",
+        f"3d6>=1f<-{dice.MAX_SIDES}",
+        f"1d6r{dice.MAX_SIDES}",
+        f"1d6!>{dice.MAX_SIDES}",
+        f"4d6kh{notation.MAX_NOTATION_DRAWS}",
+    ],
+)
+def test_a_modifiers_number_inside(text: str) -> None:
+    notation.Notation.parse(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"1d6min{dice.MAX_SIDES + 1}",
+        f"1d6max-{dice.MAX_SIDES + 1}",
+        f"3d6>={dice.MAX_SIDES + 1}",
+        f"3d6>=1f<-{dice.MAX_SIDES + 1}",
+        f"1d6r{dice.MAX_SIDES + 1}",
+        f"1d6!>{dice.MAX_SIDES + 1}",
+        f"4d6kh{notation.MAX_NOTATION_DRAWS + 1}",
+        "1d6min99999999999999999999",
+    ],
+)
+def test_a_modifiers_number_outside(text: str) -> None:
+    with pytest.raises(LimitError, match="a modifier's number"):
+        notation.Notation.parse(text)
+
+
+def test_a_huge_modifier_number_is_a_limit_problem_over_http(client: FlaskClient) -> None:
+    for path in ("/v1/dice/roll", "/v1/dice/odds"):
+        problem = client.post(path, json={"notation": "1d6min99999999999999999"}).get_json()
+        assert problem["type"] == "/problems#limit", path
+        assert (
+            problem["errors"] == [{"field": "notation", "message": problem["detail"]}]
+            and "at most 1000 either way" in problem["detail"]
+        )
+
+
+# --- draws: every reroll and explosion counted before a die is drawn ----------------------------
+
+
+def test_the_draws_limit_counts_every_reroll_and_explosion() -> None:
+    per_die = (1 + notation.MAX_REROLLS) * (1 + notation.MAX_EXPLOSIONS)
+    most = notation.MAX_NOTATION_DRAWS // per_die
+    notation.Notation.parse(f"{most}d6r1!")
+    with pytest.raises(LimitError, match=f"could draw {(most + 1) * per_die} dice"):
+        notation.Notation.parse(f"{most + 1}d6r1!")
+    once = notation.MAX_NOTATION_DRAWS // (2 * (1 + notation.MAX_EXPLOSIONS))  # ro: one reroll
+    notation.Notation.parse(f"{once}d6ro1!")
+    with pytest.raises(LimitError, match="could draw"):
+        notation.Notation.parse(f"{once + 1}d6ro1!")

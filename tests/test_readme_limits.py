@@ -128,6 +128,8 @@ LIMITS = [
     ("docs/dice.md", rf"explosion \(at most {NUMBER} times in a chain", notation.MAX_EXPLOSIONS),
     ("docs/dice.md", rf"exploded {NUMBER} times stops", notation.MAX_EXPLOSIONS),
     ("docs/dice.md", rf"could draw more than {NUMBER} dice", notation.MAX_NOTATION_DRAWS),
+    ("docs/dice.md", rf"a compare point\) is at most {NUMBER} either way", engine_dice.MAX_SIDES),
+    ("docs/dice.md", rf"a keep or drop counts at most {NUMBER} dice", notation.MAX_NOTATION_DRAWS),
     (
         "docs/dice.md",
         rf"`/v1/dice/odds` works within {NUMBER} branches",

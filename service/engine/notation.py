@@ -33,7 +33,7 @@ from functools import reduce
 from typing import Any, Literal
 
 from . import dice
-from .dice_results import DieSuccess, RolledDie, RolledTerm, RollResult
+from .dice_results import DieCause, DieFate, DieSuccess, RolledDie, RolledTerm, RollResult
 from .distribution import combine, repeat
 from .errors import LimitError, NotationError
 
@@ -355,6 +355,18 @@ class _Reader:
             )
         if any(not 2 <= term.sides <= dice.MAX_SIDES for term in terms):
             raise LimitError(f"a die has 2 to {dice.MAX_SIDES} sides", field="notation")
+        for term in terms:
+            points = (term.reroll, term.explode, term.success, term.failure)
+            numbers = [term.minimum, term.maximum, *(p.number for p in points if p is not None)]
+            if any(n is not None and abs(n) > dice.MAX_SIDES for n in numbers) or (
+                term.keep_count > MAX_NOTATION_DRAWS
+            ):
+                raise LimitError(
+                    f"{term}: a modifier's number (min, max, a compare point) is at most "
+                    f"{dice.MAX_SIDES} either way, and a keep or drop counts at most "
+                    f"{MAX_NOTATION_DRAWS} dice",
+                    field="notation",
+                )
         if abs(constant) > MAX_NOTATION_CONSTANT:
             raise LimitError(
                 f"the constant is at most {MAX_NOTATION_CONSTANT} either way", field="notation"
@@ -377,11 +389,11 @@ class _Die:
 
     __slots__ = ("number", "face", "value", "fate", "cause", "of", "exploded", "success")
 
-    def __init__(self, number: int, face: int, value: int, cause: str, of: int | None) -> None:
+    def __init__(self, number: int, face: int, value: int, cause: DieCause, of: int | None) -> None:
         self.number = number
         self.face = face
         self.value = value
-        self.fate = "kept"
+        self.fate: DieFate = "kept"
         self.cause = cause
         self.of = of
         self.exploded = False
@@ -392,8 +404,8 @@ class _Die:
             "die": self.number,
             "face": self.face,
             "value": self.value,
-            "fate": self.fate,  # type: ignore[typeddict-item]
-            "cause": self.cause,  # type: ignore[typeddict-item]
+            "fate": self.fate,
+            "cause": self.cause,
             "of": self.of,
             "exploded": self.exploded,
         }
@@ -411,7 +423,7 @@ def roll_term(term: Term, draw: Draw) -> RolledTerm:
     label = str(replace(term, sign=1))
     drawn: list[_Die] = []
 
-    def one(cause: str, of: int) -> _Die:
+    def one(cause: DieCause, of: int) -> _Die:
         what = "reroll" if cause == "reroll" else "explosion"
         (value,) = draw(f"{label}: {what} of die {of}", 1, term.sides).values
         face = term.face(value)
@@ -460,7 +472,7 @@ def roll_term(term: Term, draw: Draw) -> RolledTerm:
     return rolled
 
 
-def _settle(term: Term, die: _Die, one: Callable[[str, int], _Die]) -> _Die:
+def _settle(term: Term, die: _Die, one: Callable[[DieCause, int], _Die]) -> _Die:
     """The die that stands once ``die`` is rerolled while its face meets the reroll."""
     for _ in range(term.rerolls()):
         if term.reroll is None or not term.reroll(die.face):

@@ -68,8 +68,10 @@ GRAMMAR = (
 LIMITS = (
     f"At most {nt.MAX_NOTATION_DICE} dice in all, 2 to {engine_dice.MAX_SIDES} sides, a "
     f"constant of at most {nt.MAX_NOTATION_CONSTANT} either way, and at most "
-    f"{nt.MAX_NOTATION_DRAWS} dice drawn with every reroll and explosion the notation allows: "
-    "past those, a `limit` problem."
+    f"{nt.MAX_NOTATION_DRAWS} dice drawn with every reroll and explosion the notation allows; "
+    f"a modifier's number (min, max, a compare point) at most {engine_dice.MAX_SIDES} either "
+    f"way and a keep or drop of at most {nt.MAX_NOTATION_DRAWS} dice: past those, a `limit` "
+    "problem."
 )
 
 
