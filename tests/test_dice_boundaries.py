@@ -13,15 +13,19 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from service.engine import dice
+from service.engine import dice, notation
 from service.engine.errors import DiceError, LimitError
 
 
 def test_documented_limits() -> None:
     assert dice.MAX_SIDES == 1000
     assert dice.MAX_DICE_PER_REQUEST == 1000
-    assert dice.MAX_NOTATION_DICE == 100
-    assert dice.MAX_NOTATION_CONSTANT == 10_000
+    assert notation.MAX_NOTATION_DICE == 100
+    assert notation.MAX_NOTATION_CONSTANT == 10_000
+    assert notation.MAX_NOTATION_LENGTH == 200
+    assert notation.MAX_REROLLS == notation.MAX_EXPLOSIONS == 5
+    assert notation.MAX_NOTATION_DRAWS == dice.MAX_DICE_PER_REQUEST
+    assert notation.MAX_NOTATION_ODDS_BRANCHES == 200_000
     assert dice.MAX_NONCE == 2**53 - 1
 
 
@@ -34,25 +38,25 @@ def roll(client: FlaskClient, notation: str, **dice_member: Any) -> Any:
 
 # --- the notation constant: 10,000 either way ---------------------------------------------------
 
-LIMIT = dice.MAX_NOTATION_CONSTANT
+LIMIT = notation.MAX_NOTATION_CONSTANT
 
 
 @pytest.mark.parametrize("constant", [LIMIT, -LIMIT, LIMIT - 1, 0])
 def test_notation_constant_inside(constant: int) -> None:
-    assert dice.Notation.parse(f"1d6{constant:+d}").constant == constant
+    assert notation.Notation.parse(f"1d6{constant:+d}").constant == constant
 
 
 @pytest.mark.parametrize("constant", [LIMIT + 1, -(LIMIT + 1)])
 def test_notation_constant_outside(constant: int) -> None:
     with pytest.raises(LimitError, match=f"constant is at most {LIMIT} either way"):
-        dice.Notation.parse(f"1d6{constant:+d}")
+        notation.Notation.parse(f"1d6{constant:+d}")
 
 
 def test_notation_constant_adds_up_across_terms() -> None:
-    assert dice.Notation.parse(f"1d6+{LIMIT - 1}+1").constant == LIMIT
+    assert notation.Notation.parse(f"1d6+{LIMIT - 1}+1").constant == LIMIT
     with pytest.raises(LimitError, match="constant"):
-        dice.Notation.parse(f"1d6+{LIMIT}+1")
-    assert dice.Notation.parse(f"1d6+{LIMIT}-{LIMIT}").constant == 0
+        notation.Notation.parse(f"1d6+{LIMIT}+1")
+    assert notation.Notation.parse(f"1d6+{LIMIT}-{LIMIT}").constant == 0
 
 
 def test_notation_constant_over_http(client: FlaskClient) -> None:
@@ -66,13 +70,13 @@ def test_notation_constant_over_http(client: FlaskClient) -> None:
 
 # --- 100 dice in one notation --------------------------------------------------------------------
 
-MOST = dice.MAX_NOTATION_DICE
+MOST = notation.MAX_NOTATION_DICE
 
 
 @pytest.mark.parametrize("text", [f"{MOST}d6", f"{MOST - 1}d6+1d8", f"{MOST // 2}d6+{MOST // 2}d8"])
 def test_notation_dice_inside(text: str) -> None:
-    parsed = dice.Notation.parse(text)
-    assert sum(count for count, _ in parsed.terms) <= MOST
+    parsed = notation.Notation.parse(text)
+    assert sum(term.count for term in parsed.terms) <= MOST
 
 
 @pytest.mark.parametrize(
@@ -80,7 +84,7 @@ def test_notation_dice_inside(text: str) -> None:
 )
 def test_notation_dice_outside(text: str) -> None:
     with pytest.raises(LimitError, match=f"1 to {MOST} dice in all, not {MOST + 1}"):
-        dice.Notation.parse(text)
+        notation.Notation.parse(text)
 
 
 def test_notation_dice_over_http(client: FlaskClient) -> None:
@@ -95,7 +99,8 @@ def test_notation_dice_over_http(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize("sides", [2, 256, 257, dice.MAX_SIDES])
 def test_sides_inside(sides: int) -> None:
-    assert dice.Notation.parse(f"1d{sides}").terms == ((1, sides),)
+    (term,) = notation.Notation.parse(f"1d{sides}").terms
+    assert (term.count, term.sides) == (1, sides)
     (value,) = dice.SeededDice("edge", 0).draw("x", 1, sides).values
     assert 1 <= value <= sides
 
@@ -103,7 +108,7 @@ def test_sides_inside(sides: int) -> None:
 @pytest.mark.parametrize("sides", [0, 1, dice.MAX_SIDES + 1])
 def test_sides_outside(sides: int) -> None:
     with pytest.raises(LimitError, match="2 to 1000 sides"):
-        dice.Notation.parse(f"1d{sides}")
+        notation.Notation.parse(f"1d{sides}")
     with pytest.raises(LimitError, match=f"2 to 1000 sides, not {sides}"):
         dice.SeededDice("edge", 0).draw("x", 1, sides)
 
@@ -281,3 +286,65 @@ def test_supplied_dice_refuse_a_0_or_less(value: int) -> None:
 def test_supplied_dice_take_every_face_from_1_to_sides() -> None:
     assert dice.SuppliedDice([1, 6]).draw("fire", 2, 6).values == (1, 6)
     assert dice.SuppliedDice([2, 1]).draw("coin", 2, 2).values == (2, 1)
+
+
+# --- a modifier's numbers: 1000 either way, a keep of 1000 dice ------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"1d6min{dice.MAX_SIDES}",
+        f"1d6max-{dice.MAX_SIDES}",
+        f"3d6>={dice.MAX_SIDES}",
+        f"3d6>=1f<-{dice.MAX_SIDES}",
+        f"1d6r{dice.MAX_SIDES}",
+        f"1d6!>{dice.MAX_SIDES}",
+        f"4d6kh{notation.MAX_NOTATION_DRAWS}",
+    ],
+)
+def test_a_modifiers_number_inside(text: str) -> None:
+    notation.Notation.parse(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"1d6min{dice.MAX_SIDES + 1}",
+        f"1d6max-{dice.MAX_SIDES + 1}",
+        f"3d6>={dice.MAX_SIDES + 1}",
+        f"3d6>=1f<-{dice.MAX_SIDES + 1}",
+        f"1d6r{dice.MAX_SIDES + 1}",
+        f"1d6!>{dice.MAX_SIDES + 1}",
+        f"4d6kh{notation.MAX_NOTATION_DRAWS + 1}",
+        "1d6min99999999999999999999",
+    ],
+)
+def test_a_modifiers_number_outside(text: str) -> None:
+    with pytest.raises(LimitError, match="a modifier's number"):
+        notation.Notation.parse(text)
+
+
+def test_a_huge_modifier_number_is_a_limit_problem_over_http(client: FlaskClient) -> None:
+    for path in ("/v1/dice/roll", "/v1/dice/odds"):
+        problem = client.post(path, json={"notation": "1d6min99999999999999999"}).get_json()
+        assert problem["type"] == "/problems#limit", path
+        assert (
+            problem["errors"] == [{"field": "notation", "message": problem["detail"]}]
+            and "at most 1000 either way" in problem["detail"]
+        )
+
+
+# --- draws: every reroll and explosion counted before a die is drawn ----------------------------
+
+
+def test_the_draws_limit_counts_every_reroll_and_explosion() -> None:
+    per_die = (1 + notation.MAX_REROLLS) * (1 + notation.MAX_EXPLOSIONS)
+    most = notation.MAX_NOTATION_DRAWS // per_die
+    notation.Notation.parse(f"{most}d6r1!")
+    with pytest.raises(LimitError, match=f"could draw {(most + 1) * per_die} dice"):
+        notation.Notation.parse(f"{most + 1}d6r1!")
+    once = notation.MAX_NOTATION_DRAWS // (2 * (1 + notation.MAX_EXPLOSIONS))  # ro: one reroll
+    notation.Notation.parse(f"{once}d6ro1!")
+    with pytest.raises(LimitError, match="could draw"):
+        notation.Notation.parse(f"{once + 1}d6ro1!")

@@ -15,6 +15,7 @@ import pytest
 
 from service.engine import dice, resolution
 from service.engine.errors import DiceError, LimitError, NotationError, RuleError
+from service.engine.notation import Notation
 from service.engine.resolution import Modifier, Resolution
 from service.engine.ruleset import Reading, Ruleset, Ruling, Step, run_step, step_odds
 
@@ -93,15 +94,19 @@ def test_supplied_off_face_message_names_the_die_it_was_taken_as() -> None:
         ("", "dice notation is empty"),
         (
             "3x6",
-            "cannot read dice notation '3x6' at character 2; write terms like 3d6, 2d8+1d10 "
-            "or 1d6+2",
+            "cannot read dice notation '3x6' at character 2 ('x'): a + or - before the next "
+            "term; write terms like 3d6, 4d6kh3, 2d20kl1, 3d6!, 10d6>=5, 4dF or 1d20+5",
         ),
         (
             "3d6 2d6",
-            "cannot read dice notation '3d6 2d6' at character 5; write terms like 3d6, "
-            "2d8+1d10 or 1d6+2",
+            "cannot read dice notation '3d6 2d6' at character 5 ('2'): a + or - before the "
+            "next term; write terms like 3d6, 4d6kh3, 2d20kl1, 3d6!, 10d6>=5, 4dF or 1d20+5",
         ),
-        ("2d6-1d4", "dice can be added, not subtracted"),
+        (
+            "2d6+",
+            "cannot read dice notation '2d6+' at its end: a number or a die (NdS); write "
+            "terms like 3d6, 4d6kh3, 2d20kl1, 3d6!, 10d6>=5, 4dF or 1d20+5",
+        ),
         ("5", "dice notation needs at least one NdS term"),
         ("101d6", "a roll has 1 to 100 dice in all, not 101"),
         ("1d1", "a die has 2 to 1000 sides"),
@@ -110,20 +115,40 @@ def test_supplied_off_face_message_names_the_die_it_was_taken_as() -> None:
 )
 def test_notation_errors_word_for_word_on_the_notation_field(text: str, message: str) -> None:
     with pytest.raises((NotationError, LimitError)) as raised:
-        dice.Notation.parse(text)
+        Notation.parse(text)
     assert raised.value.detail == message
     assert raised.value.field == "notation"
-    # What does not read as notation is a validation problem; only a real limit is a limit.
-    unreadable = message.startswith(("dice notation", "cannot read", "dice can be"))
+    # What does not read as notation is a notation problem; only a real limit is a limit.
+    unreadable = message.startswith(("dice notation", "cannot read"))
     assert isinstance(raised.value, NotationError) is unreadable
 
 
 @pytest.mark.parametrize(
     ("text", "written"),
-    [("3d6", "3d6"), ("2d8+1d10+2", "2d8+1d10+2"), ("1d6 - 1", "1d6-1"), ("d20", "1d20")],
+    [
+        ("3d6", "3d6"),
+        ("2d8+1d10+2", "2d8+1d10+2"),
+        ("1d6 - 1", "1d6-1"),
+        ("d20", "1d20"),
+        ("4d6k3", "4d6kh3"),
+        ("2d20kl", "2d20kl1"),
+        ("3d6!", "3d6!"),
+        ("3d6!6", "3d6!"),
+        ("3d6!=5", "3d6!5"),
+        ("5d10!!>=9", "5d10!!>=9"),
+        ("4d6r=1", "4d6r1"),
+        ("4d6r", "4d6r1"),
+        ("4d6ro<3", "4d6ro<3"),
+        ("6d10>=8f1", "6d10>=8f1"),
+        ("4dF+1", "4dF+1"),
+        ("d%", "1d%"),
+        ("4d6kh3r1", "4d6r1kh3"),
+        ("3d6max5min2", "3d6min2max5"),
+        ("1d20 - 1d4", "1d20-1d4"),
+    ],
 )
 def test_notation_is_written_back_plainly(text: str, written: str) -> None:
-    assert str(dice.Notation.parse(text)) == written
+    assert str(Notation.parse(text)) == written
 
 
 def test_errors_carry_their_field() -> None:

@@ -8,7 +8,6 @@ it writes) is checked against what the section says it shows.
 from __future__ import annotations
 
 import json
-import shutil
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from fractions import Fraction
@@ -16,22 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser_helpers import in_ci
-from tests.serving_helpers import Server, running
-from tests.test_referee_readme import blocks, run, section
+from tests.serving_helpers import Server
+from tests.test_referee_readme import blocks, readme_server, run, section
 
 HOUSE_RULES = section("## House rules, odds and advice")
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    if shutil.which("curl") is None:
-        message = "the README examples need curl: apt-get install -y curl"
-        if in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
-    with running(tmp_path_factory.mktemp("readme-house-rules"), workers=1) as found:
-        yield found
+    yield from readme_server(tmp_path_factory, "readme-house-rules", ("curl",))
 
 
 def example(index: int) -> str:

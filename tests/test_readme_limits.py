@@ -18,6 +18,7 @@ import pytest
 
 from service import MAX_BODY_BYTES, create_app
 from service.engine import dice as engine_dice
+from service.engine import notation
 from service.engine.errors import LimitError
 from service.http import problems, seeds
 from service.http.jsonbody import BYTES_PER_OBJECT, MAX_OBJECT_MEMBERS
@@ -86,20 +87,58 @@ LIMITS = [
     ("README.md", rf"opening at most one object per {NUMBER} bytes", BYTES_PER_OBJECT),
     ("README.md", rf"a die of \d+ to {NUMBER} sides", engine_dice.MAX_SIDES),
     ("README.md", rf"at most {NUMBER} dice per request", engine_dice.MAX_DICE_PER_REQUEST),
-    ("README.md", rf"{NUMBER} in a `/v1/dice/roll` notation", engine_dice.MAX_NOTATION_DICE),
+    ("README.md", rf"{NUMBER} in a `/v1/dice/roll` notation", notation.MAX_NOTATION_DICE),
     ("README.md", rf"`/odds` at most {NUMBER} dice branches", engine_dice.MAX_ODDS_BRANCHES),
+    ("README.md", rf"rerolled or exploded at most {NUMBER} times", notation.MAX_REROLLS),
+    ("README.md", rf"rerolled or exploded at most {NUMBER} times", notation.MAX_EXPLOSIONS),
+    ("README.md", rf"at most {NUMBER} dice drawn", notation.MAX_NOTATION_DRAWS),
+    (
+        "README.md",
+        rf"the odds within {NUMBER} branches",
+        notation.MAX_NOTATION_ODDS_BRANCHES,
+    ),
+    (
+        "README.md",
+        rf"`/v1/dice/odds` at most {NUMBER} branches of its own",
+        notation.MAX_NOTATION_ODDS_BRANCHES,
+    ),
     ("README.md", rf"naming each bad field \(at most {NUMBER};", problems.MAX_FIELD_ERRORS),
     ("docs/dice.md", rf"A die has \d+ to {NUMBER} sides", engine_dice.MAX_SIDES),
     ("docs/dice.md", rf"rolls at most {NUMBER} dice in all", engine_dice.MAX_DICE_PER_REQUEST),
     (
         "docs/dice.md",
         rf"at most {NUMBER} dice in all and a constant",
-        engine_dice.MAX_NOTATION_DICE,
+        notation.MAX_NOTATION_DICE,
     ),
     (
         "docs/dice.md",
         rf"a constant of at most {NUMBER} either way",
-        engine_dice.MAX_NOTATION_CONSTANT,
+        notation.MAX_NOTATION_CONSTANT,
+    ),
+    ("docs/dice.md", rf"a notation of at most {NUMBER} characters", notation.MAX_NOTATION_LENGTH),
+    ("docs/dice.md", rf"a die is rerolled at most {NUMBER} times", notation.MAX_REROLLS),
+    ("docs/dice.md", rf"at most {NUMBER} times a die", notation.MAX_REROLLS),
+    (
+        "docs/dice.md",
+        rf"while its face meets the reroll \(at most {NUMBER} times",
+        notation.MAX_REROLLS,
+    ),
+    ("docs/dice.md", rf"explodes at most {NUMBER} times in a chain", notation.MAX_EXPLOSIONS),
+    ("docs/dice.md", rf"one more die, at most {NUMBER} times in a chain", notation.MAX_EXPLOSIONS),
+    ("docs/dice.md", rf"explosion \(at most {NUMBER} times in a chain", notation.MAX_EXPLOSIONS),
+    ("docs/dice.md", rf"exploded {NUMBER} times stops", notation.MAX_EXPLOSIONS),
+    ("docs/dice.md", rf"could draw more than {NUMBER} dice", notation.MAX_NOTATION_DRAWS),
+    ("docs/dice.md", rf"a compare point\) is at most {NUMBER} either way", engine_dice.MAX_SIDES),
+    ("docs/dice.md", rf"a keep or drop counts at most {NUMBER} dice", notation.MAX_NOTATION_DRAWS),
+    (
+        "docs/dice.md",
+        rf"`/v1/dice/odds` works within {NUMBER} branches",
+        notation.MAX_NOTATION_ODDS_BRANCHES,
+    ),
+    (
+        "docs/dice.md",
+        rf"within a budget of {NUMBER} branches",
+        notation.MAX_NOTATION_ODDS_BRANCHES,
     ),
     ("docs/dice.md", rf"at most {NUMBER} entries in a log", checking.MAX_LOG_ENTRIES),
     ("docs/dice.md", rf"{NUMBER} dice in a whole document", checking.MAX_DOCUMENT_DICE),

@@ -299,6 +299,31 @@ def test_a_valid_game_is_explained_entry_by_entry_with_its_luck(page: Page) -> N
         shutil.copyfile(ARTIFACTS / "valid-game.png", SCREENSHOT)
 
 
+def test_a_rich_roll_is_explained_die_by_die(page: Page) -> None:
+    """The game of rich rolls: its first roll drew 2, 3, 1, 5 for 4d6r1!kh3, then 1 for the
+    reroll of the third die (a 1 again: rerolled once more) and 2 for that; the highest
+    three of 2, 3, 5, 2 are kept, the earlier 2 before the later."""
+    state = page.drop("rich-rolls")
+    assert state["verdict"] == "valid"
+    first = page.page.locator("#entries > li[data-index='0'] .terms").inner_text()
+    assert first == (
+        "4d6r1!kh3: die 1 shows 2, kept; die 2 shows 3, kept; die 3 shows 1, rerolled; "
+        "die 4 shows 5, kept; die 5 (reroll of die 3) shows 1, rerolled; die 6 (reroll of "
+        "die 5) shows 2, dropped; kept dice sum to 10"
+    )
+    result = page.page.locator("#entries > li[data-index='0'] .result").inner_text()
+    assert result == "Result: 4d6r1!kh3 totals 10"
+    # 6d6!!: the fourth die showed a 6 and compounded the 2 drawn after the six dice
+    compounded = page.page.locator("#entries > li[data-index='2'] .terms").inner_text()
+    assert "die 4 shows 6, counts 8, kept, exploded" in compounded
+    assert "die 7 (explosion of die 4) shows 2, compounded" in compounded
+    # success counting: each kept die a success, a failure or neither
+    pool = page.page.locator("#entries > li[data-index='1'] .terms").inner_text()
+    assert "a success" in pool and "successes less failures" in pool
+    # a plain term (1d20-1d4+2) says nothing more than its rolls
+    assert page.page.locator("#entries > li[data-index='8'] .terms").count() == 0
+
+
 def test_a_tampered_log_names_what_was_altered(page: Page) -> None:
     state = page.drop("edited-result")
     assert state["verdict"] == "invalid"

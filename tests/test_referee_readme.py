@@ -56,17 +56,25 @@ SEALED = section("### A sealed seed, from the seal to the reveal")
 WHOLE = section("### A whole game, from the first roll to the verdict")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+def readme_server(
+    tmp_path_factory: pytest.TempPathFactory, folder: str, tools: tuple[str, ...]
+) -> Iterator[Server]:
+    """A real server for a README section's commands, which need ``tools`` on the PATH
+    (skipped without them, failed in CI)."""
+    missing = [tool for tool in tools if shutil.which(tool) is None]
     if missing:
         names = " ".join(missing)
-        message = f"the README walkthroughs need {names}: apt-get install -y {names}"
+        message = f"the README examples need {names}: apt-get install -y {names}"
         if in_ci():
             pytest.fail(message)
         pytest.skip(message)
-    with running(tmp_path_factory.mktemp("readme-server"), workers=1) as found:
+    with running(tmp_path_factory.mktemp(folder), workers=1) as found:
         yield found
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    yield from readme_server(tmp_path_factory, "readme-server", TOOLS)
 
 
 def run(server: Server, folder: Path, commands: list[str]) -> str:

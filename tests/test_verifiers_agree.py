@@ -146,6 +146,7 @@ EXPECTED_CODES = {
     "pending-advised": [],
     "readings-spelled-out": [],
     "plain-roll-joins": [],
+    "rich-rolls": [],
     "game-header": [],
 }
 

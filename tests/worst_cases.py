@@ -18,7 +18,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from service.engine.dice import MAX_NOTATION_DICE, MAX_SIDES
+from service.engine.dice import MAX_SIDES
+from service.engine.notation import (
+    MAX_EXPLOSIONS,
+    MAX_NOTATION_DICE,
+    MAX_NOTATION_DRAWS,
+    MAX_NOTATION_ODDS_BRANCHES,
+    MAX_REROLLS,
+)
 from service.http.jsonbody import BYTES_PER_OBJECT
 from service.http.receipts import VERIFY_BODY_BYTES
 from service.http.seeds import EXAMPLE_TOKEN, MAX_REVEAL_IN
@@ -710,6 +717,18 @@ GRID_CASES = [
 # --- dice, receipts, seeds, and the GETs -----------------------------------------------------
 
 
+# With every die rerolled 5 times and exploding 5 times, each rerolled 5 times again, a d6
+# draws 36 dice: 27 of them are the most that stay within the draws limit.
+MOST_REROLLED = MAX_NOTATION_DRAWS // ((1 + MAX_REROLLS) * (1 + MAX_EXPLOSIONS))
+
+
+def most_draws() -> list[int]:
+    """Supplied dice that make 27d6r1!kh3 draw all it may: each die a 1, rerolled into 1s
+    until its last reroll shows a 6; that 6 explodes into a 1, rerolled the same way..."""
+    chain = [1, 1, 1, 1, 6] + [1, 1, 1, 1, 1, 6] * MAX_EXPLOSIONS
+    return [1] * MOST_REROLLED + chain * MOST_REROLLED
+
+
 def notation_terms() -> str:
     """As many NdS terms as 200 characters hold, at most 100 dice, the largest dice."""
     terms = [f"1d{MAX_SIDES - n}" for n in range(MAX_NOTATION_DICE)]
@@ -772,6 +791,33 @@ OTHER_CASES = [
         "/v1/dice/roll",
         "200 characters of notation: as many terms as fit",
         {"notation": notation_terms(), "dice": SEED},
+    ),
+    Case(
+        "POST",
+        "/v1/dice/roll",
+        f"{MAX_NOTATION_DRAWS} dice drawn at most: every die rerolled and exploded to its caps",
+        {"notation": f"{MOST_REROLLED}d6r1!kh3", "dice": {"values": most_draws()}},
+        past={"notation": f"{MOST_REROLLED + 1}d6r1!kh3"},
+    ),
+    Case(
+        "POST",
+        "/v1/dice/odds",
+        f"{MAX_NOTATION_ODDS_BRANCHES} branches: the largest sum of d6 within them",
+        {"notation": f"{MAX_NOTATION_DICE}d6"},
+        past={"notation": f"{MAX_NOTATION_DICE}d7"},
+    ),
+    Case(
+        "POST",
+        "/v1/dice/odds",
+        "a keep whose states fill the branches",
+        {"notation": f"{MAX_NOTATION_DICE}d6kh3"},
+    ),
+    Case(
+        "POST",
+        "/v1/dice/odds",
+        "refused at the branch limit, once its budget is spent",
+        {"notation": "90d8"},
+        status=422,
     ),
     Case(
         "POST",

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 import secrets
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
@@ -33,14 +32,12 @@ from fractions import Fraction
 from typing import Any
 
 from .dice_requests import Again
-from .errors import DiceError, LimitError, NotationError
+from .errors import DiceError, LimitError
 
 ALGORITHM = "fc-dice-v1"
 SEALED_ALGORITHM = "fc-dice-sealed-v1"
 MAX_SIDES = 1000
 MAX_DICE_PER_REQUEST = 1000
-MAX_NOTATION_DICE = 100
-MAX_NOTATION_CONSTANT = 10_000
 # The walk of every face (and the walk of each roll's classes) runs the step once per
 # branch: 1,000 branches of the costliest step that walks (a Salvo! straddle, about 30 us
 # each with the walk) stay near 30 ms of CPU, under the 50 ms budget. The odds of the big
@@ -290,76 +287,3 @@ def enumerate_outcomes(
     for (key, throws), n in counts.items():
         distribution[key] = distribution.get(key, Fraction(0)) + Fraction(n, throws)
     return distribution
-
-
-# The grammar of dice notation, written once: the parser reads terms with these pieces and
-# the request's ``pattern`` is built from them. Digits and blanks are ASCII on purpose:
-# Python's \d and \s take other scripts' digits and spaces, a JSON Schema pattern does not.
-_BLANK = r"[ \t]*"
-_NUMBER = r"[0-9]+"
-_DICE = r"[0-9]*[dD][0-9]+"
-_TERM = re.compile(rf"([+-])?{_BLANK}(?:([0-9]*)[dD]([0-9]+)|({_NUMBER})){_BLANK}")
-# Terms joined by + (a constant may also be taken away), at least one of them dice: any
-# constants first, then a dice term, then dice or constants.
-NOTATION_PATTERN = (
-    rf"^{_BLANK}(?:(?:[+-]{_BLANK})?{_NUMBER}{_BLANK}(?:[+-]{_BLANK}{_NUMBER}{_BLANK})*"
-    rf"\+{_BLANK}|(?:\+{_BLANK})?){_DICE}{_BLANK}"
-    rf"(?:\+{_BLANK}(?:{_DICE}|{_NUMBER}){_BLANK}|-{_BLANK}{_NUMBER}{_BLANK})*$"
-)
-NOTATION_EXAMPLES = "3d6, 2d8+1d10 or 1d6+2"
-
-
-@dataclass(frozen=True)
-class Notation:
-    """A sum of NdS terms and a constant, e.g. ``2d8+1d10+2``."""
-
-    terms: tuple[tuple[int, int], ...]
-    constant: int
-
-    @classmethod
-    def parse(cls, text: str) -> Notation:
-        """The notation ``text`` writes: a NotationError where it does not read as one
-        (exactly where ``NOTATION_PATTERN`` does not match), a LimitError where it asks
-        for more dice, sides or constant than a roll takes."""
-        source = text.strip(" \t")
-        if not source:
-            raise NotationError("dice notation is empty")
-        terms: list[tuple[int, int]] = []
-        constant = 0
-        position = 0
-        while position < len(source):
-            match = _TERM.match(source, position)
-            if match is None or (position > 0 and match.group(1) is None):
-                raise NotationError(
-                    f"cannot read dice notation {text!r} at character {position + 1}; "
-                    f"write terms like {NOTATION_EXAMPLES}"
-                )
-            sign, count, sides, number = match.groups()
-            if number is not None:
-                constant += -int(number) if sign == "-" else int(number)
-            else:
-                if sign == "-":
-                    raise NotationError("dice can be added, not subtracted")
-                terms.append((int(count) if count else 1, int(sides)))
-            position = match.end()
-        total_dice = sum(count for count, _ in terms)
-        if not terms:
-            raise NotationError("dice notation needs at least one NdS term")
-        if total_dice > MAX_NOTATION_DICE or any(count < 1 for count, _ in terms):
-            raise LimitError(
-                f"a roll has 1 to {MAX_NOTATION_DICE} dice in all, not {total_dice}",
-                field="notation",
-            )
-        if any(not 2 <= sides <= MAX_SIDES for _, sides in terms):
-            raise LimitError(f"a die has 2 to {MAX_SIDES} sides", field="notation")
-        if abs(constant) > MAX_NOTATION_CONSTANT:
-            raise LimitError(
-                f"the constant is at most {MAX_NOTATION_CONSTANT} either way", field="notation"
-            )
-        return cls(tuple(terms), constant)
-
-    def __str__(self) -> str:
-        text = "+".join(f"{count}d{sides}" for count, sides in self.terms)
-        if self.constant:
-            text += f"{self.constant:+d}"
-        return text

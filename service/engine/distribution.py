@@ -137,12 +137,19 @@ def combine(
 
 
 def repeat(
-    start: K, step: Mapping[V, Fraction], times: int, rule: Callable[[K, V], K]
+    start: K,
+    step: Mapping[V, Fraction],
+    times: int,
+    rule: Callable[[K, V], K],
+    *,
+    spend: Callable[[int], None] | None = None,
 ) -> dict[K, Fraction]:
     """``times`` independent draws of ``step`` folded into ``start`` by ``rule``.
 
     The chances are kept as integers over one common denominator while they are added up
     (an integer sum is many times cheaper than a fraction's), then made fractions.
+    ``spend`` is told, before each draw, how many (state, value) pairs it folds: a caller
+    with a budget refuses there.
     """
     denominator = 1
     for p in step.values():
@@ -150,6 +157,8 @@ def repeat(
     weights = [(value, int(p * denominator)) for value, p in step.items()]
     states: dict[K, int] = {start: 1}
     for _ in range(times):
+        if spend is not None:
+            spend(len(states) * len(weights))
         following: dict[K, int] = {}
         for state, n in states.items():
             for value, w in weights:

@@ -46,6 +46,13 @@ PROBLEM_KINDS: tuple[ProblemKind, ...] = (
         "token that was altered, comes from another service, or is past its reveal.",
     ),
     ProblemKind(
+        id="notation",
+        statuses=(422,),
+        title="The dice notation cannot be read",
+        text="Dice notation outside its grammar (the document states it in words); `errors` "
+        "names the position of the character that cannot be read, and the character.",
+    ),
+    ProblemKind(
         id="too-early",
         statuses=(409,),
         text="A sealed seed is revealed only after its `reveal_after` time.",
@@ -166,11 +173,12 @@ class LimitError(RuleError):
 
 
 class NotationError(RuleError):
-    """Dice notation that does not read as notation (a validation problem at ``notation``);
-    a notation that reads but asks too much is a LimitError."""
+    """Dice notation that does not read as notation (a ``notation`` problem at the field
+    ``notation``, naming the character); a notation that reads but asks too much is a
+    LimitError."""
 
-    kind = KINDS["validation"].id
-    title = "The dice notation cannot be read"
+    kind = KINDS["notation"].id
+    title = KINDS["notation"].title
 
     def __init__(self, detail: str) -> None:
         super().__init__(detail, field="notation")

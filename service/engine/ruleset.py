@@ -216,7 +216,7 @@ def _key(result: Mapping[str, Any]) -> Hashable:
 
 
 def step_odds(
-    ruleset: str, step: Step, inputs: Any, rules: Mapping[str, str] | None = None
+    ruleset: str | None, step: Step, inputs: Any, rules: Mapping[str, str] | None = None
 ) -> dict[str, Any]:
     """The exact distribution of a step's results, from the step's own code.
 

@@ -1,4 +1,5 @@
-"""POST /v1/dice/roll: a plain roll in dice notation, seeded like every step."""
+"""POST /v1/dice/roll and /v1/dice/odds: a roll in dice notation, seeded like every step,
+and the exact odds of its total."""
 
 from __future__ import annotations
 
@@ -7,128 +8,167 @@ from typing import Any
 
 from flask import Response
 from flask_smorest import Blueprint
-from marshmallow import Schema, ValidationError, fields
+from marshmallow import Schema, fields
 
 from ..engine import dice as engine_dice
-from ..engine.dice import Notation
-from ..engine.errors import NotationError
+from ..engine import notation as nt
+from ..engine.dice_results import DiceOddsResult, RollResult
 from ..engine.resolution import Resolution
-from ..engine.ruleset import Step, run_step
+from ..engine.ruleset import Step, run_step, step_odds
+from . import pictures
+from .answers import json_response
+from .derive import result_schema
 from .dice_in import dice_field, dice_or_fresh
-from .envelope import EnvelopeBase
+from .envelope import RULESET_ID, EnvelopeBase, OddsBase, OddsOutcomeBase, named
+from .fields import Const
 from .metrics import count_rolls
 from .receipts import prev_field, signed
 from .steps import example_answer, step_inputs
 
-blp = Blueprint("dice", __name__, url_prefix="/v1/dice", description="Plain dice rolls.")
+blp = Blueprint(
+    "dice", __name__, url_prefix="/v1/dice", description="Rolls in dice notation, and their odds."
+)
 
 
 @dataclass(frozen=True)
 class RollInput:
-    notation: Notation
+    notation: nt.Notation
 
 
-def _roll(inp: RollInput, res: Resolution) -> dict[str, Any]:
-    terms = []
-    for count, sides in inp.notation.terms:
-        roll = res.roll(f"{count}d{sides}", count, sides)
-        terms.append(roll.as_dict())
-    total = sum(term["total"] for term in terms) + inp.notation.constant
-    return {
-        "notation": str(inp.notation),
-        "total": total,
-        "constant": inp.notation.constant,
-        "terms": terms,
-    }
+def _roll(inp: RollInput, res: Resolution) -> RollResult:
+    return nt.roll(inp.notation, res.roll)
 
 
 ROLL = Step(
     name="roll",
     summary="Roll dice",
-    description="A sum of NdS terms and a constant.",
+    description="A roll in dice notation.",
     dice="as written",
     resolve=_roll,
+    odds=True,
+    exact_odds=lambda inp: nt.outcomes(inp.notation),
+)
+
+GRAMMAR = (
+    "Terms joined by `+` and `-` (blanks and tabs may stand around them), at least one of "
+    "them dice. A term is a constant (digits) or `NdS`: N dice (N may be left out: `d20` is "
+    "`1d20`) of S sides, `d%` (a d100) or `dF` (a Fate die: -1, 0, +1); then, each at most "
+    "once and in any order: `rC` (reroll while the face meets C, at most "
+    f"{nt.MAX_REROLLS} times; `r` alone rerolls the lowest face) or `roC` (once); `minN`, "
+    "`maxN` (a face counts at least, at most N); `!C` (explode: one more die while the value "
+    f"meets C, at most {nt.MAX_EXPLOSIONS} times in a chain; `!` alone explodes on the "
+    "highest face) or `!!C` (compounding: the explosions add to the die); `khN`, `klN`, "
+    "`dhN`, `dlN` (keep or drop the N highest or lowest; `k` is `kh`, N left out is 1); a "
+    "compare point C (count successes: +1 a die that meets it) and then `fC` (failures: -1). "
+    "A compare point C is `>=N`, `<=N`, `>N`, `<N` or `=N` (a number alone after `r`, `!` "
+    "and `f` is `=N`). Text that does not read is a `notation` problem naming the position "
+    "and the character; docs/dice.md gives the order the modifiers apply in and the dice "
+    "are drawn."
+)
+LIMITS = (
+    f"At most {nt.MAX_NOTATION_DICE} dice in all, 2 to {engine_dice.MAX_SIDES} sides, a "
+    f"constant of at most {nt.MAX_NOTATION_CONSTANT} either way, and at most "
+    f"{nt.MAX_NOTATION_DRAWS} dice drawn with every reroll and explosion the notation allows; "
+    f"a modifier's number (min, max, a compare point) at most {engine_dice.MAX_SIDES} either "
+    f"way and a keep or drop of at most {nt.MAX_NOTATION_DRAWS} dice: past those, a `limit` "
+    "problem."
 )
 
 
-# Room for every notation a roll can take (100 dice in terms of their own is past it).
-MAX_NOTATION_LENGTH = 200
-
-
-class NotationField(fields.Field[Notation]):
+class NotationField(fields.Field[nt.Notation]):
     """Dice notation, read as it is loaded: text that does not read as notation is a
-    validation error at ``notation`` (the document gives its grammar as a ``pattern``); a
-    notation that reads but is past a limit (dice, sides, constant) is a ``limit`` problem."""
+    ``notation`` problem naming the character (the schema states the grammar in words, so
+    no schema check refuses it); a notation that reads but is past a limit (dice, sides,
+    constant, draws) is a ``limit`` problem."""
 
     default_error_messages = {
         "invalid": "Not a valid string.",
-        "length": f"Length must be between 1 and {MAX_NOTATION_LENGTH}.",
+        "length": f"Length must be between 1 and {nt.MAX_NOTATION_LENGTH}.",
     }
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Notation:
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> nt.Notation:
         if not isinstance(value, str):
             raise self.make_error("invalid")
-        if not 1 <= len(value) <= MAX_NOTATION_LENGTH:
+        if not 1 <= len(value) <= nt.MAX_NOTATION_LENGTH:
             raise self.make_error("length")
-        try:
-            return Notation.parse(value)
-        except NotationError as error:
-            raise ValidationError(error.detail) from None
+        return nt.Notation.parse(value)
 
 
-class RollRequestSchema(Schema):
-    notation = NotationField(
+def notation_field() -> NotationField:
+    return NotationField(
         required=True,
         metadata={
             "type": "string",
             "minLength": 1,
-            "maxLength": MAX_NOTATION_LENGTH,
-            "pattern": engine_dice.NOTATION_PATTERN,
-            "description": "Sums of NdS terms and a constant: "
-            f"{engine_dice.NOTATION_EXAMPLES}; N may be left out (d20 is 1d20), blanks "
-            "and tabs may stand around terms, a constant may be taken away (1d6-1), dice "
-            f"may not. At most {engine_dice.MAX_NOTATION_DICE} dice in all, 2 to "
-            f"{engine_dice.MAX_SIDES} sides, a constant of at most "
-            f"{engine_dice.MAX_NOTATION_CONSTANT} either way: past those, a `limit` problem.",
-            "example": "2d8+1d10",
+            "maxLength": nt.MAX_NOTATION_LENGTH,
+            "description": f"{GRAMMAR} {LIMITS}",
+            "example": "4d6kh3",
         },
     )
+
+
+class RollRequestSchema(Schema):
+    notation = notation_field()
     dice = dice_field()
     prev = prev_field()
 
 
-class TermSchema(Schema):
-    label = fields.String(required=True)
-    notation = fields.String(required=True)
-    values = fields.List(fields.Integer(), required=True)
-    total = fields.Integer(required=True)
-
-
-class RollResultSchema(Schema):
-    notation = fields.String(required=True)
-    total = fields.Integer(required=True)
-    constant = fields.Integer(required=True)
-    terms = fields.List(fields.Nested(TermSchema), required=True)
+class OddsRequestSchema(Schema):
+    notation = notation_field()
 
 
 class RollResponseSchema(EnvelopeBase):
-    result = fields.Nested(RollResultSchema, required=True)
+    result = fields.Nested(result_schema(RollResult), required=True)
 
 
-EXAMPLE = {"notation": "2d8+1d10", "dice": {"seed": "game-42", "nonce": 1}}
+DiceOddsOutcome = named(
+    "DiceOddsOutcome",
+    OddsOutcomeBase,
+    {"result": fields.Nested(result_schema(DiceOddsResult), required=True)},
+)
+DiceOdds = named(
+    "DiceOdds",
+    OddsBase,
+    {
+        "ruleset": RULESET_ID.field(required=True, allow_none=True),
+        "step": Const("roll", required=True),
+        "notation": fields.String(
+            required=True, metadata={"description": "The notation as written back"}
+        ),
+        "outcomes": fields.List(fields.Nested(DiceOddsOutcome), required=True),
+    },
+)
+
+EXAMPLE = {"notation": "4d6kh3", "dice": {"seed": "game-42", "nonce": 1}}
+ODDS_EXAMPLE = {"notation": "4d6kh3"}
+ODDS_EXAMPLE_OUTCOMES = 3
 
 
 def _build(args: dict[str, Any]) -> RollInput:
-    notation: Notation = args["notation"]
+    notation: nt.Notation = args["notation"]
     return RollInput(notation)
+
+
+def odds_answer(notation: nt.Notation) -> dict[str, Any]:
+    """The exact odds of a notation's total, in the form of every ``/odds`` answer."""
+    answer = step_odds(None, ROLL, RollInput(notation))
+    return {**answer, "notation": str(notation)}
+
+
+def _odds_example() -> dict[str, Any]:
+    answer = odds_answer(OddsRequestSchema().load(ODDS_EXAMPLE)["notation"])
+    return {**answer, "outcomes": answer["outcomes"][:ODDS_EXAMPLE_OUTCOMES]}
 
 
 @blp.route("/roll", methods=["POST"])
 @blp.doc(
     operationId="rollDice",
     summary="Roll dice in dice notation",
-    description="A plain roll such as 3d6, 2d8+1d10 or 6d6+1, with the same three dice modes "
-    "as every step. At most 100 dice, 2 to 1000 sides; past that a 422 names the limit.",
+    description="A roll such as 3d6, 4d6kh3, 3d6!, 10d6>=5 or 4dF+1, with the same three "
+    "dice modes as every step. Every die drawn (rerolls and explosions too) is a roll of "
+    "`rolls`, in the order drawn, so the verifiers re-derive each one; `result.terms[].dice` "
+    "says what became of each (kept, dropped, rerolled, compounded; exploded; a success). "
+    "Supplied dice are taken in that order (a Fate die as 1, 2, 3 for -1, 0, +1). " + LIMITS,
 )
 @blp.arguments(RollRequestSchema(), example=EXAMPLE)
 @blp.response(
@@ -141,3 +181,24 @@ def roll(args: dict[str, Any]) -> Response:
     envelope = run_step(None, ROLL, _build(step_inputs(args)), dice)
     count_rolls(None, "roll", len(envelope["rolls"]))
     return signed(envelope)
+
+
+@blp.route("/odds", methods=["POST"])
+@blp.doc(
+    operationId="diceOdds",
+    summary="Odds: roll dice in dice notation",
+    description="The exact distribution of a notation's total (its count of successes, if "
+    "it counts them), most likely first, as fractions and floats; exploding and rerolled "
+    "dice exactly as they roll, up to their caps. No dice are rolled. Past "
+    f"{nt.MAX_NOTATION_ODDS_BRANCHES} branches of work (a branch of a keep or drop counts "
+    "more) the answer is a `limit` problem.",
+    **pictures.doc(),
+)
+@blp.arguments(OddsRequestSchema(), example=ODDS_EXAMPLE)
+@blp.response(200, DiceOdds, example=_odds_example())
+def odds(args: dict[str, Any]) -> Response:
+    svg = pictures.wants_svg()
+    answer = odds_answer(args["notation"])
+    if svg:
+        return pictures.answer(answer, pictures.odds)
+    return pictures.varies(json_response(answer))

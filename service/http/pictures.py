@@ -415,7 +415,8 @@ def _how_many(weighed: Sequence[tuple[Mapping[Path, Any], Fraction]]) -> list[tu
 
 def _title(body: Mapping[str, Any]) -> str:
     step = str(body["step"]).replace("-", " ")
-    return f"{step[0].upper()}{step[1:]}: the odds ({body['ruleset']})"
+    about = body["ruleset"] if body["ruleset"] is not None else body.get("notation")
+    return f"{step[0].upper()}{step[1:]}: the odds ({about})"
 
 
 def _answers(

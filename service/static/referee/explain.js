@@ -100,6 +100,41 @@ export function rollLines(document) {
   });
 }
 
+const CAUSE_WORDS = { reroll: "reroll of die", explosion: "explosion of die" };
+const SUCCESS_WORDS = { success: "a success", failure: "a failure", neither: "neither success nor failure" };
+
+/** One die of a rich roll in words: why it was drawn, its face, what it counts, its fate. */
+function dieWords(die) {
+  const parts = [`die ${text(get(die, "die"))}`];
+  const cause = CAUSE_WORDS[get(die, "cause")];
+  if (cause !== undefined) parts[0] += ` (${cause} ${text(get(die, "of"))})`;
+  parts[0] += ` shows ${text(get(die, "face"))}`;
+  if (get(die, "value") !== get(die, "face")) parts[0] += `, counts ${text(get(die, "value"))}`;
+  parts.push(text(get(die, "fate")));
+  if (get(die, "exploded") === true) parts.push("exploded");
+  const success = SUCCESS_WORDS[get(die, "success")];
+  if (success !== undefined) parts.push(success);
+  return parts.join(", ");
+}
+
+/** A roll in dice notation, term by term: every die of a term with modifiers (which were
+ * kept, dropped, rerolled, compounded, which exploded, which were successes) and what the
+ * term adds. Plain terms (NdS alone) say nothing more than their roll. */
+export function termLines(document) {
+  if (get(document, "ruleset") !== null || get(document, "step") !== "roll") return [];
+  const terms = get(document, "result", "terms");
+  return (Array.isArray(terms) ? terms : [])
+    .filter((term) => Array.isArray(get(term, "dice")))
+    .map((term) => {
+      const adds =
+        get(term, "counts") === "successes"
+          ? `${text(get(term, "total"))} successes less failures`
+          : `kept dice sum to ${text(get(term, "total"))}`;
+      const sign = get(term, "sign") === -1 ? ", taken away" : "";
+      return `${text(get(term, "notation"))}: ${get(term, "dice").map(dieWords).join("; ")}; ${adds}${sign}`;
+    });
+}
+
 /** The modifiers: natural, each modifier with its source, final, the table row, outcome. */
 export function modifierLines(document) {
   const modifiers = get(document, "modifiers");
@@ -176,6 +211,7 @@ function attackWords(result) {
 
 /** The steps whose results say more in words of their own than in the generic ones. */
 const STEP_WORDS = {
+  "null/roll": (result) => `${text(get(result, "notation"))} totals ${text(get(result, "total"))}`,
   "salvo-solo/initiative": (result) => `${text(get(result, "first"))} acts first`,
   "salvo-solo/fire": (result) => {
     const { straddle, ...rest } = result;

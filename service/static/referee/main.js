@@ -15,6 +15,7 @@ import {
   planLuck,
   resultLine,
   rollLines,
+  termLines,
   state,
   stepName,
 } from "./explain.js";
@@ -467,6 +468,10 @@ function renderEntries(entries, mine) {
           list.append(element("li", {}, dieFaces(rolls[i]?.values, entry.derived[i]), " ", line));
         });
         item.append(list);
+      }
+      const terms = termLines(document);
+      if (terms.length) {
+        item.append(element("ul", { className: "terms" }, ...terms.map((line) => element("li", { text: line }))));
       }
       const modifiers = modifierLines(document);
       if (modifiers.length) {

@@ -1,0 +1,280 @@
+"""Rich dice notation: what each operator rolls, in which order the dice are drawn, what the
+answer says of each die, and the exact odds of a notation against two oracles (the walk of
+every face of every die the roll draws, and seeded rolls by chi-square)."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+from typing import Any, cast
+
+import pytest
+from flask.testing import FlaskClient
+
+from service.engine import dice
+from service.engine.notation import MAX_NOTATION_ODDS_BRANCHES, Notation, odds, roll
+from service.engine.resolution import Resolution
+
+
+def rolled(client: FlaskClient, notation: str, values: list[int]) -> Any:
+    return client.post("/v1/dice/roll", json={"notation": notation, "dice": {"values": values}})
+
+
+def fates(term: dict[str, Any]) -> list[tuple[int, str, bool]]:
+    return [(die["face"], die["fate"], die["exploded"]) for die in term["dice"]]
+
+
+# --- known values, reasoned by hand ------------------------------------------------------------
+
+
+def test_4d6_keep_highest_3_totals_18_with_probability_21_in_1296(client: FlaskClient) -> None:
+    # 18 needs three sixes among the kept: four sixes (1 way) or exactly three sixes and any
+    # other face on the fourth die (4 places x 5 faces = 20 ways): 21 of 6^4 = 1296 throws.
+    answer = client.post("/v1/dice/odds", json={"notation": "4d6kh3"}).get_json()
+    by_total = {o["result"]["total"]: o["probability"] for o in answer["outcomes"]}
+    assert Fraction(by_total[18]) == Fraction(21, 1296)
+    assert Fraction(by_total[3]) == Fraction(1, 1296)  # four ones
+    assert answer["notation"] == "4d6kh3" and answer["ruleset"] is None
+
+
+def test_the_odds_answer_in_the_form_of_every_odds(client: FlaskClient) -> None:
+    answer = client.post("/v1/dice/odds", json={"notation": "2d6"}).get_json()
+    assert answer["step"] == "roll"
+    first = answer["outcomes"][0]
+    assert first == {"result": {"total": 7}, "probability": "1/6", "p": 1 / 6}  # most likely
+    chances = [Fraction(o["probability"]) for o in answer["outcomes"]]
+    assert sum(chances) == 1 and chances == sorted(chances, reverse=True)
+    assert {o["result"]["total"] for o in answer["outcomes"]} == set(range(2, 13))
+
+
+def test_the_odds_count_successes_where_the_notation_does(client: FlaskClient) -> None:
+    # 3 dice needing 4+: successes are binomial(3, 1/2)
+    answer = client.post("/v1/dice/odds", json={"notation": "3d6>=4"}).get_json()
+    by_total = {o["result"]["total"]: o["probability"] for o in answer["outcomes"]}
+    assert by_total == {0: "1/8", 1: "3/8", 2: "3/8", 3: "1/8"}
+
+
+def test_an_exploding_die_is_exact_up_to_its_cap(client: FlaskClient) -> None:
+    # 1d6!: a 6 adds another die, at most 5 times: 36 needs six sixes in a row (the sixth
+    # cannot explode), 1/6^6; 35 needs five sixes then a 5.
+    answer = client.post("/v1/dice/odds", json={"notation": "1d6!"}).get_json()
+    by_total = {o["result"]["total"]: Fraction(o["probability"]) for o in answer["outcomes"]}
+    assert by_total[36] == Fraction(1, 6**6)
+    assert by_total[35] == Fraction(1, 6**6)
+    assert 6 not in by_total and 12 not in by_total  # a six always goes on
+    assert by_total[7] == Fraction(1, 36)
+    assert max(by_total) == 36
+
+
+def test_the_odds_past_their_branch_limit_are_a_limit_problem(client: FlaskClient) -> None:
+    answer = client.post("/v1/dice/odds", json={"notation": "40d20kh10"})
+    assert answer.status_code == 422
+    problem = answer.get_json()
+    assert problem["type"] == "/problems#limit"
+    assert f"more than {MAX_NOTATION_ODDS_BRANCHES} branches" in problem["detail"]
+    assert problem["errors"][0]["field"] == "notation"
+
+
+def test_the_odds_refuse_what_does_not_read_at_its_character(client: FlaskClient) -> None:
+    problem = client.post("/v1/dice/odds", json={"notation": "4d6kh3?"}).get_json()
+    assert problem["type"] == "/problems#notation"
+    assert "at character 7 ('?')" in problem["errors"][0]["message"]
+
+
+# --- supplied dice: the documented order of draws --------------------------------------------
+
+
+def test_rerolls_and_explosions_take_the_next_values_die_by_die(client: FlaskClient) -> None:
+    # 4d6r1!kh3 from 1, 6, 3, 2, then 5 and 4: the four dice first; die 1 (a 1) is rerolled
+    # and shows 5; die 2 (a 6) explodes and adds a 4. The pool is 5, 6, 3, 2, 4: the highest
+    # three (6, 5, 4) make 15; 3 and 2 are dropped.
+    answer = rolled(client, "4d6r1!kh3", [1, 6, 3, 2, 5, 4]).get_json()
+    (term,) = answer["result"]["terms"]
+    assert answer["result"]["total"] == 15
+    assert fates(term) == [
+        (1, "rerolled", False),
+        (6, "kept", True),
+        (3, "dropped", False),
+        (2, "dropped", False),
+        (5, "kept", False),
+        (4, "kept", False),
+    ]
+    assert [(d["cause"], d["of"]) for d in term["dice"][4:]] == [("reroll", 1), ("explosion", 2)]
+    assert [r["notation"] for r in answer["rolls"]] == ["4d6", "1d6", "1d6"]
+    assert [r["label"] for r in answer["rolls"][1:]] == [
+        "4d6r1!kh3: reroll of die 1",
+        "4d6r1!kh3: explosion of die 2",
+    ]
+
+
+def test_an_explosion_is_rerolled_and_explodes_before_the_next_die(client: FlaskClient) -> None:
+    # 2d6r1!: 6 and 3; die 1 explodes: a 1 (rerolled: a 6, which explodes again: a 2), then
+    # die 2 (3) stands. Kept: 6, 3, 6, 2 = 17.
+    answer = rolled(client, "2d6r1!", [6, 3, 1, 6, 2]).get_json()
+    (term,) = answer["result"]["terms"]
+    assert answer["result"]["total"] == 17
+    assert [(d["die"], d["cause"], d["of"], d["fate"]) for d in term["dice"]] == [
+        (1, "rolled", None, "kept"),
+        (2, "rolled", None, "kept"),
+        (3, "explosion", 1, "rerolled"),
+        (4, "reroll", 3, "kept"),
+        (5, "explosion", 4, "kept"),
+    ]
+
+
+def test_compounding_adds_the_explosions_to_their_die(client: FlaskClient) -> None:
+    # 2d6!!: 6 and 6, then 2 for die 1's explosion and 3 for die 2's: two dice of 8 and 9.
+    answer = rolled(client, "2d6!!", [6, 6, 2, 3]).get_json()
+    (term,) = answer["result"]["terms"]
+    assert term["values"] == [8, 9] and answer["result"]["total"] == 17
+    assert [d["fate"] for d in term["dice"]] == ["kept", "kept", "compounded", "compounded"]
+
+
+def test_successes_less_failures_and_min_max_apply_first(client: FlaskClient) -> None:
+    # 6d6>=5f1: 5 and 6 succeed, the two 1s fail, 3 and 4 are neither: 2 - 2 = 0
+    answer = rolled(client, "6d6>=5f1", [5, 6, 1, 1, 3, 4]).get_json()
+    (term,) = answer["result"]["terms"]
+    assert answer["result"]["total"] == 0 and term["counts"] == "successes"
+    assert [d["success"] for d in term["dice"]] == [
+        "success",
+        "success",
+        "failure",
+        "failure",
+        "neither",
+        "neither",
+    ]
+    # min2 turns the 1 into a 2 before the count: no failure left; kh2 keeps 6 and 5 only
+    answer = rolled(client, "4d6min2kh2>=5f<=1", [1, 6, 5, 4]).get_json()
+    (term,) = answer["result"]["terms"]
+    assert answer["result"]["total"] == 2
+    assert [d.get("success") for d in term["dice"]] == [None, "success", "success", None]
+    assert term["dice"][0]["value"] == 2
+
+
+def test_fate_dice_are_supplied_as_a_d3(client: FlaskClient) -> None:
+    answer = rolled(client, "4dF+1", [1, 2, 3, 3]).get_json()
+    (term,) = answer["result"]["terms"]
+    assert [d["face"] for d in term["dice"]] == [-1, 0, 1, 1]
+    assert answer["result"]["total"] == 2
+    assert answer["rolls"][0]["notation"] == "4d3"
+
+
+def test_dice_may_be_taken_away(client: FlaskClient) -> None:
+    answer = rolled(client, "1d20-1d4+2", [15, 3]).get_json()
+    assert answer["result"]["total"] == 14
+    assert [t["sign"] for t in answer["result"]["terms"]] == [1, -1]
+    assert all("dice" not in t for t in answer["result"]["terms"])  # plain terms
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        (
+            [6, 3],
+            "2 dice supplied, but the step wants another: die 1 of 1d6 for 2d6!: "
+            "explosion of die 1",
+        ),
+        ([5, 3, 4], "3 dice supplied, but the step used only 2; unused from dice.values[2]"),
+    ],
+)
+def test_too_few_or_too_many_supplied_dice_are_a_dice_problem(
+    client: FlaskClient, values: list[int], message: str
+) -> None:
+    problem = rolled(client, "2d6!", values).get_json()
+    assert problem["status"] == 422 and problem["type"] == "/problems#dice"
+    assert problem["detail"] == message
+
+
+# --- every operator's odds against two oracles -------------------------------------------------
+
+OPERATORS = [
+    "3d4",
+    "d%",
+    "4dF",
+    "3d4kh2",
+    "3d4k",
+    "3d4kl2",
+    "3d4dh1",
+    "3d4dl1",
+    "2d4!",
+    "1d3!>=2",
+    "1d4!!",
+    "2d4!!kh1",
+    "2d4r1",
+    "1d4r<3",
+    "2d4ro1",
+    "3d4>=3",
+    "3d4>=3f1",
+    "3d4<2",
+    "3d4=4",
+    "3d4min2",
+    "3d4max3",
+    "1d4min2max3!3",
+    "2d4!dl1",
+    "2d2ro1!kh1>=2",
+    "1d4-1d3+2",
+    "2dF!kl1",
+]
+
+
+def walk_every_face(notation: Notation) -> dict[int, Fraction]:
+    """The brute-force oracle: the roll itself, played once per face of every die it draws
+    (rerolls and explosions open their own branches), each branch weighed by its dice."""
+
+    def play(source: dice.DiceSource) -> int:
+        return roll(notation, Resolution(source).roll)["total"]
+
+    found = dice.enumerate_outcomes(play)
+    return {cast(int, total): p for total, p in found.items()}
+
+
+@pytest.mark.parametrize("text", OPERATORS)
+def test_every_operators_odds_are_the_walk_of_every_face(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(dice, "MAX_ODDS_BRANCHES", 200_000)  # the oracle walks far more
+    notation = Notation.parse(text)
+    exact = odds(notation)
+    assert sum(exact.values()) == 1
+    assert exact == walk_every_face(notation)
+
+
+def chi_square_bound(k: int) -> float:
+    """99.99th percentile of chi-square with k degrees of freedom (Wilson-Hilferty)."""
+    return float(k * (1 - 2 / (9 * k) + 3.719 * (2 / (9 * k)) ** 0.5) ** 3)
+
+
+SEEDED = ["4d6kh3", "3d6!", "2d6!!", "4d6r1", "4d6ro<3", "8d6>=5f1", "4dF", "3d6min2max5dl1"]
+
+
+@pytest.mark.parametrize("text", SEEDED)
+def test_seeded_rolls_follow_the_exact_odds_chi_square(text: str) -> None:
+    notation = Notation.parse(text)
+    exact = odds(notation)
+    rolls = 3000
+    seen = Counter(
+        roll(notation, Resolution(dice.SeededDice(f"chi-{text}", nonce)).roll)["total"]
+        for nonce in range(rolls)
+    )
+    # bins of at least 5 expected rolls; the rare totals pooled into one
+    common = {t for t, p in exact.items() if p * rolls >= 5}
+    rare_p = sum((p for t, p in exact.items() if t not in common), Fraction(0))
+    bins = [(seen[t], float(exact[t]) * rolls) for t in common]
+    if rare_p * rolls >= 5:
+        bins.append((sum(n for t, n in seen.items() if t not in common), float(rare_p) * rolls))
+    assert set(seen) <= set(exact)  # no total the odds call impossible
+    chi_square = sum((observed - expected) ** 2 / expected for observed, expected in bins)
+    assert chi_square < chi_square_bound(len(bins) - 1)
+
+
+def test_keep_highest_agrees_with_an_independent_count() -> None:
+    """A third oracle for keep and drop: every throw of the pool, written out here."""
+    for keep in ("kh", "kl", "dh", "dl"):
+        counts: Counter[int] = Counter()
+        for throw in itertools.product(range(1, 7), repeat=4):
+            ordered = sorted(throw, reverse=keep in ("kh", "dh"))
+            kept = ordered[:2] if keep in ("kh", "kl") else ordered[2:]
+            counts[sum(kept)] += 1
+        expected = {total: Fraction(n, 6**4) for total, n in counts.items()}
+        assert odds(Notation.parse(f"4d6{keep}2")) == expected, keep
