@@ -32,6 +32,9 @@ def test_every_dreadnought_reading_is_listed() -> None:
         "torpedo-throws": ["torpedo-bonus-only", "gunnery-modifiers"],
         "torpedo-count": ["beyond-the-first", "every-torpedo"],
         "two-turrets": ["turrets-left", "as-built"],
+        "first-time-firing": ["first-turn-at-target", "since-last-turn"],
+        "jammed-rudder": ["turns-every-turn", "as-measured"],
+        "rudder-repair": ["next-turn", "same-turn"],
     }
 
 

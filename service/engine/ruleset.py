@@ -101,6 +101,10 @@ class Step:
     resolve: Resolver
     odds: bool = False
     exact_odds: ExactOdds | None = None
+    # A composite step's odds, answered at its /odds path as a step run of their own (a
+    # signed answer whose result sums the outcomes up, exact or from seeded games), where
+    # the list of every outcome that ``odds`` gives would be too long to be of use.
+    odds_run: Step | None = None
 
     def as_dict(self, ruleset: str) -> dict[str, Any]:
         path = f"/v1/rulesets/{ruleset}/{self.name}"
@@ -109,7 +113,7 @@ class Step:
             "summary": self.summary,
             "dice": self.dice,
             "path": path,
-            "odds_path": f"{path}/odds" if self.odds else None,
+            "odds_path": f"{path}/odds" if self.odds or self.odds_run else None,
         }
 
 

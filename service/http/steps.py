@@ -8,7 +8,7 @@ ruleset's ``readings_in_force``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -57,7 +57,9 @@ class StepHTTP:
     result: type
     build: Callable[[dict[str, Any]], Any]
     example: Mapping[str, Any]
-    odds_result: type | None = None  # an /odds outcome's result, if not ``result``
+    # An /odds outcome's result, if not ``result``; for a step with an ``odds_run``, the
+    # result of that run.
+    odds_result: type | None = None
     # Accept: image/svg+xml: a picture of the answer, given the request body it answers
     picture: Callable[[Mapping[str, Any], Mapping[str, Any]], str] | None = None
     # An /odds outcome's result reworded for its picture, where its members would not read
@@ -148,10 +150,31 @@ def register_steps(blp: Blueprint, ruleset: Ruleset, steps: list[StepHTTP]) -> N
 
 
 def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
-    # Request schemas go to blp.arguments as instances: given a class, webargs builds a new
-    # schema on every request (about 40 us).
     step = ruleset.step(spec.name)
     base = camel(ruleset.id) + camel(step.name)
+    _register_run(blp, ruleset, step, spec, spec.result, f"/{step.name}", base)
+    if step.odds_run is not None:
+        if spec.odds_result is None:
+            raise ValueError(f"{ruleset.id} {step.name}: an odds run needs its odds_result")
+        route = f"/{step.name}/odds"
+        face = replace(spec, picture=None)
+        _register_run(blp, ruleset, step.odds_run, face, spec.odds_result, route, f"{base}Odds")
+        return
+    _register_odds(blp, ruleset, step, spec, base)
+
+
+def _register_run(
+    blp: Blueprint,
+    ruleset: Ruleset,
+    step: Step,
+    spec: StepHTTP,
+    result: type,
+    route: str,
+    base: str,
+) -> None:
+    """One POST endpoint that runs ``step`` and answers its signed envelope."""
+    # Request schemas go to blp.arguments as instances: given a class, webargs builds a new
+    # schema on every request (about 40 us).
     request = named(
         f"{base}Request",
         spec.inputs,
@@ -162,7 +185,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
     response = named(
         f"{base}Response",
         EnvelopeBase,
-        {**tags, "rules": echoed, "result": fields.Nested(_schema(spec.result), required=True)},
+        {**tags, "rules": echoed, "result": fields.Nested(_schema(result), required=True)},
     )
 
     def resolve(args: dict[str, Any]) -> Response:
@@ -179,12 +202,12 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
             return pictures.answer(envelope, lambda answer: draw(answer, body))
         return pictures.varies(signed(envelope))
 
-    path = f"{blp.url_prefix}/{step.name}"
+    path = f"{blp.url_prefix}{route}"
     answer = example_answer(
         ruleset.id, step, spec.example, spec.build, request(), path, rules=ruleset
     )
 
-    resolve.__name__ = f"{step.name.replace('-', '_')}"
+    resolve.__name__ = route.strip("/").replace("-", "_").replace("/", "_")
     view = blp.doc(
         operationId=operation_id(base),
         summary=step.summary,
@@ -195,10 +218,15 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
             blp.arguments(request(), example=dict(spec.example))(resolve)
         )
     )
-    blp.route(f"/{step.name}", methods=["POST"])(view)
+    blp.route(route, methods=["POST"])(view)
 
+
+def _register_odds(blp: Blueprint, ruleset: Ruleset, step: Step, spec: StepHTTP, base: str) -> None:
+    """The /odds endpoint of a step with exact odds: every outcome with its chance."""
     if not step.odds:
         return
+    tags = {"ruleset": Const(ruleset.id, required=True), "step": Const(step.name, required=True)}
+    echoed = rules_echo_field(ruleset)
     odds_request = named(f"{base}OddsRequest", spec.inputs, {"rules": rules_field(ruleset)})
     outcome = named(
         f"{base}OddsOutcome",
