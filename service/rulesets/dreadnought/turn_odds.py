@@ -230,6 +230,14 @@ def _sampled(
 def turn_odds(inp: TurnInput, res: Resolution) -> DreadnoughtTurnOddsResult:
     """Each ship's chance of being sunk, its damage and its criticals, for the declared turn."""
     plan = plan_turn(inp, res.readings)
+    dice = res.dice
+    if not isinstance(dice, SeededDice):
+        raise RuleError(
+            "the odds of a turn roll no dice of the game: send dice as {seed, nonce} (the "
+            f"seed of the games played past {BRANCH_LIMIT:,} branches), or leave dice out for a "
+            "fresh seed (supplied and sealed dice are for rolls a player makes)",
+            "dice",
+        )
     criticals: dict[tuple[str, str], dict[str, Fraction]] = {}
     at: dict[str, list[dict[Outcome, Fraction]]] = {}
     for attack in plan.attacks:
@@ -239,14 +247,6 @@ def turn_odds(inp: TurnInput, res: Resolution) -> DreadnoughtTurnOddsResult:
     try:
         ships, spent = _exact(afloat, at)
     except TooMany:
-        dice = res.dice
-        if not isinstance(dice, SeededDice):
-            raise RuleError(
-                f"this turn has more than {BRANCH_LIMIT} branches to combine, so its odds come "
-                "from seeded games: send dice as {seed, nonce}, or leave dice out for a fresh "
-                "seed",
-                "dice",
-            ) from None
         return {
             "turn": plan.state.turn,
             "ships": _sampled(afloat, at, dice.seed, dice.nonce),
