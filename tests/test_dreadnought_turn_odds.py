@@ -179,10 +179,10 @@ def test_past_the_branch_limit_the_odds_are_seeded_games(client: FlaskClient) ->
         again = odds_of(client, _melee())
     assert sampled == again  # the same seed, the same games
     method = sampled["method"]
-    assert (method["kind"], method["games"], method["branch_limit"]) == ("seeded-games", 400, 10)
+    assert (method["kind"], method["games"], method["branch_limit"]) == ("seeded-games", 200, 10)
     for name, ship in by_ship(sampled).items():
         counts = [int(e["chance"]["probability"].split("/")[0]) for e in ship["damage"]]
-        assert sum(counts) == 400, name
+        assert sum(counts) == 200, name
         low, high = ship["sunk"]["interval"]
         assert low <= by_ship(exact)[name]["sunk"]["p"] <= high, name
 

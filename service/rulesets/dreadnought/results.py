@@ -419,7 +419,11 @@ class DreadnoughtShipOdds(TypedDict):
 class DreadnoughtOddsMethod(TypedDict):
     kind: DreadnoughtOddsKind
     branches: Annotated[
-        int, Doc("Outcome pairs combined exactly (up to the limit, where it was passed)")
+        int,
+        Doc(
+            "exact: the outcome pairs combined; seeded-games: the most the exact odds could "
+            "have taken, past the limit"
+        ),
     ]
     branch_limit: int
     games: Annotated[int | None, Doc("Seeded games played; null when exact")]

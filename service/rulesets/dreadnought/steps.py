@@ -225,17 +225,28 @@ class Throw:
         return self.damage_bonus.value + self.reduction.value
 
 
-def throw_effect(throw: Throw, dice: tuple[int, ...]) -> tuple[bool, int, str | None]:
-    """(hit, points marked off, the throw that goes to the Critical Hits table or None).
+# What a throw of three dice is judged by, whatever its modifiers: the total, the damage of
+# its kind before any bonus, and the throw for the Critical Hits table ('double 6' or None).
+FaceSummary = tuple[int, int, str | None]
 
-    Only the faces count, not which die showed which: the odds rely on that.
-    """
-    hit = sum(dice) + throw.to_hit_change >= throw.needed
-    if not hit:
+
+def faces_of(kind: str, dice: tuple[int, ...]) -> FaceSummary:
+    """The summary of three faces a throw of damage ``kind`` is judged by."""
+    return sum(dice), damage_from_dice(kind, dice), throw_of(dice)
+
+
+def judge(throw: Throw, summary: FaceSummary) -> tuple[bool, int, str | None]:
+    """(hit, points marked off, the throw that goes to the Critical Hits table or None)."""
+    total, damage, pair = summary
+    if total + throw.to_hit_change < throw.needed:
         return False, 0, None
-    points = damage_from_dice(throw.damage_kind, dice) + throw.damage_change
-    critical = throw_of(dice) if throw.target.heavy else None
-    return True, max(0, points), critical
+    return True, max(0, damage + throw.damage_change), pair if throw.target.heavy else None
+
+
+def throw_effect(throw: Throw, dice: tuple[int, ...]) -> tuple[bool, int, str | None]:
+    """``judge`` of the faces: only the faces count, not which die showed which (the odds
+    rely on that, and judge whole classes of faces at once, ``odds.face_classes``)."""
+    return judge(throw, faces_of(throw.damage_kind, dice))
 
 
 class ThrowOutcome(TypedDict):

@@ -9,8 +9,9 @@ the fire and torpedo odds' code). For each ship the throws aimed at it are then 
 * exact: a convolution of (points, destroyed) pairs, points counted up to the boxes left
   (ruling boxes-marked); the chance of each lasting critical is one less the product of
   the chances that no throw makes it. The work is counted in branches, one per pair of
-  outcomes combined, and bounded by ``BRANCH_LIMIT``;
-* past that limit, seeded games: every throw drawn from its exact distribution
+  outcomes combined; where it could pass ``BRANCH_LIMIT`` (``branches_at_most``, worked
+  out before any is combined),
+* seeded games instead: every throw drawn from its exact distribution
   (service/engine/sampling.py, algorithm ``ALGORITHM``), ``GAMES`` of them, each share
   with its 95% Wilson interval. The answer says which (``method.kind``).
 """
@@ -22,11 +23,10 @@ from math import lcm
 from typing import Final, cast
 
 from ...engine.dice import SeededDice
-from ...engine.distribution import apply_to_multisets
 from ...engine.errors import RuleError
 from ...engine.resolution import Resolution
-from ...engine.sampling import Choices, StreamPicker, choices, share
-from .odds import critical_table_odds
+from ...engine.sampling import Choices, StreamPicker, share, weighted
+from .odds import critical_table_odds, throw_ways
 from .results import (
     DreadnoughtChance,
     DreadnoughtCriticalChance,
@@ -36,48 +36,76 @@ from .results import (
     DreadnoughtTurnOddsResult,
 )
 from .ships import Ship
-from .steps import throw_effect
 from .tables import CRITICAL_EFFECTS
 from .turn import ActionShip, Attack, TurnInput, plan_turn
 
-# About 0.25 us a branch: 100,000 branches are some 25 ms of CPU, inside the 50 ms budget
-# with the rest of the request (docs/performance.md).
-BRANCH_LIMIT: Final = 100_000
-GAMES: Final = 400
+# About 0.5 us a branch (integers over a growing denominator): 40,000 branches are some
+# 20 ms of CPU, and 200 games some 15 ms, each inside the 50 ms budget with the rest of the
+# request at the documented limits (docs/performance.md, bench/worst_case.py).
+BRANCH_LIMIT: Final = 40_000
+GAMES: Final = 200
 ALGORITHM: Final = "fc-dreadnought-turn-v1"
 DESTROYED: Final = "ship destroyed"
 
 Outcome = tuple[int, str]  # (points marked, critical effect or "no effect")
 
 
-class TooMany(Exception):
-    """More branches to combine than the limit: play seeded games instead."""
+class Weights:
+    """A throw's outcomes with integer weights over one denominator (integers add up many
+    times faster than fractions)."""
+
+    __slots__ = ("ways", "denominator")
+
+    def __init__(self, ways: dict[Outcome, int], denominator: int) -> None:
+        self.ways = ways
+        self.denominator = denominator
+
+    def chance_of(self, effect: str) -> Fraction:
+        return Fraction(sum(n for (_, e), n in self.ways.items() if e == effect), self.denominator)
 
 
-def attack_outcomes(
-    attack: Attack, target: Ship, criticals: dict[tuple[str, str], dict[str, Fraction]]
-) -> dict[Outcome, Fraction]:
-    """One throw's exact (points, effect) distribution; a miss is (0, "no effect")."""
-    throw = attack.plan.throw
-    if throw is None:
-        return {(0, "no effect"): Fraction(1)}
-    count, sides = attack.dice
-    faces = (*([sides] * count), attack.plan.gunner)
-    effects = apply_to_multisets(faces, lambda values: throw_effect(throw, values))
-    out: dict[Outcome, Fraction] = {}
-    for (_, points, critical), p in effects.items():
+def throws_at(at: dict[str, list[Weights]], entry: ActionShip) -> list[Weights]:
+    return at.get(entry.name, [])
+
+
+Criticals = dict[tuple[str, str], tuple[dict[str, int], int]]
+
+
+def _critical_table(target: Ship, throw: str) -> tuple[dict[str, int], int]:
+    """The effects of one throw on the Critical Hits table, as integer weights."""
+    odds = critical_table_odds(target, throw, "critical")
+    common = lcm(*(p.denominator for _, p in odds))
+    table: dict[str, int] = {}
+    for result, p in odds:
+        table[result["effect"]] = table.get(result["effect"], 0) + int(p * common)
+    return table, common
+
+
+def attack_outcomes(attack: Attack, target: Ship, criticals: Criticals) -> Weights:
+    """One throw's exact (points, effect) weights; a miss is (0, "no effect")."""
+    if attack.plan.throw is None:
+        return Weights({(0, "no effect"): 1}, 1)
+    judged = throw_ways(attack.plan, attack.dice)
+    tables = {}
+    for _, _, critical in judged:
+        if critical is not None:
+            found = (attack.target, critical)
+            if found not in criticals:
+                criticals[found] = _critical_table(target, critical)
+            tables[critical] = criticals[found]
+    common = lcm(1, *(d for _, d in tables.values()))
+    ways: dict[Outcome, int] = {}
+    for (_, points, critical), n in judged.items():
         if critical is None:
-            out[(points, "no effect")] = out.get((points, "no effect"), Fraction(0)) + p
+            key = (points, "no effect")
+            ways[key] = ways.get(key, 0) + n * common
             continue
-        key = (attack.target, critical)
-        if key not in criticals:
-            table: dict[str, Fraction] = {}
-            for result, q in critical_table_odds(target, critical, "critical"):
-                table[result["effect"]] = table.get(result["effect"], Fraction(0)) + q
-            criticals[key] = table
-        for effect, q in criticals[key].items():
-            out[(points, effect)] = out.get((points, effect), Fraction(0)) + p * q
-    return out
+        table, denominator = tables[critical]
+        for effect, m in table.items():
+            key = (points, effect)
+            ways[key] = ways.get(key, 0) + n * m * (common // denominator)
+    count, sides = attack.dice
+    return Weights(ways, sides**count * attack.plan.gunner * common)
 
 
 def _exact_chance(p: Fraction) -> DreadnoughtChance:
@@ -89,52 +117,65 @@ def _sampled_chance(count: int, games: int) -> DreadnoughtChance:
     return {"probability": found["probability"], "p": found["p"], "interval": found["interval"]}
 
 
-def _possible_effects(
-    dists: list[dict[Outcome, Fraction]],
-) -> list[DreadnoughtCriticalEffect]:
-    seen = {effect for dist in dists for (_, effect), p in dist.items() if p}
-    return [
-        cast(DreadnoughtCriticalEffect, e)
-        for e in CRITICAL_EFFECTS
-        if e in seen and e != "no effect"
-    ]
+def _possible_effects(throws: list[Weights]) -> list[DreadnoughtCriticalEffect]:
+    seen = {effect for w in throws for (_, effect), n in w.ways.items() if n}
+    lasting = [e for e in CRITICAL_EFFECTS if e in seen and e != "no effect"]
+    return [cast(DreadnoughtCriticalEffect, e) for e in lasting]
+
+
+def _pairs(weights: Weights) -> dict[tuple[int, bool], int]:
+    """A throw's weights by what sinking reads: (points, a critical that destroys)."""
+    pairs: dict[tuple[int, bool], int] = {}
+    for (points, effect), n in weights.ways.items():
+        key = (points, effect == DESTROYED)
+        pairs[key] = pairs.get(key, 0) + n
+    return pairs
+
+
+def branches_at_most(left: int, throws: list[Weights]) -> int:
+    """The most branches the exact odds of one ship take: each throw's pairs times the
+    states before it, which are at most one per total of points between the fewest and the
+    most thrown so far (both counted up to the boxes left, ruling boxes-marked), twice
+    over once a throw can destroy the ship."""
+    spent, low, high, destroyed = 0, 0, 0, left == 0
+    for weights in throws:
+        pairs = _pairs(weights)
+        states = (min(left, high) - min(left, low) + 1) * (2 if destroyed else 1)
+        spent += states * len(pairs)
+        low += min(points for points, _ in pairs)
+        high += max(points for points, _ in pairs)
+        destroyed = destroyed or any(dead for _, dead in pairs)
+    return spent
 
 
 def _exact_ship(
-    left: int, dists: list[dict[Outcome, Fraction]], spent: int
+    left: int, throws: list[Weights], spent: int
 ) -> tuple[Fraction, dict[int, Fraction], dict[str, Fraction], int]:
     """(sunk, points marked, each effect at least once, branches so far) for one ship."""
-    # Integer weights over one denominator: an integer sum is many times a fraction's speed.
     states: dict[tuple[int, bool], int] = {(0, left == 0): 1}
     denominator = 1
-    for dist in dists:
-        pairs: dict[tuple[int, bool], Fraction] = {}
-        for (points, effect), p in dist.items():
-            key = (points, effect == DESTROYED)
-            pairs[key] = pairs.get(key, Fraction(0)) + p
-        common = lcm(*(p.denominator for p in pairs.values()))
-        weights = [(key, int(p * common)) for key, p in pairs.items()]
-        spent += len(states) * len(weights)
-        if spent > BRANCH_LIMIT:
-            raise TooMany
+    for weights in throws:
+        pairs = _pairs(weights)
+        spent += len(states) * len(pairs)
         following: dict[tuple[int, bool], int] = {}
         for (marked, dead), n in states.items():
-            for (points, destroyed), w in weights:
+            for (points, destroyed), w in pairs.items():
                 key = (min(left, marked + points), dead or destroyed)
                 following[key] = following.get(key, 0) + n * w
         states = following
-        denominator *= common
+        denominator *= weights.denominator
     sunk = Fraction(
         sum(n for (marked, dead), n in states.items() if dead or marked >= left), denominator
     )
-    damage: dict[int, Fraction] = {}
+    marks: dict[int, int] = {}
     for (marked, _), n in states.items():
-        damage[marked] = damage.get(marked, Fraction(0)) + Fraction(n, denominator)
+        marks[marked] = marks.get(marked, 0) + n
+    damage = {marked: Fraction(n, denominator) for marked, n in marks.items()}
     effects: dict[str, Fraction] = {}
-    for effect in _possible_effects(dists):
+    for effect in _possible_effects(throws):
         none = Fraction(1)
-        for dist in dists:
-            none *= 1 - sum((p for (_, e), p in dist.items() if e == effect), Fraction(0))
+        for weights in throws:
+            none *= 1 - weights.chance_of(effect)
         effects[effect] = 1 - none
     return sunk, damage, effects, spent
 
@@ -158,7 +199,7 @@ def _ship_odds(
 
 
 def _exact(
-    afloat: list[ActionShip], at: dict[str, list[dict[Outcome, Fraction]]]
+    afloat: list[ActionShip], at: dict[str, list[Weights]]
 ) -> tuple[list[DreadnoughtShipOdds], int]:
     spent = 0
     ships = []
@@ -182,13 +223,13 @@ def _exact(
 
 def _sampled(
     afloat: list[ActionShip],
-    at: dict[str, list[dict[Outcome, Fraction]]],
+    at: dict[str, list[Weights]],
     seed: str,
     nonce: int,
 ) -> list[DreadnoughtShipOdds]:
     """``GAMES`` seeded turns, every throw drawn from its exact distribution."""
     draws: dict[str, list[Choices[Outcome]]] = {
-        entry.name: [choices(sorted(dist.items())) for dist in at.get(entry.name, [])]
+        entry.name: [weighted(sorted(w.ways.items()), w.denominator) for w in throws_at(at, entry)]
         for entry in afloat
     }
     sunk = dict.fromkeys(draws, 0)
@@ -238,26 +279,26 @@ def turn_odds(inp: TurnInput, res: Resolution) -> DreadnoughtTurnOddsResult:
             "fresh seed (supplied and sealed dice are for rolls a player makes)",
             "dice",
         )
-    criticals: dict[tuple[str, str], dict[str, Fraction]] = {}
-    at: dict[str, list[dict[Outcome, Fraction]]] = {}
+    criticals: Criticals = {}
+    at: dict[str, list[Weights]] = {}
     for attack in plan.attacks:
         target = plan.ships[attack.target].ship
         at.setdefault(attack.target, []).append(attack_outcomes(attack, target, criticals))
     afloat = [entry for entry in plan.ships.values() if not entry.ship.sunk]
-    try:
-        ships, spent = _exact(afloat, at)
-    except TooMany:
+    most = sum(branches_at_most(e.ship.boxes_left, throws_at(at, e)) for e in afloat)
+    if most > BRANCH_LIMIT:
         return {
             "turn": plan.state.turn,
             "ships": _sampled(afloat, at, dice.seed, dice.nonce),
             "method": {
                 "kind": "seeded-games",
-                "branches": BRANCH_LIMIT,
+                "branches": most,
                 "branch_limit": BRANCH_LIMIT,
                 "games": GAMES,
                 "algorithm": ALGORITHM,
             },
         }
+    ships, spent = _exact(afloat, at)
     return {
         "turn": plan.state.turn,
         "ships": ships,
