@@ -427,7 +427,9 @@ class DreadnoughtOddsMethod(TypedDict):
     ]
     branch_limit: int
     games: Annotated[int | None, Doc("Seeded games played; null when exact")]
-    algorithm: Annotated[str | None, Doc("How the games draw (docs/turns.md); null when exact")]
+    algorithm: Annotated[
+        str | None, Doc("How the games draw (docs/dreadnought-turn.md); null when exact")
+    ]
 
 
 class DreadnoughtTurnOddsResult(TypedDict):
