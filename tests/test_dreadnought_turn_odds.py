@@ -28,7 +28,9 @@ GF, HSF = "Grand Fleet", "High Seas Fleet"
 
 
 def odds_of(client: FlaskClient, body: dict[str, Any]) -> dict[str, Any]:
-    return post(client, "turn/odds", {**body, "dice": {"seed": "odds", "nonce": 1}})["result"]
+    answer = post(client, "turn/odds", {**body, "dice": {"seed": "odds", "nonce": 1}})
+    result: dict[str, Any] = answer["result"]
+    return result
 
 
 def by_ship(result: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -344,23 +344,15 @@ class Plan(Generic[Head]):
 Reasons = Mapping[str, str]
 
 
-def _to_hit_flags(
-    firer: Ship,
-    firer_turned: bool,
-    target_turned: bool,
-    first_time_at_target: bool,
-    more_than_one_ship_firing: bool,
-    not_under_fire: bool,
-    reasons: Reasons | None = None,
-) -> list[Modifier]:
+def _to_hit_flags(inp: FireInput | TorpedoInput, reasons: Reasons | None = None) -> list[Modifier]:
     """The To Hit Modifiers table, as the firer's state and the request's flags call them."""
     flags = {
-        "director down": firer.state.director_destroyed,
-        "firing ship turned this turn": firer_turned,
-        "target ship turned this turn": target_turned,
-        "first time firing at this target": first_time_at_target,
-        "more than one ship firing at the same target": more_than_one_ship_firing,
-        "not under fire this turn": not_under_fire,
+        "director down": inp.firer.state.director_destroyed,
+        "firing ship turned this turn": inp.firer_turned,
+        "target ship turned this turn": inp.target_turned,
+        "first time firing at this target": inp.first_time_at_target,
+        "more than one ship firing at the same target": inp.more_than_one_ship_firing,
+        "not under fire this turn": inp.not_under_fire,
     }
     why = reasons or {}
     return [
@@ -396,15 +388,7 @@ def fire_plan(
         )
 
     gunner = inp.firer.gunner_die
-    mods = _to_hit_flags(
-        inp.firer,
-        inp.firer_turned,
-        inp.target_turned,
-        inp.first_time_at_target,
-        inp.more_than_one_ship_firing,
-        inp.not_under_fire,
-        reasons,
-    )
+    mods = _to_hit_flags(inp, reasons)
     mods.append(
         Modifier(
             f"{barrels} barrels: +1/2 per barrel beyond the first, rounded up",
@@ -506,15 +490,7 @@ def _torpedo_modifiers(
 ) -> list[Modifier]:
     """The gunnery to-hit modifiers a torpedo throw takes (ruling torpedo-throws)."""
     if readings.reading("torpedo-throws") == "gunnery-modifiers":
-        return _to_hit_flags(
-            inp.firer,
-            inp.firer_turned,
-            inp.target_turned,
-            inp.first_time_at_target,
-            inp.more_than_one_ship_firing,
-            inp.not_under_fire,
-            reasons,
-        )
+        return _to_hit_flags(inp, reasons)
     given = [name for name in GUNNERY_FLAGS if getattr(inp, name)]
     if given:
         raise RuleError(

@@ -16,8 +16,9 @@ the very same plan.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, cast
 
 from ...engine.errors import RuleError
@@ -271,6 +272,14 @@ def _refield(error: RuleError, path: str, firer_path: str) -> RuleError:
     return RuleError(error.detail, where)
 
 
+def _planned(make: Callable[[], Plan[Any]], path: str, firer_path: str) -> Plan[Any]:
+    """A battery's or salvo's plan, its refusal naming the member of the turn at fault."""
+    try:
+        return make()
+    except RuleError as error:
+        raise _refield(error, path, firer_path) from None
+
+
 def _target(ships: dict[str, ActionShip], firer: ActionShip, name: str, path: str) -> ActionShip:
     target = ships.get(name)
     if target is None:
@@ -354,15 +363,8 @@ def plan_turn(inp: TurnInput, readings: Readings) -> TurnPlan:
             target = ships[fire.target]
             on, why = flags(entry, fire.target)
             label = f'{entry.name} {fire.battery:g}" at {fire.target}'
-            try:
-                plan: Plan[Any] = fire_plan(
-                    FireInput(entry.ship, fire.battery, target.ship, fire.distance, **on),
-                    readings,
-                    label,
-                    why,
-                )
-            except RuleError as error:
-                raise _refield(error, path, firer_path) from None
+            gun = FireInput(entry.ship, fire.battery, target.ship, fire.distance, **on)
+            plan = _planned(partial(fire_plan, gun, readings, label, why), path, firer_path)
             attacks.append(
                 Attack(entry.name, fire.target, plan, t.TO_HIT_DICE, battery=fire.battery)
             )
@@ -371,15 +373,8 @@ def plan_turn(inp: TurnInput, readings: Readings) -> TurnPlan:
             target = _target(ships, entry, salvo.target, path)
             on, why = flags(entry, salvo.target) if torpedo_flags else ({}, {})
             label = f"{entry.name} torpedoes at {salvo.target}"
-            try:
-                plan = torpedo_plan(
-                    TorpedoInput(entry.ship, target.ship, salvo.distance, salvo.torpedoes, **on),
-                    readings,
-                    label,
-                    why,
-                )
-            except RuleError as error:
-                raise _refield(error, path, firer_path) from None
+            launch = TorpedoInput(entry.ship, target.ship, salvo.distance, salvo.torpedoes, **on)
+            plan = _planned(partial(torpedo_plan, launch, readings, label, why), path, firer_path)
             attacks.append(
                 Attack(entry.name, salvo.target, plan, t.TORPEDO_DICE, torpedoes=salvo.torpedoes)
             )

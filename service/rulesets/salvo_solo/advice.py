@@ -46,12 +46,12 @@ from ...engine.errors import RuleError
 from ...engine.resolution import Resolution
 from ...engine.sampling import (
     Choices,
-    Picker,
     StreamPicker,
     choices,
     share,
     weighted,
 )
+from ...engine.sampling import Picker as Picker  # the game's picks, seeded or walked
 from ...engine.sampling import enumerate_picks as enumerate_picks  # the tests' brute force
 from . import odds, steps
 from . import tables as t
