@@ -27,6 +27,7 @@ from tests.dreadnought_helpers import (
     turn_body,
 )
 from tests.http_helpers import call
+from tests.receipts_helpers import receipt_hash
 
 TURN = "/v1/rulesets/dreadnought/turn"
 GF, HSF = "Grand Fleet", "High Seas Fleet"
@@ -477,3 +478,32 @@ def test_torpedoes_are_resolved_in_their_turn_and_lost(client: FlaskClient) -> N
     boat = data["result"]["state"]["ships"][1]
     assert set(boat) == {"side", "ship", "plot", "fired_at"}
     assert boat["fired_at"] == []
+
+
+# --- a turn is one entry of a game's log ------------------------------------------------------
+
+
+def test_three_seeded_turns_make_a_log_that_verifies(client: FlaskClient) -> None:
+    # A seed under which all four ships come through three turns (six hits in all), so the
+    # same declarations serve each turn.
+    body = turn_body(_four_ships(), _declarations({}), turn=1)
+    log: list[dict[str, Any]] = []
+    for nonce in (1, 2, 3):
+        request = {**body, "dice": {"seed": "falklands", "nonce": nonce}}
+        if log:
+            request["prev"] = receipt_hash(log[-1])
+        log.append(post(client, "turn", request))
+        body = {"state": log[-1]["result"]["state"], "declarations": _declarations({})}
+    report = call(client, "/v1/receipts/verify", log)  # type: ignore[arg-type]
+    assert report["valid"] is True, report
+    assert [e["dice_valid"] and e["signature_valid"] for e in report["entries"]] == [True] * 3
+
+
+def test_a_sealed_turn_asked_twice_is_the_same_turn(client: FlaskClient) -> None:
+    sealed = client.post("/v1/seeds", json={"reveal_in": 3600}).get_json()
+    dice = {"sealed": sealed["sealed"], "client_seed": "scheer", "nonce": 1}
+    body = {**turn_body(_four_ships(), _declarations({}), turn=1), "dice": dice}
+    first, again = post(client, "turn", body), post(client, "turn", body)
+    assert first["result"] == again["result"] and first["rolls"] == again["rolls"]
+    assert first["dice"]["mode"] == "sealed"
+    assert first["dice"]["commitment"] == sealed["commitment"]
