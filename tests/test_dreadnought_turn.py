@@ -507,3 +507,19 @@ def test_a_sealed_turn_asked_twice_is_the_same_turn(client: FlaskClient) -> None
     assert first["result"] == again["result"] and first["rolls"] == again["rolls"]
     assert first["dice"]["mode"] == "sealed"
     assert first["dice"]["commitment"] == sealed["commitment"]
+
+
+def test_an_inline_card_at_the_turn_cap_comes_back_and_loads_again(client: FlaskClient) -> None:
+    agincourt = card("Battleship", (12, 4, 2), (9.2, 4, 2), name="Agincourt", speed=6)
+    body = turn_body(
+        [in_action(agincourt, GF), in_action("Derfflinger", HSF)],
+        [declare("Agincourt", (12, "Derfflinger", 20))],
+        turn=10_000,
+    )
+    first = post(client, "turn", {**body, "dice": {"seed": "cap", "nonce": 1}})["result"]
+    state = first["state"]
+    assert state["turn"] == 10_000  # the count stops at its cap
+    assert state["ships"][0]["ship"]["card"]["name"] == "Agincourt"
+    assert state["ships"][0]["fired_at"] == [{"target": "Derfflinger", "turn": 10_000}]
+    again = {"state": state, "declarations": body["declarations"], "dice": {"seed": "cap"}}
+    assert post(client, "turn", again)["result"]["turn"] == 10_000

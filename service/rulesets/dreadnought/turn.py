@@ -168,7 +168,8 @@ def _ships(state: ActionState) -> dict[str, ActionShip]:
                     f"{entry.name} fired at {fired.target}, who is not a ship of the action",
                     f"state.ships.{i}.fired_at.{j}.target",
                 )
-            if fired.turn >= state.turn:
+            # At the turn count's cap a turn hands back the turn it played (MAX_TURN).
+            if fired.turn >= state.turn and state.turn < MAX_TURN:
                 raise RuleError(
                     f"{entry.name} fired at {fired.target} on turn {fired.turn}, not before "
                     f"turn {state.turn}, the turn to play",
