@@ -10,6 +10,7 @@ steps) for one throw at a capital ship, criticals and their own dice included.
 from __future__ import annotations
 
 import itertools
+import xml.etree.ElementTree as ET
 from fractions import Fraction
 from typing import Any
 from unittest import mock
@@ -25,6 +26,7 @@ from service.rulesets.dreadnought.turn import TurnInput, turn
 from tests.dreadnought_helpers import card, declare, in_action, post, refused, turn_body
 
 GF, HSF = "Grand Fleet", "High Seas Fleet"
+SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
 def odds_of(client: FlaskClient, body: dict[str, Any]) -> dict[str, Any]:
@@ -193,3 +195,25 @@ def test_the_odds_take_a_seed_not_dice_rolled_at_the_table(client: FlaskClient) 
     problem = refused(client, "turn/odds", {**_melee(), "dice": {"values": [1]}})
     assert problem["errors"][0]["field"] == "dice"
     assert "the odds of a turn roll no dice of the game" in problem["detail"]
+
+
+def test_the_odds_picture_shows_the_json_chances(client: FlaskClient) -> None:
+    body = {**_melee(), "dice": {"seed": "odds", "nonce": 1}}
+    answer = post(client, "turn/odds", body)["result"]
+    response = client.post(
+        "/v1/rulesets/dreadnought/turn/odds", json=body, headers={"Accept": "image/svg+xml"}
+    )
+    assert response.status_code == 200 and response.mimetype == "image/svg+xml"
+    picture = ET.fromstring(response.get_data(as_text=True))
+    bars = [g for g in picture.iter(f"{SVG_NS}g") if g.get("data-chance") is not None]
+    shown = {
+        (int(g.get("data-group", "")), g.get("data-chance")): g.get("data-probability")
+        for g in bars
+    }
+    for number, ship in enumerate(answer["ships"]):
+        assert shown[(number, "sunk")] == str(Fraction(ship["sunk"]["probability"]))
+        for critical in ship["criticals"]:
+            chance = Fraction(critical["chance"]["probability"])
+            assert shown[(number, critical["effect"])] == str(chance)
+        untouched = fractions(ship["damage"], "points").get(0, Fraction(0))
+        assert shown[(number, "any damage")] == str(1 - untouched)

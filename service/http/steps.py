@@ -65,6 +65,8 @@ class StepHTTP:
     # An /odds outcome's result reworded for its picture, where its members would not read
     # well as they are (pictures.py says how a result reads).
     words: pictures.Words | None = None
+    # The picture of a step's odds run (``Step.odds_run``), given its answer and request.
+    odds_picture: Callable[[Mapping[str, Any], Mapping[str, Any]], str] | None = None
 
 
 class NoInputs(Schema):
@@ -157,7 +159,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         if spec.odds_result is None:
             raise ValueError(f"{ruleset.id} {step.name}: an odds run needs its odds_result")
         route = f"/{step.name}/odds"
-        face = replace(spec, picture=None)
+        face = replace(spec, picture=spec.odds_picture)
         _register_run(blp, ruleset, step.odds_run, face, spec.odds_result, route, f"{base}Odds")
         return
     _register_odds(blp, ruleset, step, spec, base)

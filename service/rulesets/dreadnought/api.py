@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
 from ...engine.errors import LimitError
+from ...http import pictures
 from ...http.components import EnumType
 from ...http.contract import RulesetAPI
 from ...http.derive import same_shape
@@ -403,6 +405,37 @@ def hit_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
     }
 
 
+def turn_odds_picture(answer: Mapping[str, Any], _: Mapping[str, Any]) -> str:
+    """The odds of a turn as bars: for each ship, sunk, any damage and each critical."""
+    result = answer["result"]
+    method = result["method"]
+    exact = method["kind"] == "exact"
+    groups = []
+    for ship in result["ships"]:
+        untouched = sum(
+            (Fraction(d["chance"]["probability"]) for d in ship["damage"] if d["points"] == 0),
+            Fraction(0),
+        )
+        bars = [
+            ("sunk", Fraction(ship["sunk"]["probability"])),
+            ("any damage", 1 - untouched),
+            *((c["effect"], Fraction(c["chance"]["probability"])) for c in ship["criticals"]),
+        ]
+        heading = f"{ship['ship']} ({ship['side']}): {ship['boxes_left']} boxes left"
+        groups.append((heading, bars))
+    how = "exact" if exact else f"{method['games']} seeded games"
+    desc = (
+        "Each ship's chance of being sunk, of any damage and of each critical this turn, "
+        + (
+            "exact over every outcome"
+            if exact
+            else "as shares of seeded games, each with a 95% interval in the JSON answer"
+        )
+        + "; the JSON answer (Accept: application/json) gives the damage by points and is signed."
+    )
+    return pictures.chances(f"Turn {result['turn']}: the odds ({how})", desc, groups)
+
+
 def rudder_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"outcome": "Rudder repaired" if result["repaired"] else "Rudder still jammed"}
 
@@ -474,6 +507,7 @@ STEPS = [
         result=results.DreadnoughtTurnResult,
         build=_turn_input,
         odds_result=results.DreadnoughtTurnOddsResult,
+        odds_picture=turn_odds_picture,
         # Two ships fire at one target (Derfflinger: more than one ship firing), Seydlitz is
         # under no fire, Queen Elizabeth has fired at Derfflinger before, Iron Duke turned.
         example={
