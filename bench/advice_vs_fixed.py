@@ -93,7 +93,7 @@ def margin(state: steps.GameState, seed: str) -> str:
     for action in advice.allowed_actions(state):
         played, turns, scores = 0, 0, []
         while played < advice.SAMPLES and turns < advice.TURN_BUDGET:
-            picker = advice.StreamPicker(f"{seed}-advice", state.turn, played)
+            picker = advice.StreamPicker(f"{seed}-advice", state.turn, played, advice.ALGORITHM)
             ending = advice.play_game(game, state, action, picker)
             turns += ending.turns
             played += 1
@@ -124,7 +124,7 @@ def _games(state: steps.GameState, seed: str) -> dict[str, list[str]]:
     for action in advice.allowed_actions(state):
         played, turns, outcomes = 0, 0, []
         while played < advice.SAMPLES and turns < advice.TURN_BUDGET:
-            picker = advice.StreamPicker(f"{seed}-advice", state.turn, played)
+            picker = advice.StreamPicker(f"{seed}-advice", state.turn, played, advice.ALGORITHM)
             ending = advice.play_game(game, state, action, picker)
             turns += ending.turns
             played += 1

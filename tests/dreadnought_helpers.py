@@ -110,3 +110,34 @@ def chance(outcomes: list[tuple[dict[str, Any], Fraction]], **wanted: Any) -> Fr
         (p for result, p in outcomes if all(result.get(k) == v for k, v in wanted.items())),
         Fraction(0),
     )
+
+
+# --- a whole turn ---------------------------------------------------------------------------
+
+
+def in_action(
+    record: dict[str, Any] | str, side: str, *, fired_at: dict[str, int] | None = None, **state: Any
+) -> dict[str, Any]:
+    """A ship of an action: a catalog name or an inline card, its side and its state; the
+    ships it has fired at before, each with the last turn."""
+    return {
+        "side": side,
+        "ship": ship(record, **state),
+        "fired_at": [{"target": name, "turn": at} for name, at in (fired_at or {}).items()],
+    }
+
+
+def declare(name: str, *fire: tuple[float, str, float], **declared: Any) -> dict[str, Any]:
+    """A ship's declaration: each battery's fire as (calibre, target, distance)."""
+    guns = [{"battery": b, "target": t, "distance": d} for b, t, d in fire]
+    return {"ship": name, "fire": guns, **declared}
+
+
+def turn_body(
+    ships: list[dict[str, Any]], declarations: list[dict[str, Any]], turn: int = 2, **extra: Any
+) -> dict[str, Any]:
+    return {"state": {"turn": turn, "ships": ships}, "declarations": declarations, **extra}
+
+
+def events(data: dict[str, Any], phase: str) -> list[dict[str, Any]]:
+    return [e for e in data["result"]["events"] if e["phase"] == phase]

@@ -32,6 +32,9 @@ def test_every_dreadnought_reading_is_listed() -> None:
         "torpedo-throws": ["torpedo-bonus-only", "gunnery-modifiers"],
         "torpedo-count": ["beyond-the-first", "every-torpedo"],
         "two-turrets": ["turrets-left", "as-built"],
+        "first-time-firing": ["first-turn-at-target", "since-last-turn"],
+        "jammed-rudder": ["turns-every-turn", "as-measured"],
+        "rudder-repair": ["next-turn", "same-turn"],
     }
 
 
@@ -292,6 +295,9 @@ OTHER = {
     "torpedo-throws": "gunnery-modifiers",
     "torpedo-count": "every-torpedo",
     "two-turrets": "as-built",
+    "first-time-firing": "since-last-turn",
+    "jammed-rudder": "as-measured",
+    "rudder-repair": "same-turn",
 }
 
 
@@ -302,6 +308,28 @@ def test_a_seeded_game_with_the_other_readings_verifies(client: FlaskClient) -> 
         ("critical", {"target": QE, "throw": "double 8"}),
         ("torpedo", {"firer": V_BOAT, "target": SOUTHAMPTON, "distance": 6, "torpedoes": 2}),
         ("rudder", {"ship": {"ship": "Seydlitz", "state": {"rudder_jammed": "left"}}}),
+        (
+            "turn",
+            {
+                "state": {
+                    "turn": 1,
+                    "ships": [
+                        {"side": "Grand Fleet", "ship": QE},
+                        {"side": "High Seas Fleet", "ship": DERFFLINGER},
+                    ],
+                },
+                "declarations": [
+                    {
+                        "ship": "Queen Elizabeth",
+                        "fire": [{"battery": 15, "target": "Derfflinger", "distance": 12}],
+                    },
+                    {
+                        "ship": "Derfflinger",
+                        "fire": [{"battery": 12, "target": "Queen Elizabeth", "distance": 12}],
+                    },
+                ],
+            },
+        ),
     ]
     log: list[dict[str, Any]] = []
     for nonce, (step, inputs) in enumerate(steps, start=1):

@@ -37,6 +37,21 @@ RULING_TESTS = {
     "torpedo-throws": ("resolution", "test_torpedoes_ignore_gunnery_modifiers"),
     "torpedo-count": ("readings", "test_torpedo_count_both_ways"),
     "gunner-die": ("tables", "test_gunner_die"),
+    "orders-this-turn": ("turn", "test_a_ship_out_of_formation_moves_on_last_turns_plot"),
+    "simultaneous-fire": (
+        "turn",
+        "test_guns_fire_simultaneously_so_a_ship_sunk_this_turn_still_fires",
+    ),
+    "turn-modifiers": ("turn", "test_two_batteries_of_one_ship_are_one_ship_firing"),
+    "first-time-firing": ("turn", "test_first_time_firing_both_ways_after_a_turn_away"),
+    "jammed-rudder": ("turn", "test_a_rudder_jammed_over_as_measured"),
+    "rudder-repair": (
+        "turn",
+        "test_a_rudder_jammed_this_turn_rolls_from_the_next_turn_or_this_one",
+    ),
+    "bridge-no-orders": ("turn", "test_three_turns_of_a_four_ship_action"),
+    "torpedoes-lost": ("turn", "test_torpedoes_are_resolved_in_their_turn_and_lost"),
+    "boxes-marked": ("turn", "test_a_ship_broken_up_is_reported_sunk_and_the_action_ends"),
 }
 
 

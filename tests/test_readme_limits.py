@@ -23,6 +23,8 @@ from service.engine.errors import LimitError
 from service.http import problems, seeds
 from service.http.jsonbody import BYTES_PER_OBJECT, MAX_OBJECT_MEMBERS
 from service.receipts import checking
+from service.rulesets.dreadnought import turn as dreadnought_turn
+from service.rulesets.dreadnought import turn_odds as dreadnought_odds
 from service.rulesets.fleet_action import tables as fleet_action_tables
 from service.rulesets.salvo_solo import advice, odds
 
@@ -103,6 +105,18 @@ LIMITS = [
         notation.MAX_NOTATION_ODDS_BRANCHES,
     ),
     ("README.md", rf"naming each bad field \(at most {NUMBER};", problems.MAX_FIELD_ERRORS),
+    ("README.md", rf"An action holds at most {NUMBER} ships", dreadnought_turn.MAX_SHIPS),
+    ("README.md", rf"at most {NUMBER} torpedo salvoes", dreadnought_turn.MAX_SALVOES),
+    ("README.md", rf"orders are at most {NUMBER} characters", dreadnought_turn.MAX_PLOT),
+    ("README.md", rf"combine in at most {NUMBER} branches", dreadnought_odds.BRANCH_LIMIT),
+    ("README.md", rf"else from {NUMBER} seeded games", dreadnought_odds.GAMES),
+    (
+        "docs/dreadnought-turn.md",
+        rf"could pass {NUMBER} branches",
+        dreadnought_odds.BRANCH_LIMIT,
+    ),
+    ("docs/dreadnought-turn.md", rf"\*\*seeded games\*\*: {NUMBER} turns", dreadnought_odds.GAMES),
+    ("docs/dreadnought-turn.md", rf"a count out of {NUMBER}", dreadnought_odds.GAMES),
     ("docs/dice.md", rf"A die has \d+ to {NUMBER} sides", engine_dice.MAX_SIDES),
     ("docs/dice.md", rf"rolls at most {NUMBER} dice in all", engine_dice.MAX_DICE_PER_REQUEST),
     (

@@ -269,6 +269,46 @@ DREADNOUGHT: list[tuple[str, dict[str, Any]]] = [
     ("damage", {"ship": _dn("Lion"), "points": 12, "critical_effect": "rudder jammed left"}),
     ("damage", {"ship": _dn("Southampton"), "points": 40}),
     ("rudder", {"ship": _dn("Lion", rudder_jammed="right")}),
+    *(
+        (
+            "turn",
+            {
+                "state": {
+                    "turn": 2,
+                    "ships": [
+                        {"side": "Grand Fleet", "ship": _dn("Lion", rudder_jammed="left")},
+                        {"side": "Grand Fleet", "ship": _dn("Iron Duke")},
+                        {
+                            "side": "High Seas Fleet",
+                            "ship": _dn("Derfflinger", damage_taken=30, no_orders_turns=2),
+                            "plot": "ahead 9",
+                            "fired_at": [{"target": "Lion", "turn": 1}],
+                        },
+                        {"side": "High Seas Fleet", "ship": _dn("V-class torpedo boat")},
+                    ],
+                },
+                "declarations": [
+                    {"ship": "Lion", "fire": [{"battery": b, "target": t, "distance": d}]},
+                    {
+                        "ship": "Iron Duke",
+                        "formation": "line astern",
+                        "turned": True,
+                        "fire": [{"battery": 13.5, "target": "Derfflinger", "distance": 14}],
+                    },
+                    {
+                        "ship": "Derfflinger",
+                        "fire": [{"battery": 12, "target": "Lion", "distance": 12}],
+                    },
+                    {
+                        "ship": "V-class torpedo boat",
+                        "enemy_within_6": True,
+                        "torpedoes": [{"target": "Iron Duke", "distance": 6, "torpedoes": 3}],
+                    },
+                ],
+            },
+        )
+        for b, t, d in ((13.5, "Derfflinger", 12), (4, "V-class torpedo boat", 5))
+    ),
 ]
 
 CASES = {
@@ -294,7 +334,8 @@ def _answer(client: FlaskClient, ruleset: str, step: str, body: dict[str, Any]) 
             break  # no dice: every nonce gives the same answer
     odds = client.post(f"/v1/rulesets/{ruleset}/{step}/odds", json=body)
     if odds.status_code == 200:
-        found["odds"] = odds.get_json()["outcomes"]
+        answered = odds.get_json()  # every outcome, or a composite step's run of its odds
+        found["odds"] = answered["outcomes"] if "outcomes" in answered else answered["result"]
     return found
 
 

@@ -31,6 +31,9 @@ from service.http.receipts import VERIFY_BODY_BYTES
 from service.http.seeds import EXAMPLE_TOKEN, MAX_REVEAL_IN
 from service.receipts.checking import MAX_LOG_ENTRIES
 from service.rulesets.dreadnought.api import MAX_BATTERIES
+from service.rulesets.dreadnought.turn import MAX_PLOT, MAX_SALVOES, MAX_SHIPS
+from service.rulesets.dreadnought.turn_odds import BRANCH_LIMIT as TURN_ODDS_BRANCHES
+from service.rulesets.dreadnought.turn_odds import GAMES as TURN_ODDS_GAMES
 from service.rulesets.salvo_grid.api import FLEET_A, LOOT_A
 
 Body = dict[str, Any] | list[Any] | None
@@ -470,6 +473,83 @@ DREAD_CASES = [
         f"{DREAD}/rudder/odds",
         "1d6: 6 runs",
         {"ship": dread_card(state={"rudder_jammed": "left"})},
+    ),
+]
+
+
+# The heaviest turn: every ship of the action at its limits (an inline card of 4 batteries
+# of 40 barrels, a 40-character side, a plot of the longest, every other ship fired at
+# before), each firing every battery and two salvoes of 20 torpedoes at 1", every throw a
+# hit on British battleships with two turrets left (so every double goes on to the
+# Critical Hits table and its own dice), every rudder jammed so each rolls its repair.
+# ``boxes``: 500, the most, spreads the damage the widest.
+def _turn_ship(n: int, boxes: int) -> dict[str, Any]:
+    side = ("A" if n % 2 else "B") * 40
+    name = f"{n}" + "N" * 59
+    ship = dread_card(to_hit=2, damage_boxes=boxes, state={"rudder_jammed": "straight ahead"})
+    ship["card"]["name"] = name
+    return {
+        "side": side,
+        "ship": ship,
+        "plot": "P" * MAX_PLOT,
+        "fired_at": [{"target": f"{m}" + "N" * 59, "turn": 1} for m in range(MAX_SHIPS) if m != n],
+    }
+
+
+def _turn_declaration(n: int, targets: list[int]) -> dict[str, Any]:
+    aim = [f"{m}" + "N" * 59 for m in targets]
+    batteries = [12] + [11 - k * 0.5 for k in range(MAX_BATTERIES - 1)]
+    return {
+        "ship": f"{n}" + "N" * 59,
+        "formation": "other",
+        "enemy_within_6": True,
+        "orders": "O" * MAX_PLOT,
+        "fire": [
+            {"battery": b, "target": aim[k % len(aim)], "distance": 1}
+            for k, b in enumerate(batteries)
+        ],
+        "torpedoes": [
+            {"target": aim[k % len(aim)], "distance": 1, "torpedoes": 20}
+            for k in range(MAX_SALVOES)
+        ],
+    }
+
+
+def turn_body(spread: bool, boxes: int = 500) -> dict[str, Any]:
+    """Every ship at its limits; ``spread``: each fires at every enemy in turn, else every
+    ship of one side at one enemy (the most throws combined at one target)."""
+    ships = [_turn_ship(n, boxes) for n in range(MAX_SHIPS)]
+    enemies = {side: [m for m in range(MAX_SHIPS) if m % 2 != side] for side in (0, 1)}
+    declarations = [
+        _turn_declaration(n, enemies[n % 2] if spread else enemies[n % 2][:1])
+        for n in range(MAX_SHIPS)
+    ]
+    return {"state": {"turn": 2, "ships": ships}, "declarations": declarations}
+
+
+DREAD_CASES += [
+    Case(
+        "POST",
+        f"{DREAD}/turn",
+        f"{MAX_SHIPS} ships, {MAX_BATTERIES} batteries and {MAX_SALVOES} torpedo salvoes "
+        "each, every throw a hit with its critical dice, every rudder rolled",
+        {**turn_body(spread=True), "dice": SEED},
+        past={**turn_body(spread=True), "dice": SEED, "declarations": [{"ship": "x"}] * 9},
+    ),
+    Case(
+        "POST",
+        f"{DREAD}/turn/odds",
+        f"the same turn, every ship of a side at one enemy of 500 boxes: the exact odds would "
+        f"pass {TURN_ODDS_BRANCHES:,} branches, so {TURN_ODDS_GAMES} seeded games of "
+        f"{MAX_SHIPS * (MAX_BATTERIES + MAX_SALVOES)} throws",
+        {**turn_body(spread=False), "dice": SEED},
+    ),
+    Case(
+        "POST",
+        f"{DREAD}/turn/odds",
+        f"the same turn spread over the enemies, 82 boxes each: exact, 39,184 branches of the "
+        f"{TURN_ODDS_BRANCHES:,}",
+        {**turn_body(spread=True, boxes=82), "dice": SEED},
     ),
 ]
 

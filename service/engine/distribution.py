@@ -90,16 +90,22 @@ def multisets(*sides: int) -> dict[tuple[int, ...], Fraction]:
     return {faces: Fraction(n, throws) for faces, n in _multiset_ways(tuple(sides))}
 
 
-def apply_to_multisets(
-    sides: tuple[int, ...], rule: Callable[[tuple[int, ...]], V]
-) -> dict[V, Fraction]:
-    """``apply(multisets(*sides), rule)``, the ways counted as integers until the end."""
+def apply_to_ways(sides: tuple[int, ...], rule: Callable[[tuple[int, ...]], V]) -> dict[V, int]:
+    """``rule`` over the multisets of the faces, with the number of ways of each value out of
+    the product of the sides (integers: a caller that goes on counting keeps them so)."""
     ways: dict[V, int] = {}
     for faces, n in _multiset_ways(sides):
         key = rule(faces)
         ways[key] = ways.get(key, 0) + n
+    return ways
+
+
+def apply_to_multisets(
+    sides: tuple[int, ...], rule: Callable[[tuple[int, ...]], V]
+) -> dict[V, Fraction]:
+    """``apply(multisets(*sides), rule)``, the ways counted as integers until the end."""
     throws = prod(sides)
-    return {key: Fraction(n, throws) for key, n in ways.items()}
+    return {key: Fraction(n, throws) for key, n in apply_to_ways(sides, rule).items()}
 
 
 def apply(distribution: Mapping[K, Fraction], rule: Callable[[K], V]) -> dict[V, Fraction]:

@@ -475,6 +475,28 @@ def odds(body: Mapping[str, Any], words: Words | None = None) -> str:
     return _finish(root, WIDTH, y + PAD)
 
 
+# A composite step's odds summed up: named chances under headings (for a dreadnought turn,
+# one heading a ship), each (label, chance).
+ChanceGroups = Sequence[tuple[str, Sequence[tuple[str, Fraction]]]]
+
+
+def chances(title: str, desc: str, groups: ChanceGroups) -> str:
+    """Named chances under headings, as bars, each group in the order given."""
+    root = _svg(title, desc)
+    _text(root, PAD, PAD + FONT + 2, title, **{"font-weight": "bold", "font-size": "15"})
+    y = PAD + FONT + 10.0
+    for number, (heading, bars) in enumerate(groups):
+        y = _heading(root, y, heading)
+        for label, chance in bars:
+            attrs = {
+                "data-group": str(number),
+                "data-chance": label,
+                "data-probability": str(chance),
+            }
+            y = _bar(root, y, label, chance, BAR_COLOUR, attrs)
+    return _finish(root, WIDTH, y + PAD)
+
+
 def _outcome_attrs(indices: Sequence[int], chance: Fraction) -> dict[str, str]:
     return {
         "data-outcome": " ".join(map(str, sorted(indices))),

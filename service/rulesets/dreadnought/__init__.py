@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...engine.ruleset import Ruleset, Step
-from . import odds, steps, tables
+from . import odds, steps, tables, turn, turn_odds
 from .rulings import RULINGS
 from .ships import CATALOG
 
@@ -70,6 +70,36 @@ STEPS = (
         resolve=steps.rudder,
         odds=True,
         exact_odds=odds.rudder_odds,
+    ),
+    Step(
+        name="turn",
+        summary="Play a whole turn of an action",
+        description="From the state of every ship (card, damage, lasting criticals, side, the "
+        "plot written last turn and the targets fired at before) and the turn's declarations "
+        "(formation, an enemy within 6\", orders, turned or not, each battery's target and "
+        "distance after movement, torpedo salvoes with the distance from their firing point): "
+        "the orders each ship moves on, every turn-level to-hit modifier worked out with its "
+        "source (more than one ship firing at the target, not under fire, first time at this "
+        "target, firer or target turned, director down), every battery and torpedo fired "
+        "against the ships as the turn began, all damage and criticals applied together, the "
+        "rudder repairs rolled and the bridges counted down. result.state is the next "
+        "request's state, as it is.",
+        dice="varies: per battery 2d8 + gunner die, per torpedo salvo 2d6 + gunner die, each "
+        "with its critical dice; 1d6 per jammed rudder",
+        resolve=turn.turn,
+    ),
+    Step(
+        name="turn-odds",
+        path="turn/odds",
+        summary="Odds: a whole turn of an action",
+        description="For the same request as the turn: each ship's chance of being sunk, "
+        "the distribution of the boxes marked off it, and the chance of each lasting "
+        "critical. Exact (fractions) while combining the throws takes at most "
+        f"{turn_odds.BRANCH_LIMIT:,} branches; past that, {turn_odds.GAMES} seeded games "
+        "(the dice's seed and nonce), each share with a 95% interval. result.method says "
+        "which.",
+        dice="none: the seed drives the sampled games, when there are any",
+        resolve=turn_odds.turn_odds,
     ),
 )
 

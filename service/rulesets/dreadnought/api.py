@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
 from ...engine.errors import LimitError
+from ...http import pictures
 from ...http.components import EnumType
 from ...http.contract import RulesetAPI
 from ...http.derive import same_shape
@@ -16,7 +18,20 @@ from ...http.fields import BoundedList, StrictBoolean, count, inches
 from ...http.ship_reference import ship_reference
 from ...http.steps import StepHTTP, inputs, register_steps
 from . import RULESET, results, steps, tables
-from .ships import ALIASES, CATALOG, Battery, Ship, ShipCard, ShipState
+from .ships import CATALOG, Battery, Ship, ShipCard, ShipState
+from .turn import (
+    MAX_PLOT,
+    MAX_SALVOES,
+    MAX_SHIPS,
+    MAX_TURN,
+    ActionShip,
+    ActionState,
+    Declaration,
+    FiredAt,
+    GunFire,
+    TorpedoSalvo,
+    TurnInput,
+)
 
 blp = Blueprint(
     "dreadnought",
@@ -27,18 +42,9 @@ blp = Blueprint(
 
 
 SHIP_CLASS = EnumType.of(results.DreadnoughtShipClass)
-SHIP_NAME = EnumType(
-    "DreadnoughtShipName",
-    CATALOG,
-    "A record card of the catalog (GET /v1/rulesets/dreadnought/ships).",
-    aliases=ALIASES,
-)
-NATIONALITY = EnumType("DreadnoughtNationality", tables.NATIONALITIES, "A ship's navy.")
-CREW = EnumType(
-    "DreadnoughtCrew",
-    tables.CREWS,
-    "Crew quality: good British crews roll a D10 gunner die (Germans always).",
-)
+SHIP_NAME = EnumType.of(results.DreadnoughtShipName)
+NATIONALITY = EnumType.of(results.DreadnoughtNationality)
+CREW = EnumType.of(results.DreadnoughtCrew)
 RUDDER = EnumType.of(results.DreadnoughtRudder)
 THROW = EnumType.of(results.DreadnoughtThrow)
 CRITICAL_EFFECT = EnumType.of(results.DreadnoughtCriticalEffect)
@@ -208,10 +214,177 @@ class DreadnoughtRudderInputs(Schema):
     ship = ship_field(required=True)
 
 
+# --- a whole turn -------------------------------------------------------------------------
+
+FORMATION = EnumType.of(results.DreadnoughtFormation)
+ShipName = fields.String(
+    required=True,
+    validate=validate.Length(min=1, max=60),
+    metadata={"description": "A ship of the action, by its card's name"},
+)
+
+
+def _plot(description: str) -> fields.String:
+    return fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(max=MAX_PLOT),
+        metadata={"description": f"{description}; at most {MAX_PLOT} characters"},
+    )
+
+
+class DreadnoughtFiredAtSchema(Schema):
+    target = ShipName
+    turn = count(1, MAX_TURN, required=True)
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> FiredAt:
+        return FiredAt(**data)
+
+
+class DreadnoughtActionShipSchema(Schema):
+    """One ship of the action between turns, as a turn's answer hands it back."""
+
+    side = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=40),
+        metadata={"description": "The ship's side; ships of one side do not fire at each other"},
+    )
+    ship = ship_field(required=True)
+    plot = _plot("Orders written last turn that this turn's move follows")
+    fired_at = BoundedList(
+        fields.Nested(DreadnoughtFiredAtSchema),
+        most=MAX_SHIPS - 1,
+        load_default=list,
+        metadata={"description": "The ships its guns have fired at, each with the last turn"},
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> ActionShip:
+        data["fired_at"] = tuple(data["fired_at"])
+        return ActionShip(**data)
+
+
+class DreadnoughtActionStateSchema(Schema):
+    """Every ship of an action between turns: a turn's answer hands it back as
+    `result.state`, and the next turn's request takes it as `state`, as it is."""
+
+    turn = count(
+        1,
+        MAX_TURN,
+        required=True,
+        metadata={
+            "description": f"The turn to play. The count stops at {MAX_TURN}: a turn "
+            f"played at {MAX_TURN} hands back {MAX_TURN}"
+        },
+    )
+    ships = BoundedList(
+        fields.Nested(DreadnoughtActionShipSchema),
+        required=True,
+        least=1,
+        most=MAX_SHIPS,
+        metadata={"description": f"At most {MAX_SHIPS} ships, sunk ones too"},
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> ActionState:
+        return ActionState(data["turn"], tuple(data["ships"]))
+
+
+class DreadnoughtGunFireSchema(Schema):
+    """One battery's fire this turn."""
+
+    battery = inches(
+        1, 20, required=True, metadata={"description": "Calibre of the firing battery, inches"}
+    )
+    target = ShipName
+    distance = inches(
+        0, 1000, required=True, metadata={"description": "To the target after movement, inches"}
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> GunFire:
+        return GunFire(**data)
+
+
+class DreadnoughtTorpedoSalvoSchema(Schema):
+    """Torpedoes declared before movement, resolved after the guns."""
+
+    target = ShipName
+    distance = inches(
+        0,
+        1000,
+        required=True,
+        metadata={"description": "From the firing point to the target after movement, inches"},
+    )
+    torpedoes = count(1, 20, load_default=1)
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> TorpedoSalvo:
+        return TorpedoSalvo(**data)
+
+
+class DreadnoughtDeclarationSchema(Schema):
+    """What the players plotted, declared and measured for one ship this turn. A ship of the
+    action with no declaration keeps to its plot (or straight on) and fires nothing."""
+
+    ship = ShipName
+    formation = FORMATION.field(load_default="other")
+    enemy_within_6 = StrictBoolean(
+        load_default=False, metadata={"description": 'An enemy warship within 6" of the ship'}
+    )
+    orders = _plot(
+        "The orders written this turn (line astern or an enemy within 6\": this turn's move; "
+        "otherwise next turn's)"
+    )
+    turned = StrictBoolean(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "The ship turned this turn, as measured; left out: false, or what "
+            "its rudder or a missing plot decides (ruling jammed-rudder, orders-this-turn)"
+        },
+    )
+    fire = BoundedList(
+        fields.Nested(DreadnoughtGunFireSchema),
+        most=MAX_BATTERIES,
+        load_default=list,
+        metadata={"description": f"At most {MAX_BATTERIES}: each battery fires once a turn"},
+    )
+    torpedoes = BoundedList(
+        fields.Nested(DreadnoughtTorpedoSalvoSchema),
+        most=MAX_SALVOES,
+        load_default=list,
+        metadata={"description": f"At most {MAX_SALVOES} torpedo salvoes a turn"},
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> Declaration:
+        data["fire"] = tuple(data["fire"])
+        data["torpedoes"] = tuple(data["torpedoes"])
+        return Declaration(**data)
+
+
+class DreadnoughtTurnInputs(Schema):
+    state = fields.Nested(DreadnoughtActionStateSchema, required=True)
+    declarations = BoundedList(
+        fields.Nested(DreadnoughtDeclarationSchema),
+        most=MAX_SHIPS,
+        load_default=list,
+        metadata={"description": f"At most one per ship ({MAX_SHIPS})"},
+    )
+
+
+def _turn_input(args: dict[str, Any]) -> TurnInput:
+    return TurnInput(args["state"], tuple(args["declarations"]))
+
+
 # --- results ------------------------------------------------------------------------------
 
-# A ship's state is handed back and sent again: one component, the request's, with its limits.
+# What a result hands back that a later request sends again is one component, the
+# request's, with its limits: a ship's state, and an action between turns.
 same_shape(results.DreadnoughtShipState, DreadnoughtShipStateSchema)
+same_shape(results.DreadnoughtActionState, DreadnoughtActionStateSchema)
 
 
 # --- registration ---------------------------------------------------------------------------
@@ -232,8 +405,89 @@ def hit_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
     }
 
 
+def turn_odds_picture(answer: Mapping[str, Any], _: Mapping[str, Any]) -> str:
+    """The odds of a turn as bars: for each ship, sunk, any damage and each critical."""
+    result = answer["result"]
+    method = result["method"]
+    exact = method["kind"] == "exact"
+    groups = []
+    for ship in result["ships"]:
+        untouched = sum(
+            (Fraction(d["chance"]["probability"]) for d in ship["damage"] if d["points"] == 0),
+            Fraction(0),
+        )
+        bars = [
+            ("sunk", Fraction(ship["sunk"]["probability"])),
+            ("any damage", 1 - untouched),
+            *((c["effect"], Fraction(c["chance"]["probability"])) for c in ship["criticals"]),
+        ]
+        heading = f"{ship['ship']} ({ship['side']}): {ship['boxes_left']} boxes left"
+        groups.append((heading, bars))
+    how = "exact" if exact else f"{method['games']} seeded games"
+    desc = (
+        "Each ship's chance of being sunk, of any damage and of each critical this turn, "
+        + (
+            "exact over every outcome"
+            if exact
+            else "as shares of seeded games, each with a 95% interval in the JSON answer"
+        )
+        + "; the JSON answer (Accept: application/json) gives the damage by points and is signed."
+    )
+    return pictures.chances(f"Turn {result['turn']}: the odds ({how})", desc, groups)
+
+
 def rudder_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"outcome": "Rudder repaired" if result["repaired"] else "Rudder still jammed"}
+
+
+# Two ships fire at one target (Derfflinger: more than one ship firing), Seydlitz is under
+# no fire, Queen Elizabeth has fired at Derfflinger before, Iron Duke turned.
+TURN_EXAMPLE: dict[str, Any] = {
+    "state": {
+        "turn": 2,
+        "ships": [
+            {
+                "side": "Grand Fleet",
+                "ship": {"ship": "Queen Elizabeth"},
+                "fired_at": [{"target": "Derfflinger", "turn": 1}],
+            },
+            {"side": "Grand Fleet", "ship": {"ship": "Iron Duke"}},
+            {
+                "side": "High Seas Fleet",
+                "ship": {"ship": "Derfflinger", "state": {"damage_taken": 6}},
+                "fired_at": [{"target": "Queen Elizabeth", "turn": 1}],
+            },
+            {"side": "High Seas Fleet", "ship": {"ship": "Seydlitz"}},
+        ],
+    },
+    "declarations": [
+        {
+            "ship": "Queen Elizabeth",
+            "formation": "line astern",
+            "orders": "ahead 8",
+            "fire": [{"battery": 15, "target": "Derfflinger", "distance": 20}],
+        },
+        {
+            "ship": "Iron Duke",
+            "formation": "line astern",
+            "orders": "ahead 3, turn 60 to starboard",
+            "turned": True,
+            "fire": [{"battery": 13.5, "target": "Derfflinger", "distance": 22}],
+        },
+        {
+            "ship": "Derfflinger",
+            "enemy_within_6": False,
+            "orders": "ahead 9",
+            "fire": [{"battery": 12, "target": "Queen Elizabeth", "distance": 20}],
+        },
+        {
+            "ship": "Seydlitz",
+            "formation": "line astern",
+            "fire": [{"battery": 11, "target": "Iron Duke", "distance": 24}],
+        },
+    ],
+    "dice": SEED,
+}
 
 
 STEPS = [
@@ -296,6 +550,21 @@ STEPS = [
         result=results.DreadnoughtRudderResult,
         build=inputs(steps.RudderInput),
         example={"ship": {"ship": "Seydlitz", "state": {"rudder_jammed": "left"}}, "dice": SEED},
+    ),
+    StepHTTP(
+        name="turn",
+        inputs=DreadnoughtTurnInputs,
+        result=results.DreadnoughtTurnResult,
+        build=_turn_input,
+        example=TURN_EXAMPLE,
+    ),
+    StepHTTP(
+        name="turn-odds",
+        inputs=DreadnoughtTurnInputs,
+        result=results.DreadnoughtTurnOddsResult,
+        build=_turn_input,
+        picture=turn_odds_picture,
+        example=TURN_EXAMPLE,
     ),
 ]
 

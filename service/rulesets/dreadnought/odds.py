@@ -1,35 +1,39 @@
 """Exact odds of dreadnought gunnery and torpedoes, from the steps' own rules functions.
 
-A gun throw is 2D8 and a gunner die; a torpedo's 2D6 and a gunner die. ``throw_effect``
-judges the three faces by their sum, their sorted order and their pairs only, so the
-throw's odds are the distribution of the multiset of its faces (``multisets``: at most
-220 of them against 640 throws) pushed through ``throw_effect``. A throw that goes to the
-Critical Hits table is followed by that table's own rolls (two turrets, blow up, rudder)
-as a sub-distribution, walked through the very ``resolve_critical`` the step uses, once
-per distinct throw. The critical and rudder steps are single D6 rolls, walked through
-their resolvers.
+A gun throw is 2D8 and a gunner die; a torpedo's 2D6 and a gunner die. ``steps.judge``
+reads three faces only through their total, the damage of the throw's kind and their
+pairs (``steps.faces_of``), so a throw's odds are the classes of its faces by that summary
+(``face_classes``: a few dozen against 640 throws, worked out once per kind of dice)
+pushed through ``judge``. A throw that goes to the Critical Hits table is followed by that
+table's own rolls (two turrets, blow up, rudder) as a sub-distribution, walked through the
+very ``resolve_critical`` the step uses, once per distinct throw. The critical and rudder
+steps are single D6 rolls, walked through their resolvers. The odds of a whole turn
+(``turn_odds.py``) combine the same throws.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
-from ...engine.distribution import apply_to_multisets, by_face, walk_step
+from ...engine.distribution import apply_to_ways, by_face, walk_step
 from ...engine.resolution import Resolution, in_force
 from . import tables as t
 from .ships import Ship
 from .steps import (
     CriticalInput,
+    FaceSummary,
     FireInput,
     Plan,
     RudderInput,
     TorpedoInput,
     critical,
+    faces_of,
     fire_plan,
+    judge,
     resolve_critical,
     rudder,
-    throw_effect,
     throw_outcome,
     torpedo_plan,
 )
@@ -46,14 +50,35 @@ def critical_table_odds(target: Ship, throw: str, label: str) -> Odds:
     return walk_step(resolve, None, by_face)
 
 
+@lru_cache(maxsize=64)
+def face_classes(sides: tuple[int, ...], kind: str) -> tuple[tuple[FaceSummary, int], ...]:
+    """The throws of dice of these ``sides``, by what a throw of damage ``kind`` is judged by
+    (``steps.faces_of``), each with its number of ways out of the product of the sides: a
+    few dozen classes for the 640 throws of 2D8 and a D10."""
+    return tuple(apply_to_ways(sides, lambda values: faces_of(kind, values)).items())
+
+
+def throw_ways(plan: Plan[Any], dice: tuple[int, int]) -> dict[tuple[bool, int, str | None], int]:
+    """``steps.judge`` of every class of faces of a planned throw, the ways added up (out of
+    the product of the sides)."""
+    throw = plan.throw
+    assert throw is not None
+    count, sides = dice
+    ways: dict[tuple[bool, int, str | None], int] = {}
+    for summary, n in face_classes((*([sides] * count), plan.gunner), throw.damage_kind):
+        key = judge(throw, summary)
+        ways[key] = ways.get(key, 0) + n
+    return ways
+
+
 def plan_odds(plan: Plan[Any], dice: tuple[int, int]) -> Odds:
     """Every result of a planned throw of ``dice`` (count, sides) and a gunner die."""
     throw = plan.throw
     if throw is None:
         return [(plan.head, Fraction(1))]
     count, sides = dice
-    faces = (*([sides] * count), plan.gunner)
-    effects = apply_to_multisets(faces, lambda values: throw_effect(throw, values))
+    throws = sides**count * plan.gunner
+    effects = {key: Fraction(n, throws) for key, n in throw_ways(plan, dice).items()}
     criticals: dict[str, Odds] = {}
     odds: Odds = []
     for (hit, points, critical_throw), p in effects.items():

@@ -13,7 +13,7 @@ derivation reads them.
 
 from typing import Annotated, Literal, NotRequired, TypedDict
 
-from ...engine.typed import Doc, Fixed
+from ...engine.typed import Doc, Fixed, Limits
 
 DreadnoughtWeapon = Annotated[
     Literal['<5.5"', '5.5"-<7"', '7"-9"', '>9"-<11"', '11"-12"', '13.5"-15"'],
@@ -184,6 +184,260 @@ class DreadnoughtRudderResult(TypedDict):
     ship: DreadnoughtShipStatus
 
 
+# --- a whole turn -----------------------------------------------------------------------
+
+DreadnoughtNationality = Annotated[
+    Literal[
+        "British",
+        "German",
+        "American",
+        "Austro-Hungarian",
+        "French",
+        "Italian",
+        "Japanese",
+        "Russian",
+        "Turkish",
+        "other",
+    ],
+    Fixed("DreadnoughtNationality", "A ship's navy."),
+]
+
+DreadnoughtCrew = Annotated[
+    Literal["good", "average"],
+    Fixed(
+        "DreadnoughtCrew",
+        "Crew quality: good British crews roll a D10 gunner die (Germans always).",
+    ),
+]
+
+# Other spellings of a catalog ship's name a player may type.
+SHIP_NAME_ALIASES = {"Konig": "König", "Koenig": "König"}
+
+DreadnoughtShipName = Annotated[
+    Literal[
+        "Queen Elizabeth",
+        "Iron Duke",
+        "Dreadnought",
+        "König",
+        "Lion",
+        "Invincible",
+        "Derfflinger",
+        "Seydlitz",
+        "Pommern",
+        "Defence",
+        "Southampton",
+        "M-class destroyer",
+        "V-class torpedo boat",
+    ],
+    Fixed(
+        "DreadnoughtShipName",
+        "A record card of the catalog (GET /v1/rulesets/dreadnought/ships).",
+        aliases=SHIP_NAME_ALIASES,
+    ),
+]
+
+
+class DreadnoughtBattery(TypedDict):
+    calibre: float
+    barrels: int
+    turrets: NotRequired[int]
+
+
+DreadnoughtShipCard = TypedDict(
+    "DreadnoughtShipCard",
+    {
+        "name": str,
+        "class": DreadnoughtShipClass,
+        "nationality": DreadnoughtNationality,
+        "crew": DreadnoughtCrew,
+        "batteries": list[DreadnoughtBattery],
+        "speed": NotRequired[int],
+        "to_hit": NotRequired[int],
+        "damage_reduction": NotRequired[int],
+        "damage_boxes": NotRequired[int],
+    },
+)
+
+
+class DreadnoughtNamedShip(TypedDict):
+    ship: DreadnoughtShipName
+    state: NotRequired[DreadnoughtShipState]
+
+
+class DreadnoughtInlineShip(TypedDict):
+    card: DreadnoughtShipCard
+    state: NotRequired[DreadnoughtShipState]
+
+
+class DreadnoughtFiredAt(TypedDict):
+    target: Annotated[str, Doc("A ship of the action, by its card's name")]
+    turn: Annotated[int, Doc("The last turn this ship's guns fired at it")]
+
+
+class DreadnoughtActionShip(TypedDict):
+    side: Annotated[str, Doc("The ship's side; ships of one side do not fire at each other")]
+    ship: DreadnoughtNamedShip | DreadnoughtInlineShip
+    plot: NotRequired[
+        Annotated[
+            str | None,
+            Doc("Orders written last turn for this turn (a ship out of formation, no enemy near)"),
+        ]
+    ]
+    fired_at: NotRequired[
+        Annotated[list[DreadnoughtFiredAt], Doc("The ships its guns have fired at, and when")]
+    ]
+
+
+class DreadnoughtActionState(TypedDict):
+    turn: Annotated[int, Doc("The turn to play")]
+    ships: Annotated[list[DreadnoughtActionShip], Doc("Every ship of the action, sunk ones too")]
+
+
+DreadnoughtFormation = Annotated[
+    Literal["line astern", "other"],
+    Fixed("DreadnoughtFormation", "The ship's squadron formation as it plotted its orders."),
+]
+
+DreadnoughtMovesOn = Annotated[
+    Literal["this turn's orders", "last turn's plot", "straight on"],
+    Fixed(
+        "DreadnoughtMovesOn",
+        "The orders a ship moved on this turn: written this turn (line astern, or an enemy "
+        'within 6"), the plot written last turn, or straight on at the same speed (no plot).',
+    ),
+]
+
+
+class DreadnoughtOrdersEvent(TypedDict):
+    phase: Literal["orders"]
+    ship: str
+    moves_on: DreadnoughtMovesOn
+    turned: Annotated[bool, Doc("The ship turned this turn (to-hit modifiers)")]
+    plots_for_next_turn: Annotated[bool, Doc("Its orders written now take effect next turn")]
+    reason: str
+
+
+class DreadnoughtGunEvent(TypedDict):
+    phase: Literal["fire"]
+    ship: Annotated[str, Doc("The firer")]
+    battery: Annotated[float, Doc("Calibre, inches")]
+    target: str
+    result: DreadnoughtFireResult
+
+
+class DreadnoughtTorpedoEvent(TypedDict):
+    phase: Literal["torpedo"]
+    ship: Annotated[str, Doc("The firer")]
+    target: str
+    torpedoes: int
+    result: DreadnoughtTorpedoResult
+
+
+class DreadnoughtDamageEvent(TypedDict):
+    phase: Literal["damage"]
+    ship: str
+    points: Annotated[int, Doc("Boxes marked off this turn, from every hit together")]
+    effects: Annotated[list[DreadnoughtCriticalEffect], Doc("Critical effects, in fire order")]
+    sunk: bool
+
+
+class DreadnoughtRudderEvent(TypedDict):
+    phase: Literal["rudder"]
+    ship: str
+    repaired: bool
+
+
+class DreadnoughtBridgeEvent(TypedDict):
+    phase: Literal["bridge"]
+    ship: str
+    no_orders_turns: Annotated[int, Doc("Turns left with no orders")]
+
+
+# A turn's events, told apart by phase.
+DreadnoughtTurnEvent = (
+    DreadnoughtOrdersEvent
+    | DreadnoughtGunEvent
+    | DreadnoughtTorpedoEvent
+    | DreadnoughtDamageEvent
+    | DreadnoughtRudderEvent
+    | DreadnoughtBridgeEvent
+)
+
+
+class DreadnoughtTurnResult(TypedDict):
+    turn: Annotated[int, Doc("The turn played")]
+    state: Annotated[DreadnoughtActionState, Doc("Send it back as the next turn's `state`")]
+    ships: Annotated[list[DreadnoughtShipStatus], Doc("Every ship after the turn, state order")]
+    sunk: Annotated[list[str], Doc("Ships sunk this turn")]
+    action_over: Annotated[bool, Doc("At most one side has a ship afloat")]
+    winner: Annotated[str | None, Doc("The side left afloat once the action is over; else null")]
+    events: Annotated[
+        list[DreadnoughtTurnEvent], Doc("What happened, in order; told apart by `phase`")
+    ]
+
+
+DreadnoughtOddsKind = Annotated[
+    Literal["exact", "seeded-games"],
+    Fixed(
+        "DreadnoughtOddsKind",
+        "exact: every outcome enumerated, chances as fractions; seeded-games: sampled, "
+        "shares with a 95% interval.",
+    ),
+]
+
+
+class DreadnoughtChance(TypedDict):
+    probability: Annotated[str, Doc("Exact fraction, or count/games", example="7/64")]
+    p: float
+    interval: Annotated[
+        list[float] | None,
+        Limits(length=2),
+        Doc("95% Wilson score interval [low, high] of a sampled share; null when exact"),
+    ]
+
+
+class DreadnoughtDamageChance(TypedDict):
+    points: Annotated[int, Doc("Boxes marked off this turn, counted up to the boxes left")]
+    chance: DreadnoughtChance
+
+
+class DreadnoughtCriticalChance(TypedDict):
+    effect: DreadnoughtCriticalEffect
+    chance: Annotated[DreadnoughtChance, Doc("At least one such critical this turn")]
+
+
+class DreadnoughtShipOdds(TypedDict):
+    ship: str
+    side: str
+    boxes_left: Annotated[int, Doc("Before the turn")]
+    attacks: Annotated[int, Doc("Batteries and torpedo salvoes aimed at it")]
+    sunk: DreadnoughtChance
+    damage: Annotated[list[DreadnoughtDamageChance], Doc("Fewest points first")]
+    criticals: Annotated[list[DreadnoughtCriticalChance], Doc("Each effect that can happen")]
+
+
+class DreadnoughtOddsMethod(TypedDict):
+    kind: DreadnoughtOddsKind
+    branches: Annotated[
+        int,
+        Doc(
+            "exact: the outcome pairs combined; seeded-games: the most the exact odds could "
+            "have taken, past the limit"
+        ),
+    ]
+    branch_limit: int
+    games: Annotated[int | None, Doc("Seeded games played; null when exact")]
+    algorithm: Annotated[
+        str | None, Doc("How the games draw (docs/dreadnought-turn.md); null when exact")
+    ]
+
+
+class DreadnoughtTurnOddsResult(TypedDict):
+    turn: int
+    ships: Annotated[list[DreadnoughtShipOdds], Doc("Every ship afloat, state order")]
+    method: DreadnoughtOddsMethod
+
+
 # The result of each step, by step name (its schema is derived from it).
 STEP_RESULTS: dict[str, type] = {
     "range": DreadnoughtRangeResult,
@@ -192,4 +446,6 @@ STEP_RESULTS: dict[str, type] = {
     "torpedo": DreadnoughtTorpedoResult,
     "damage": DreadnoughtDamageResult,
     "rudder": DreadnoughtRudderResult,
+    "turn": DreadnoughtTurnResult,
+    "turn-odds": DreadnoughtTurnOddsResult,
 }

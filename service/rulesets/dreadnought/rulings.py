@@ -308,4 +308,143 @@ RULINGS = (
         reason="The text: 'German and good British' D10, 'other British and all other "
         "nationalities' D8. The card carries nationality and crew.",
     ),
+    Ruling(
+        id="orders-this-turn",
+        question="The turn sequence: which orders does each ship move on this turn, and what "
+        "does a ship with no plot do?",
+        ruling='Ships in line astern and ships with an enemy within 6" move on the orders '
+        "written this turn. Every other ship moves on the plot it wrote last turn (the state "
+        "keeps it as `plot`), and its orders written now take effect next turn; with no plot "
+        "it keeps straight on at the same speed, so it cannot have turned (a turn declared for "
+        "it is refused). The service records the orders' words; the players move the models.",
+        reason="The text: later this turn 'you either use the movement plot from the previous "
+        "turn, or if there isn't one, keep moving at a straight line at same speed'.",
+    ),
+    Ruling(
+        id="simultaneous-fire",
+        question="Guns fire simultaneously and torpedoes are resolved after them: against which "
+        "state of the ships is each throw judged, and when does damage count?",
+        ruling="Every gun and torpedo throw of a turn is judged against the ships as they were "
+        "when the turn began (damage reduction, barrels, turrets, director); all damage and "
+        "critical effects are applied together after the last torpedo, in fire order. A ship "
+        "sunk this turn still fires, and a director destroyed this turn costs -2 from the next.",
+        reason="'Fire all guns simultaneously, any sequence you like': a sequence that changed "
+        "the outcome would not be simultaneous; the torpedoes were launched before the ships "
+        "moved, so they are already running when the guns fire.",
+    ),
+    Ruling(
+        id="turn-modifiers",
+        question="'More than one ship firing at the same target' and 'not under fire this turn': "
+        "what counts?",
+        ruling="More than one ship: two or more ships whose guns fire at the target this turn "
+        "(two batteries of one ship are one ship); every battery firing at it takes -1. Not "
+        "under fire: no gun of any ship fires at the firing ship this turn (+1). Torpedoes "
+        "count for neither. Both are worked out from the declarations, never sent.",
+        reason="The table speaks of ships and of fire; 'all guns on one ship of one calibre fire "
+        "as one battery' and the turn's 'fire guns' phase are gunnery, while torpedo targets are "
+        "declared before the ships move.",
+    ),
+    Ruling(
+        id="first-time-firing",
+        question="'First time firing at this target -1': from which turn does it count?",
+        ruling="The first turn a ship's guns fire at a target, every battery of that ship firing "
+        "at it takes -1; from the next turn on it does not, whatever it fired at in between. "
+        "The state keeps, for each ship, the targets it has fired at and the last turn "
+        "(`fired_at`).",
+        reason="A ship that has found the range of a target keeps the fall of its shot in its "
+        "plot; the words 'first time' count the first occasion only.",
+        readings=(
+            Reading(
+                id="first-turn-at-target",
+                text="-1 only on the first turn the ship's guns fire at this target in the action.",
+                default=True,
+            ),
+            Reading(
+                id="since-last-turn",
+                text="-1 unless the ship's guns fired at this target last turn: a ship that "
+                "switches away and comes back ranges afresh.",
+            ),
+        ),
+        wording="'First time firing at this target' counts occasions, which leans to the first "
+        "turn only; the modifier's purpose, finding the range, argues for ranging afresh after "
+        "a change of target, so both are fair.",
+    ),
+    Ruling(
+        id="jammed-rudder",
+        question="A rudder 'jammed either left, right or straight ahead': what does it do to a "
+        "ship's orders and to the 'turned this turn' modifiers?",
+        ruling="Jammed straight ahead, the ship cannot turn. Jammed left or right, it turns "
+        "every turn: it counts as a ship that turned (-1 to its own fire and to fire at it), "
+        "whatever its orders say. A declaration that says otherwise is refused.",
+        reason="A rudder stuck over swings the ship round whatever the plot says; the players "
+        "move it in circles, which is a turn in every turn it is jammed.",
+        readings=(
+            Reading(
+                id="turns-every-turn",
+                text="Jammed left or right, the ship turns every turn (turned is true).",
+                default=True,
+            ),
+            Reading(
+                id="as-measured",
+                text="Jammed left or right, whether the ship turned is as the players "
+                "declare it (a jammed rudder limits the move, which they measure); jammed "
+                "straight ahead it still cannot turn.",
+            ),
+        ),
+        wording="The text says only 'jammed either left, right or straight ahead' and never "
+        "what a jammed ship's plot may hold: the words settle neither.",
+    ),
+    Ruling(
+        id="rudder-repair",
+        question="'Need a 5,6 on 1d6 each turn to fix': when in the turn, and from which turn?",
+        ruling="At the end of the turn, after all damage: a ship whose rudder was jammed when "
+        "the turn began rolls a D6, 5 or 6 frees it for the next turn's movement. A rudder "
+        "jammed this turn rolls first at the end of the next turn, so it moves jammed at least "
+        "once.",
+        reason="A repair party works through the turn; a rudder freed in the very turn it jams "
+        "would never have jammed a move at all.",
+        readings=(
+            Reading(
+                id="next-turn",
+                text="The first repair roll comes at the end of the turn after the rudder jammed.",
+                default=True,
+            ),
+            Reading(
+                id="same-turn",
+                text="A rudder jammed this turn rolls at the end of this turn too.",
+            ),
+        ),
+        wording="'Each turn' does not say whether the turn of the hit is one: the words "
+        "settle neither.",
+    ),
+    Ruling(
+        id="bridge-no-orders",
+        question="Bridge Destroyed: 'Give no orders for 2 turns'. Which turns, and how does the "
+        "ship move?",
+        ruling="The two turns after the one it is hit in: the state counts them down "
+        "(`no_orders_turns`, 2 then 1 then 0). A ship that gives no orders moves on a plot "
+        "written before the hit, if it has one, else straight on at the same speed; orders "
+        "sent for it are refused, and it plots nothing for later turns.",
+        reason="Orders are written at the start of the turn, before the guns fire, so the hit "
+        "turn's orders stand; straight on at the same speed is the text's own course for a "
+        "ship with no plot.",
+    ),
+    Ruling(
+        id="torpedoes-lost",
+        question="Torpedoes 'run a distance of 10\" for one turn and are then lost': can a "
+        "torpedo stay in the water into the next turn?",
+        ruling="No: every salvo declared in a turn is resolved in that turn, against the "
+        "distance from its firing point to the target after movement, and is then gone; the "
+        "state carries no torpedo between turns.",
+        reason="The text resolves torpedoes at the end of the turn they are fired and says "
+        "they are lost after one turn.",
+    ),
+    Ruling(
+        id="boxes-marked",
+        question="More damage than a ship has boxes left: how much is marked?",
+        ruling="A record card holds no more marks than its damage boxes: a turn marks damage "
+        "up to the boxes left, and the damage odds count points the same way.",
+        reason="The ship breaks up when its boxes are gone; what is beyond them is not on the "
+        "card.",
+    ),
 )

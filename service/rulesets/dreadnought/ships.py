@@ -11,9 +11,9 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any, Final
 
 from ...engine.errors import RuleError
-from ...engine.typed import table_of
+from ...engine.typed import fixed_set, table_of
 from . import tables as t
-from .results import DreadnoughtRudder
+from .results import DreadnoughtRudder, DreadnoughtShipName
 
 RUDDER_STATES: Final = table_of(DreadnoughtRudder, tuple(way for _, _, way in t.RUDDER_JAM))
 
@@ -221,6 +221,17 @@ class Ship:
     def fix_rudder(self) -> Ship:
         return Ship(self.card, replace(self.state, rudder_jammed=None))
 
+    def ref(self) -> dict[str, Any]:
+        """How a request names this ship: by catalog name if it is a catalog card, else the
+        card inline (the figures it leaves to its class left out), with its state."""
+        named: dict[str, Any] = (
+            {"ship": self.card.name}
+            if CATALOG.get(self.card.name) == self.card
+            else {"card": {k: v for k, v in self.card.as_dict().items() if v is not None}}
+        )
+        named["state"] = asdict(self.state)
+        return named
+
     def status(self) -> dict[str, Any]:
         """The state a client sends back next time, plus what it means now."""
         return {
@@ -281,5 +292,5 @@ _CARDS = (
     _card("M-class destroyer", "Destroyer", "British", "average", 9, (4, 3, 3)),
     _card("V-class torpedo boat", "Destroyer", "German", "average", 9, (3.5, 3, 3)),
 )
-CATALOG: Final = {card.name: card for card in _CARDS}
-ALIASES: Final = {"Konig": "König", "Koenig": "König"}
+CATALOG: Final = table_of(DreadnoughtShipName, {card.name: card for card in _CARDS})
+ALIASES: Final = fixed_set(DreadnoughtShipName)[0].aliases

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Generic, NotRequired, TypedDict, TypeVar, cast
@@ -224,17 +225,28 @@ class Throw:
         return self.damage_bonus.value + self.reduction.value
 
 
-def throw_effect(throw: Throw, dice: tuple[int, ...]) -> tuple[bool, int, str | None]:
-    """(hit, points marked off, the throw that goes to the Critical Hits table or None).
+# What a throw of three dice is judged by, whatever its modifiers: the total, the damage of
+# its kind before any bonus, and the throw for the Critical Hits table ('double 6' or None).
+FaceSummary = tuple[int, int, str | None]
 
-    Only the faces count, not which die showed which: the odds rely on that.
-    """
-    hit = sum(dice) + throw.to_hit_change >= throw.needed
-    if not hit:
+
+def faces_of(kind: str, dice: tuple[int, ...]) -> FaceSummary:
+    """The summary of three faces a throw of damage ``kind`` is judged by."""
+    return sum(dice), damage_from_dice(kind, dice), throw_of(dice)
+
+
+def judge(throw: Throw, summary: FaceSummary) -> tuple[bool, int, str | None]:
+    """(hit, points marked off, the throw that goes to the Critical Hits table or None)."""
+    total, damage, pair = summary
+    if total + throw.to_hit_change < throw.needed:
         return False, 0, None
-    points = damage_from_dice(throw.damage_kind, dice) + throw.damage_change
-    critical = throw_of(dice) if throw.target.heavy else None
-    return True, max(0, points), critical
+    return True, max(0, damage + throw.damage_change), pair if throw.target.heavy else None
+
+
+def throw_effect(throw: Throw, dice: tuple[int, ...]) -> tuple[bool, int, str | None]:
+    """``judge`` of the faces: only the faces count, not which die showed which (the odds
+    rely on that, and judge whole classes of faces at once, ``odds.face_classes``)."""
+    return judge(throw, faces_of(throw.damage_kind, dice))
 
 
 class ThrowOutcome(TypedDict):
@@ -327,27 +339,32 @@ class Plan(Generic[Head]):
     throw: Throw | None = None
 
 
-def _to_hit_flags(
-    firer: Ship,
-    firer_turned: bool,
-    target_turned: bool,
-    first_time_at_target: bool,
-    more_than_one_ship_firing: bool,
-    not_under_fire: bool,
-) -> list[Modifier]:
+# Why a to-hit modifier applies, by its name on the To Hit Modifiers table: a whole turn
+# says where each comes from (``turn.py``); a single step's flags need no words.
+Reasons = Mapping[str, str]
+
+
+def _to_hit_flags(inp: FireInput | TorpedoInput, reasons: Reasons | None = None) -> list[Modifier]:
     """The To Hit Modifiers table, as the firer's state and the request's flags call them."""
     flags = {
-        "director down": firer.state.director_destroyed,
-        "firing ship turned this turn": firer_turned,
-        "target ship turned this turn": target_turned,
-        "first time firing at this target": first_time_at_target,
-        "more than one ship firing at the same target": more_than_one_ship_firing,
-        "not under fire this turn": not_under_fire,
+        "director down": inp.firer.state.director_destroyed,
+        "firing ship turned this turn": inp.firer_turned,
+        "target ship turned this turn": inp.target_turned,
+        "first time firing at this target": inp.first_time_at_target,
+        "more than one ship firing at the same target": inp.more_than_one_ship_firing,
+        "not under fire this turn": inp.not_under_fire,
     }
-    return [Modifier(name, t.TO_HIT_MODIFIERS[name]) for name, on in flags.items() if on]
+    why = reasons or {}
+    return [
+        Modifier(f"{name}: {why[name]}" if name in why else name, t.TO_HIT_MODIFIERS[name])
+        for name, on in flags.items()
+        if on
+    ]
 
 
-def fire_plan(inp: FireInput, readings: Readings) -> Plan[FireHead]:
+def fire_plan(
+    inp: FireInput, readings: Readings, label: str = "to hit", reasons: Reasons | None = None
+) -> Plan[FireHead]:
     """Everything about a gun attack that the dice do not decide; refusals as RuleError."""
     inp.firer.require_afloat("firer")
     inp.target.require_afloat("target")
@@ -371,14 +388,7 @@ def fire_plan(inp: FireInput, readings: Readings) -> Plan[FireHead]:
         )
 
     gunner = inp.firer.gunner_die
-    mods = _to_hit_flags(
-        inp.firer,
-        inp.firer_turned,
-        inp.target_turned,
-        inp.first_time_at_target,
-        inp.more_than_one_ship_firing,
-        inp.not_under_fire,
-    )
+    mods = _to_hit_flags(inp, reasons)
     mods.append(
         Modifier(
             f"{barrels} barrels: +1/2 per barrel beyond the first, rounded up",
@@ -390,7 +400,7 @@ def fire_plan(inp: FireInput, readings: Readings) -> Plan[FireHead]:
     per = "+1" if row.barrels_damage == "full" else "+1/2"
     every = readings.reading("barrels-bonus") == "damage-every-barrel"
     throw = Throw(
-        label="to hit",
+        label=label,
         to_hit_mods=tuple(mods),
         needed=needed,
         needed_text=f"{needed}+ hits: {inp.target.card.name} ({target_class}) needs "
@@ -413,13 +423,20 @@ def fire_plan(inp: FireInput, readings: Readings) -> Plan[FireHead]:
     return Plan(head, gunner, throw)
 
 
+def roll_throw(plan: Plan[Any], dice: tuple[int, int], res: Resolution) -> ThrowOutcome:
+    """Roll a planned throw of ``dice`` (count, sides) and its gunner die, named by the
+    throw's label, and judge it with the trail (a plan with no throw misses unrolled)."""
+    throw = plan.throw
+    if throw is None:
+        return throw_outcome(False, 0, None)
+    faces = res.roll(throw.label, *dice).values
+    gunner = res.roll(f"{throw.label}: gunner die", 1, plan.gunner).values
+    return _hit_and_damage(throw, faces + gunner, res)
+
+
 def fire(inp: FireInput, res: Resolution) -> DreadnoughtFireResult:
     plan = fire_plan(inp, res.readings)
-    assert plan.throw is not None
-    shells = res.roll("to hit", *t.TO_HIT_DICE)
-    layer = res.roll("to hit: gunner die", 1, plan.gunner)
-    outcome = _hit_and_damage(plan.throw, shells.values + layer.values, res)
-    return {**plan.head, **outcome}
+    return {**plan.head, **roll_throw(plan, t.TO_HIT_DICE, res)}
 
 
 # --- critical ---------------------------------------------------------------------------
@@ -468,10 +485,12 @@ GUNNERY_FLAGS = (
 )
 
 
-def _torpedo_modifiers(inp: TorpedoInput, readings: Readings) -> list[Modifier]:
+def _torpedo_modifiers(
+    inp: TorpedoInput, readings: Readings, reasons: Reasons | None = None
+) -> list[Modifier]:
     """The gunnery to-hit modifiers a torpedo throw takes (ruling torpedo-throws)."""
     if readings.reading("torpedo-throws") == "gunnery-modifiers":
-        return _to_hit_flags(inp.firer, *(getattr(inp, name) for name in GUNNERY_FLAGS))
+        return _to_hit_flags(inp, reasons)
     given = [name for name in GUNNERY_FLAGS if getattr(inp, name)]
     if given:
         raise RuleError(
@@ -483,11 +502,13 @@ def _torpedo_modifiers(inp: TorpedoInput, readings: Readings) -> list[Modifier]:
     return []
 
 
-def torpedo_plan(inp: TorpedoInput, readings: Readings) -> Plan[TorpedoHead]:
+def torpedo_plan(
+    inp: TorpedoInput, readings: Readings, label: str = "torpedo", reasons: Reasons | None = None
+) -> Plan[TorpedoHead]:
     """Everything about a torpedo attack that the dice do not decide."""
     inp.firer.require_afloat("firer")
     inp.target.require_afloat("target")
-    gunnery = _torpedo_modifiers(inp, readings)
+    gunnery = _torpedo_modifiers(inp, readings, reasons)
     needed = inp.target.to_hit
     low, high = t.TORPEDO_RANGE
     if not low <= inp.distance <= high:
@@ -506,7 +527,7 @@ def torpedo_plan(inp: TorpedoInput, readings: Readings) -> Plan[TorpedoHead]:
     counted = "(every torpedo)" if every else "beyond the first"
     text = f"{inp.torpedoes} torpedoes: +1 per torpedo {counted}"
     throw = Throw(
-        label="torpedo",
+        label=label,
         to_hit_mods=(*gunnery, Modifier(text, bonus)),
         needed=needed,
         needed_text=f"{needed}+ hits: {inp.target.card.name} ({inp.target.card.ship_class})",
@@ -519,11 +540,8 @@ def torpedo_plan(inp: TorpedoInput, readings: Readings) -> Plan[TorpedoHead]:
 
 def torpedo(inp: TorpedoInput, res: Resolution) -> DreadnoughtTorpedoResult:
     plan = torpedo_plan(inp, res.readings)
-    if plan.throw is None:  # the head is the whole result: these members are already there
-        return {**plan.head, **throw_outcome(False, 0, None)}
-    res_dice = res.roll("torpedo", *t.TORPEDO_DICE).values
-    dice = res_dice + res.roll("torpedo: gunner die", 1, plan.gunner).values
-    return {**plan.head, **_hit_and_damage(plan.throw, dice, res)}
+    # Out of range the head is the whole result; roll_throw adds the same members unrolled.
+    return {**plan.head, **roll_throw(plan, t.TORPEDO_DICE, res)}
 
 
 # --- damage and rudder -------------------------------------------------------------------
@@ -555,14 +573,19 @@ def rudder(inp: RudderInput, res: Resolution) -> DreadnoughtRudderResult:
             f"{inp.ship.card.name}'s rudder is not jammed: there is nothing to repair",
             "ship.state.rudder_jammed",
         )
-    roll = res.roll("rudder repair", 1, 6).total
+    repaired, after = repair_rudder(inp.ship, res, "rudder repair")
+    return {"repaired": repaired, "ship": _status(after)}
+
+
+def repair_rudder(ship: Ship, res: Resolution, label: str) -> tuple[bool, Ship]:
+    """The turn's D6 for a jammed rudder: whether it is freed, and the ship after."""
+    roll = res.roll(label, 1, 6).total
     repaired = roll >= t.RUDDER_REPAIR_FROM
     res.check(
-        "rudder repair",
+        label,
         roll,
         [],
         f"{t.RUDDER_REPAIR_FROM}-6 fixes the rudder",
-        "repaired" if repaired else f"still jammed {jammed}",
+        "repaired" if repaired else f"still jammed {ship.state.rudder_jammed}",
     )
-    after = inp.ship.fix_rudder() if repaired else inp.ship
-    return {"repaired": repaired, "ship": _status(after)}
+    return repaired, ship.fix_rudder() if repaired else ship

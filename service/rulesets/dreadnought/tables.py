@@ -9,11 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ...engine.typed import fixed_set, table_of
+from ...engine.typed import fixed_set, table_of, values
 from .results import (
+    DreadnoughtCrew,
     DreadnoughtCriticalEffect,
     DreadnoughtDamageColumn,
     DreadnoughtGunnerDie,
+    DreadnoughtNationality,
     DreadnoughtRangeBand,
     DreadnoughtShipClass,
     DreadnoughtThrow,
@@ -69,19 +71,8 @@ CLASS_ALIASES: Final = fixed_set(DreadnoughtShipClass)[0].aliases
 # German capital ships turn for 2 (ruling german-turn-cost: capital = Armoured Cruiser or heavier).
 GERMAN_CAPITAL_TURN_COST: Final = 2
 
-NATIONALITIES: Final = (
-    "British",
-    "German",
-    "American",
-    "Austro-Hungarian",
-    "French",
-    "Italian",
-    "Japanese",
-    "Russian",
-    "Turkish",
-    "other",
-)
-CREWS: Final = ("good", "average")
+NATIONALITIES: Final = values(DreadnoughtNationality)
+CREWS: Final = values(DreadnoughtCrew)
 
 # --- gunner die -----------------------------------------------------------------------
 
