@@ -17,7 +17,7 @@ from ..engine.ruleset import Step, run_step
 from .dice_in import dice_field, dice_or_fresh
 from .envelope import EnvelopeBase
 from .metrics import count_rolls
-from .receipts import prev_field, signed
+from .receipts import PREFER_PARAMETER, prev_field, signed
 from .steps import example_answer, step_inputs
 
 blp = Blueprint("dice", __name__, url_prefix="/v1/dice", description="Plain dice rolls.")
@@ -129,6 +129,7 @@ def _build(args: dict[str, Any]) -> RollInput:
     summary="Roll dice in dice notation",
     description="A plain roll such as 3d6, 2d8+1d10 or 6d6+1, with the same three dice modes "
     "as every step. At most 100 dice, 2 to 1000 sides; past that a 422 names the limit.",
+    parameters=[PREFER_PARAMETER],
 )
 @blp.arguments(RollRequestSchema(), example=EXAMPLE)
 @blp.response(
