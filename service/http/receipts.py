@@ -142,9 +142,9 @@ PREFER_COMPONENT = {
     "name": "Prefer",
     "required": False,
     "description": "`return=minimal`: the answer's `provenance.request` pins the request by "
-    "its digest (`sent` and `rest_sha256`) instead of echoing its whole body; the answer "
-    "says `Preference-Applied: return=minimal`. Everything else in the answer is the same. "
-    "See docs/verifiable-rolls.md, *Receipts*.",
+    "its digest (`sent` and `rest_sha256`) instead of echoing its whole body, where that is "
+    "shorter; the answer says `Preference-Applied: return=minimal`. Everything else in the "
+    "answer is the same. See docs/verifiable-rolls.md, *Receipts*.",
     "schema": {"type": "string", "example": MINIMAL},
 }
 

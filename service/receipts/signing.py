@@ -68,11 +68,14 @@ def rest_sha256(body: dict[str, Any]) -> str:
 def request_echo(path: str, body: Any, *, digest: bool = False) -> dict[str, Any]:
     """The request a response answers, as its provenance names it: the whole body, or (asked
     for with ``Prefer: return=minimal``) the members ``KEPT`` as sent and the digest of the
-    rest, which the caller holds already. Either pins the whole request."""
+    rest, which the caller holds already, when that is the shorter (a body of a few small
+    members is its own shortest pin). Either pins the whole request."""
+    whole = {"path": path, "body": body}
     if not digest or not isinstance(body, dict):
-        return {"path": path, "body": body}
+        return whole
     sent = {name: value for name, value in body.items() if name in KEPT}
-    return {"path": path, "sent": sent, "rest_sha256": rest_sha256(body)}
+    pinned = {"path": path, "sent": sent, "rest_sha256": rest_sha256(body)}
+    return pinned if len(canonical_json(pinned)) < len(canonical_json(whole)) else whole
 
 
 def echoed(document: Any) -> dict[str, Any] | None:
