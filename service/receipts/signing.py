@@ -59,23 +59,24 @@ def unsigned(document: dict[str, Any]) -> dict[str, Any]:
 KEPT = frozenset({"prev", "dice", "rules", "player_action"})
 
 
-def rest_sha256(body: dict[str, Any]) -> str:
-    """Hex SHA-256 of the RFC 8785 canonical JSON of ``body`` without its ``KEPT`` members."""
-    rest = {name: value for name, value in body.items() if name not in KEPT}
-    return hashlib.sha256(canonical_json(rest)).hexdigest()
+# What the digest adds to an echo: ``,"rest_sha256":"<64 hex digits>"``. A rest no longer
+# than that is its own shortest pin (``sent`` and ``body`` are names of one length).
+DIGEST_BYTES = len(',"rest_sha256":""') + 64
 
 
 def request_echo(path: str, body: Any, *, digest: bool = False) -> dict[str, Any]:
     """The request a response answers, as its provenance names it: the whole body, or (asked
-    for with ``Prefer: return=minimal``) the members ``KEPT`` as sent and the digest of the
-    rest, which the caller holds already, when that is the shorter (a body of a few small
-    members is its own shortest pin). Either pins the whole request."""
-    whole = {"path": path, "body": body}
+    for with ``Prefer: return=minimal``) the members ``KEPT`` as sent and the SHA-256 of the
+    RFC 8785 JSON of the rest, which the caller holds already, when that rest is longer
+    than ``DIGEST_BYTES`` (a body of a few small members stays whole). Either pins the
+    whole request."""
     if not digest or not isinstance(body, dict):
-        return whole
+        return {"path": path, "body": body}
+    rest = canonical_json({name: value for name, value in body.items() if name not in KEPT})
+    if len(rest) <= DIGEST_BYTES:
+        return {"path": path, "body": body}
     sent = {name: value for name, value in body.items() if name in KEPT}
-    pinned = {"path": path, "sent": sent, "rest_sha256": rest_sha256(body)}
-    return pinned if len(canonical_json(pinned)) < len(canonical_json(whole)) else whole
+    return {"path": path, "sent": sent, "rest_sha256": hashlib.sha256(rest).hexdigest()}
 
 
 def echoed(document: Any) -> dict[str, Any] | None:
