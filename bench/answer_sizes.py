@@ -7,14 +7,17 @@ Replays every request of the whole-game fixture logs (tests/fixtures/logs/whole-
 Salvo! game to its end, a salvo-grid battle of the computers to its end, a dreadnought and a
 fleet-action sequence, every call chained) against ``create_app()`` with the fixtures' test
 keys, once as sent and once with ``Prefer: return=minimal``, and counts the bytes of the
-answers as the service sends them (compact JSON). For each ruleset: its heaviest answer, part
-by part, and the whole game. The replayed answers are checked to be the logged ones but for
-provenance and receipt. Sizes only, no timing: not part of ``make test``.
+answers as the service sends them (compact JSON), and gzipped at level 5 as the sidecar
+sends them to a client that accepts gzip (deploy/k8s/base/nginx.conf). For each ruleset:
+its heaviest answer, part by part, and the whole game. The replayed answers are checked to
+be the logged ones but for provenance and receipt. Sizes only, no timing: not part of
+``make test``.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 from pathlib import Path
@@ -45,8 +48,17 @@ def replay(client: Any, entry: dict[str, Any], headers: dict[str, str]) -> dict[
     return answer
 
 
+def gzipped(answers: list[dict[str, Any]]) -> int:
+    """Bytes of the answers each gzipped as the sidecar does (level 5), added up."""
+    return sum(len(gzip.compress(wire(answer), compresslevel=5)) for answer in answers)
+
+
+def wire(answer: dict[str, Any]) -> bytes:
+    return json.dumps(answer, separators=(",", ":"), ensure_ascii=False).encode()
+
+
 def parts(answer: dict[str, Any]) -> dict[str, int]:
-    found = {"whole answer": len(json.dumps(answer, separators=(",", ":")).encode())}
+    found = {"whole answer": len(wire(answer)), "whole answer, gzipped": gzipped([answer])}
     found.update({part: size(answer[part]) for part in PARTS if part in answer})
     request = answer["provenance"]["request"]
     found["provenance.request"] = size(request)
@@ -66,6 +78,7 @@ def measure() -> dict[str, Any]:
             "heaviest step": log[heaviest]["step"],
             "heaviest": {"whole": parts(whole[heaviest]), "minimal": parts(brief[heaviest])},
             "game": {"whole": size(whole), "minimal": size(brief)},
+            "game gzipped": {"whole": gzipped(whole), "minimal": gzipped(brief)},
         }
     return figures
 
@@ -81,11 +94,12 @@ def table(figures: dict[str, Any]) -> str:
         for part, count in whole.items():
             lines.append(f"| {name} | {part} | {count:,} | {brief[part]:,} |")
             name = ""
-        game = found["game"]
-        lines.append(
-            f"| | whole game, {found['entries']} entries | {game['whole']:,} | "
-            f"{game['minimal']:,} ({100 * game['minimal'] / game['whole']:.0f}%) |"
-        )
+        for what, words in (("game", ""), ("game gzipped", ", gzipped")):
+            game = found[what]
+            lines.append(
+                f"| | whole game, {found['entries']} entries{words} | {game['whole']:,} | "
+                f"{game['minimal']:,} ({100 * game['minimal'] / game['whole']:.0f}%) |"
+            )
     return "\n".join(lines)
 
 
