@@ -21,7 +21,13 @@ import rfc8785
 from flask.testing import FlaskClient
 
 from service import create_app
-from tests.fixtures.logs.make_logs import OPENING, app_config, whole_games
+from tests.fixtures.logs.make_logs import (
+    OPENING,
+    app_config,
+    finished,
+    pending_turn,
+    whole_games,
+)
 from tests.receipts_helpers import (
     SOLO,
     minimal_client,
@@ -199,3 +205,21 @@ def test_a_pending_turn_asked_minimal_finishes_minimal_as_one_turn(client: Flask
     other = {**finish, "state": {**OPENING, "range": "Medium"}}
     changed = brief.post(f"{SOLO}/turn", json=other).get_json()
     assert "pending-unfinished" in verify(client, [pending, changed])["log"]["codes"]
+
+
+def test_a_minimal_pending_turn_is_finished_across_a_checkpoint(client: FlaskClient) -> None:
+    """The pending answer alone earns a checkpoint that carries it; the finishing call, sent
+    after that checkpoint, is the same turn by the same digest, in the service and the
+    standalone verifier alike."""
+    brief = minimal_client(client)
+    asked, waiting = pending_turn(brief, lambda n: {"seed": f"minimal-cut-{n}", "nonce": 1})
+    done = finished(brief, asked, waiting, waiting)
+    first = verify(client, [waiting])
+    assert first["checkpoint"]["state"]["pending"]["answer"] == waiting
+    keys = verify_dice.load_keys(client.get("/.well-known/jwks.json").get_json())
+    part = {"checkpoint": first["checkpoint"], "entries": [done]}
+    for report in (verify(client, part), verify_dice.check(json.loads(json.dumps(part)), keys)):
+        assert (report["verdict"], report["log"]["codes"]) == ("valid", [])
+    other = finished(brief, {**asked, "state": {**OPENING, "weather": "Misty"}}, waiting, waiting)
+    moved = verify(client, {"checkpoint": first["checkpoint"], "entries": [other]})
+    assert "pending-unfinished" in moved["log"]["codes"]
