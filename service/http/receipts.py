@@ -178,8 +178,7 @@ def signed(document: dict[str, Any]) -> Response:
             field="(body)",
         ) from None
     response = Response(orjson.dumps(document), mimetype="application/json")
-    response.vary.add("Prefer")
-    if minimal:
+    if minimal:  # no Vary: Prefer, an answer to a POST with no freshness is never stored
         response.headers["Preference-Applied"] = MINIMAL
     return response
 
