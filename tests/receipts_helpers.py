@@ -53,6 +53,13 @@ def receipt_hash(document: dict[str, Any]) -> str:
     return hashlib.sha256(document["receipt"].encode()).hexdigest()
 
 
+def minimal_client(client: FlaskClient) -> FlaskClient:
+    """A client of the same service whose every request says ``Prefer: return=minimal``."""
+    other = client.application.test_client()
+    other.environ_base["HTTP_PREFER"] = "return=minimal"
+    return other
+
+
 def play(client: FlaskClient, seed: str = GAME_SEED, first_nonce: int = 1) -> list[dict[str, Any]]:
     log: list[dict[str, Any]] = []
     for nonce, (step, inputs) in enumerate(TURN, start=first_nonce):

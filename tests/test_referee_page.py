@@ -361,6 +361,18 @@ def test_the_page_works_without_the_service_from_a_pasted_key_set(
         page.page.close()
 
 
+def test_a_game_asked_minimal_verifies_and_says_why_it_has_no_luck(page: Page) -> None:
+    """Every answer pins its request by digest: the log is valid, and the page, which holds
+    no inputs to ask the odds of, says so instead of asking."""
+    state = page.drop("whole-salvo-solo-minimal")
+    assert state["verdict"] == "valid"
+    page.wait_for_luck()
+    lucks = page.page.locator("#entries .luck[data-luck=unavailable]")
+    assert lucks.count() > 0
+    assert "pins its request by digest" in lucks.first.inner_text()
+    assert page.errors == []
+
+
 def test_odds_refused_past_a_limit_say_the_luck_is_not_available(
     browser: Any, server: Server
 ) -> None:

@@ -54,6 +54,7 @@ def blocks(text: str) -> list[str]:
 VERIFY = section("## Verify a roll").split("\n### ")[0]  # without its sealed subsection
 SEALED = section("### A sealed seed, from the seal to the reveal")
 WHOLE = section("### A whole game, from the first roll to the verdict")
+MINIMAL = section("### Smaller answers: the request pinned by its digest")
 
 
 def readme_server(
@@ -156,3 +157,18 @@ def test_the_whole_game_walkthrough_plays_to_the_end_and_is_valid(
     assert '{"verdict":"valid","log":[]}' in out and out.rstrip().endswith("verdict: VALID")
     for line in re.findall(r"^# (.*)$", blocks(WHOLE)[1], re.MULTILINE):
         assert line in out
+
+
+def test_the_minimal_walkthrough_pins_the_request_the_client_can_check(
+    server: Server, tmp_path: Path
+) -> None:
+    (block,) = blocks(MINIMAL)
+    out = run(server, tmp_path, [block]).splitlines()
+    answer = load(tmp_path / "answer.json")
+    assert "body" not in answer["provenance"]["request"]
+    # the digest the client works out from its own request is the one the answer signs
+    assert out[-2] == out[-1] == answer["provenance"]["request"]["rest_sha256"]
+    for line in re.findall(r"^# (.*)$", block, re.MULTILINE):
+        assert line in out
+    verdict = server.request("POST", "/v1/receipts/verify", body=answer)
+    assert verdict.status == 200 and verdict.json()["valid"] is True

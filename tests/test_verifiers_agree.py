@@ -5,7 +5,9 @@ make_logs.py there) cover a valid game; its head, a middle entry and its tail re
 edited result; a replayed entry; entries reordered; mixed seeds; dice supplied in a seeded
 game (refused, then accepted by the referee); a step that rolls nothing; duplicate member
 names; a sealed game before and after its reveal; a re-spelled receipt; a game that changes
-its ruleset or its readings, with and without a game header that fixes them. Both verifiers
+its ruleset or its readings, with and without a game header that fixes them; and whole games
+whose every request was pinned by its digest (``Prefer: return=minimal``), with a pending
+turn finished so, and one whose finishing call asked otherwise than its pending call. Both verifiers
 must give the same verdict, the same problem codes for each entry and the log, and the
 same words (except where only the wording of what to do next differs: a sealed roll the
 service can open at the reveal time, the standalone verifier with the reveal answer).
@@ -142,6 +144,8 @@ EXPECTED_CODES = {
     "pending-seeded": [],
     "pending-fresh": [],
     "pending-sealed": [],
+    "pending-minimal-sealed": [],
+    "pending-echoed-unlike": ["pending-unfinished", "nonce-repeat"],
     "pending-rules-spelled-out": [],
     "pending-advised": [],
     "readings-spelled-out": [],

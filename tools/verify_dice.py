@@ -326,6 +326,22 @@ def _get(document, *path):
     return document
 
 
+def _echoed(document):
+    """The request members a response's provenance shows: its whole ``body``, or under
+    ``Prefer: return=minimal`` the members it kept as sent (``sent``) beside the digest of
+    the rest (``rest_sha256``)."""
+    request = _get(document, "provenance", "request")
+    body = _get(request, "body")
+    if not isinstance(body, dict):
+        body = _get(request, "sent")
+    return body if isinstance(body, dict) else None
+
+
+def _asked(document, name):
+    """The member ``name`` of the request a response answers, from either echo."""
+    return _get(_echoed(document), name)
+
+
 def _rolled(document) -> bool:
     rolls = _get(document, "rolls")
     return isinstance(rolls, list) and bool(rolls)
@@ -511,8 +527,21 @@ def _seed_of(document):
 
 
 # What a pending turn's finishing request may differ in: its prev, the player's Action,
-# the dice written out (fresh dice come back as pending.dice) and the readings' spelling.
+# the dice written out (fresh dice come back as pending.dice) and the readings' spelling;
+# the members a request echoed by digest keeps as they were sent.
 PENDING_FREE = frozenset({"prev", "player_action", "dice", "rules"})
+
+
+def _question(answer):
+    """What a turn asked apart from PENDING_FREE: the rest of its body, or that rest's
+    digest when the request was echoed by digest (the two calls of one turn ask alike)."""
+    request = _get(answer, "provenance", "request")
+    body, digest = _get(request, "body"), _get(request, "rest_sha256")
+    if isinstance(body, dict):
+        return ("body", {k: v for k, v in body.items() if k not in PENDING_FREE})
+    if isinstance(digest, str) and isinstance(_get(request, "sent"), dict):
+        return ("rest_sha256", digest)
+    return None
 
 
 def _same_dice(before, after) -> bool:
@@ -534,16 +563,16 @@ def finishes_pending_turn(before, document) -> bool:
         for answer in (before, document)
     ) or not isinstance(_get(before, "result", "pending"), dict):
         return False
-    bodies = [_get(answer, "provenance", "request", "body") for answer in (before, document)]
-    if not all(isinstance(body, dict) for body in bodies):
+    questions = [_question(answer) for answer in (before, document)]
+    if questions[0] is None or questions[1] is None:
         return False
-    asked, finished = bodies
-    if "player_action" in asked or "player_action" not in finished:
+    if "player_action" in (_echoed(before) or {}) or "player_action" not in (
+        _echoed(document) or {}
+    ):
         return False
     opening, rolls = before.get("rolls"), document.get("rolls")
     return (
-        {k: v for k, v in asked.items() if k not in PENDING_FREE}
-        == {k: v for k, v in finished.items() if k not in PENDING_FREE}
+        questions[0] == questions[1]
         and before.get("rules") == document.get("rules")
         and _same_dice(before.get("dice"), document.get("dice"))
         and isinstance(opening, list)
@@ -624,7 +653,7 @@ def check_log(entries, accept_supplied, start=None, opening=()):
         before = Entry(start["entries"] - 1, None)
         before.receipt_hash = start["receipt_hash"]
         pairs.insert(0, (before, entries[0]))
-    elif _get(entries[0].document, "provenance", "request", "body", "prev") is not None:
+    elif _asked(entries[0].document, "prev") is not None:
         flags["head"] = False
         found.append(
             (
@@ -634,7 +663,7 @@ def check_log(entries, accept_supplied, start=None, opening=()):
             )
         )
     for before, entry in pairs:
-        prev = _get(entry.document, "provenance", "request", "body", "prev")
+        prev = _asked(entry.document, "prev")
         if prev is None:
             flags["chain"] = False
             found.append(("chain-restart", f"{entry.name} carries no prev: the chain starts again"))

@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException
 from ..engine.errors import FALLBACK_KIND, KIND_OF_STATUS
 from .jsonbody import MalformedBody
 from .problems import PROBLEM_MIMETYPE, ProblemSchema, flatten, problem, schema_problem_detail
+from .receipts import PREFER_COMPONENT, PREFER_PARAMETER
 
 _PARSER = flask_smorest.Blueprint.ARGUMENTS_PARSER
 
@@ -131,6 +132,7 @@ class Api(flask_smorest.Api):
     def _register_responses(self) -> None:
         for name, schema in HEADERS.items():
             self.spec.components.header(name, schema)
+        self.spec.components.parameter(PREFER_PARAMETER, "header", PREFER_COMPONENT)
         answers = {status: named for status, named in ERROR_RESPONSES.items()}
         for status, (name, description) in answers.items():
             headers = {"X-Request-Id": _header("RequestId")}

@@ -22,7 +22,7 @@ from .dice_in import dice_field, dice_or_fresh
 from .envelope import RULESET_ID, EnvelopeBase, OddsBase, OddsOutcomeBase, named
 from .fields import Const
 from .metrics import count_rolls
-from .receipts import prev_field, signed
+from .receipts import PREFER_PARAMETER, prev_field, signed
 from .steps import example_answer, step_inputs
 
 blp = Blueprint(
@@ -169,6 +169,7 @@ def _odds_example() -> dict[str, Any]:
     "`rolls`, in the order drawn, so the verifiers re-derive each one; `result.terms[].dice` "
     "says what became of each (kept, dropped, rerolled, compounded; exploded; a success). "
     "Supplied dice are taken in that order (a Fate die as 1, 2, 3 for -1, 0, +1). " + LIMITS,
+    parameters=[PREFER_PARAMETER],
 )
 @blp.arguments(RollRequestSchema(), example=EXAMPLE)
 @blp.response(

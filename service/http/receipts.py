@@ -87,8 +87,28 @@ def prev_field() -> fields.String:
 
 
 class ReceiptRequestSchema(Schema):
+    """The request this answer answers: its path and either its whole ``body`` (by default)
+    or, for a request sent with ``Prefer: return=minimal``, the members a verifier reads as
+    they were sent (``sent``) and the digest of the rest (``rest_sha256``). Either form pins
+    the whole request into the receipt."""
+
     path = fields.String(required=True, metadata={"example": "/v1/rulesets/salvo-solo/fire"})
-    body = fields.Dict(required=True, metadata={"description": "The request body, whole"})
+    body = fields.Dict(
+        metadata={"description": "The request body, whole (absent under return=minimal)"}
+    )
+    sent = fields.Dict(
+        metadata={
+            "description": "Under return=minimal: the body's members `prev`, `dice`, `rules` "
+            "and `player_action`, those it has, as they were sent"
+        }
+    )
+    rest_sha256 = fields.String(
+        validate=validate.Regexp(HASH),
+        metadata={
+            "description": "Under return=minimal: hex SHA-256 of the RFC 8785 canonical JSON "
+            "of the request body without the members in `sent`, which the caller holds"
+        },
+    )
 
 
 class ProvenanceSchema(Schema):
@@ -114,12 +134,42 @@ class ReceiptCanonicalError(RuleError):
     title = "This request cannot be signed"
 
 
+# Prefer (RFC 7240): a caller that keeps its requests asks for the request pinned by digest.
+MINIMAL = "return=minimal"
+PREFER_PARAMETER = "Prefer"  # the parameter component every signed operation names
+PREFER_COMPONENT = {
+    "in": "header",
+    "name": "Prefer",
+    "required": False,
+    "description": "`return=minimal`: the answer's `provenance.request` pins the request by "
+    "its digest (`sent` and `rest_sha256`) instead of echoing its whole body, where that is "
+    "shorter; the answer says `Preference-Applied: return=minimal`. Everything else in the "
+    "answer is the same. See docs/verifiable-rolls.md, *Receipts*.",
+    "schema": {"type": "string", "example": MINIMAL},
+}
+
+
+def prefers_minimal() -> bool:
+    """Whether the request's first ``return`` preference (RFC 7240) is ``minimal``; other
+    preferences, and anything unreadable, are ignored as the RFC says."""
+    for header in request.headers.getlist("Prefer"):
+        for preference in header.split(","):
+            name, _, value = preference.split(";", 1)[0].partition("=")
+            if name.strip().lower() == "return":
+                return value.strip().strip('"') == "minimal"
+    return False
+
+
 def signed(document: dict[str, Any]) -> Response:
     """The response with its provenance and receipt, as JSON."""
     signer = current_keys().signer
     body = request.get_json(silent=True)
-    document = {**document, "provenance": signer.provenance(request.path, body)}
+    minimal = prefers_minimal() and isinstance(body, dict)
     try:
+        document = {
+            **document,
+            "provenance": signer.provenance(request.path, body, digest=minimal),
+        }
         document = signer.sign(document)
     except CanonicalizationError:
         raise ReceiptCanonicalError(
@@ -127,7 +177,10 @@ def signed(document: dict[str, Any]) -> Response:
             "number JSON cannot carry exactly, so its receipt cannot be signed",
             field="(body)",
         ) from None
-    return Response(orjson.dumps(document), mimetype="application/json")
+    response = Response(orjson.dumps(document), mimetype="application/json")
+    if minimal:  # no Vary: Prefer, an answer to a POST with no freshness is never stored
+        response.headers["Preference-Applied"] = MINIMAL
+    return response
 
 
 # --- GET /.well-known/jwks.json -------------------------------------------------------------

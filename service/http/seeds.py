@@ -25,7 +25,15 @@ from ..rulesets import REGISTERED
 from .envelope import RULESET_ID, rules_schema
 from .fields import StrictInteger, date_time
 from .problems import problem
-from .receipts import HASH, ProvenanceSchema, current_keys, prev_field, receipt_field, signed
+from .receipts import (
+    HASH,
+    PREFER_PARAMETER,
+    ProvenanceSchema,
+    current_keys,
+    prev_field,
+    receipt_field,
+    signed,
+)
 
 MAX_REVEAL_IN = sealing.MAX_REVEAL_IN
 DEFAULT_REVEAL_IN = 24 * 3600
@@ -258,6 +266,7 @@ REVEAL_ANSWER = {
     "the move send the rolls. See docs/verifiable-rolls.md for who can do what.\n\n"
     "The answer is signed and shows the binding; send its receipt hash as the first roll's "
     "`prev` to put the commitment at the head of the game's log.",
+    parameters=[PREFER_PARAMETER],
 )
 @blp.arguments(SealRequestSchema(), example=SEAL_EXAMPLE)
 @blp.response(200, SealResponseSchema, example=SEAL_ANSWER)
@@ -349,6 +358,7 @@ HEADER_STEP = "game-header"
     "of another ruleset or other readings is `ruleset-changed` or `readings-changed`. No dice "
     "are rolled. A sealed game binds its rules in the seal instead (POST /v1/seeds with "
     "`ruleset` and `rules`).",
+    parameters=[PREFER_PARAMETER],
 )
 @games.arguments(GameRequestSchema(), example=GAME_EXAMPLE)
 @games.response(200, GameResponseSchema)

@@ -34,7 +34,7 @@ from .envelope import (
 )
 from .fields import Const
 from .metrics import count_rolls
-from .receipts import prev_field, signed
+from .receipts import PREFER_PARAMETER, prev_field, signed
 
 # Members of a step request that are the envelope's, not the step's: the dice, the receipt
 # this answer follows (``prev``, which the signed request body carries) and the readings.
@@ -189,6 +189,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         operationId=operation_id(base),
         summary=step.summary,
         description=f"{step.description} Dice: {step.dice}.",
+        parameters=[PREFER_PARAMETER],
         **(pictures.doc() if spec.picture is not None else {}),
     )(
         blp.response(200, response, example=answer)(

@@ -43,7 +43,7 @@ from ..engine.dice import (
 from ..engine.errors import LimitError, RuleError
 from .keys import SealKeys, SigningKeys
 from .sealing import open_token
-from .signing import check_signature, receipt_hash, rfc3339
+from .signing import KEPT, asked, check_signature, echoed, receipt_hash, rfc3339
 
 NOTATION = re.compile(r"^([1-9]\d{0,6})d([1-9]\d{0,6})$")
 MAX_SEED = 256
@@ -249,7 +249,8 @@ def _check_dice(entry: Entry, seals: SealKeys, now: int) -> None:
     client_seed = _seed_text(entry, dice.get("client_seed"), "client seed")
     if client_seed is None:
         return
-    token = entry.get("provenance", "request", "body", "dice", "sealed")
+    sent = asked(entry.document, "dice")
+    token = sent.get("sealed") if isinstance(sent, dict) else None
     if not isinstance(token, str):
         entry.dice_valid = False
         entry.add("sealed-token", "a sealed roll whose request does not carry its token")
@@ -464,7 +465,7 @@ def _chain(log: _Log, entries: list[Entry], start: Carry | None) -> None:
         pairs.insert(
             0, (Entry(start.entries - 1, None, receipt_hash=start.receipt_hash), entries[0])
         )
-    elif entries[0].get("provenance", "request", "body", "prev") is not None:
+    elif asked(entries[0].document, "prev") is not None:
         log.head = False
         log.add(
             "cut-head",
@@ -472,7 +473,7 @@ def _chain(log: _Log, entries: list[Entry], start: Carry | None) -> None:
             "game (its first entries are missing)",
         )
     for before, entry in pairs:
-        prev = entry.get("provenance", "request", "body", "prev")
+        prev = asked(entry.document, "prev")
         if prev is None:
             log.chain = False
             log.add("chain-restart", f"{entry.name} carries no prev: the chain starts again")
@@ -560,8 +561,9 @@ def left_pending(document: Any) -> bool:
 
 # What a pending turn's finishing request may differ in: its own link, the player's
 # Action, the dice written out (fresh dice are sent back as the seed and nonce the pending
-# answer names) and the readings' spelling (compared as the readings in force instead).
-PENDING_FREE = frozenset({"prev", "player_action", "dice", "rules"})
+# answer names) and the readings' spelling (compared as the readings in force instead):
+# the members a request echoed by digest keeps as they were sent.
+PENDING_FREE = KEPT
 
 
 def _same_dice(before: Any, after: Any) -> bool:
@@ -573,6 +575,22 @@ def _same_dice(before: Any, after: Any) -> bool:
     }
 
 
+def _question(answer: dict[str, Any]) -> tuple[str, Any] | None:
+    """What a turn asked apart from ``PENDING_FREE``: the rest of its body, or the digest
+    of that rest when the request was echoed by digest (the two forms are not compared:
+    the two calls of one turn ask for their answers alike)."""
+    provenance = answer.get("provenance")
+    request = provenance.get("request") if isinstance(provenance, dict) else None
+    if not isinstance(request, dict):
+        return None
+    body, digest = request.get("body"), request.get("rest_sha256")
+    if isinstance(body, dict):
+        return ("body", {k: v for k, v in body.items() if k not in PENDING_FREE})
+    if isinstance(digest, str) and isinstance(request.get("sent"), dict):
+        return ("rest_sha256", digest)
+    return None
+
+
 def finishes_pending_turn(before: Any, document: Any) -> bool:
     """Whether ``document`` is the second call of the Salvo! turn ``before`` left pending.
 
@@ -582,7 +600,8 @@ def finishes_pending_turn(before: Any, document: Any) -> bool:
     replay: the finishing request is the pending one plus ``player_action`` (its ``prev``,
     ``dice`` and ``rules`` aside), both answers show the same dice (whoever chose the seed)
     and the same readings in force, and its rolls begin with every roll of the pending
-    answer. Seeded, fresh and sealed dice alike.
+    answer. Seeded, fresh and sealed dice alike; both requests echoed whole, or both by
+    digest (the same ``rest_sha256``).
     """
     if not (isinstance(before, dict) and isinstance(document, dict)):
         return False
@@ -592,21 +611,14 @@ def finishes_pending_turn(before: Any, document: Any) -> bool:
     result = before.get("result")
     if not isinstance(result, dict) or not isinstance(result.get("pending"), dict):
         return False
-    bodies = []
-    for answer in (before, document):
-        provenance = answer.get("provenance")
-        request = provenance.get("request") if isinstance(provenance, dict) else None
-        body = request.get("body") if isinstance(request, dict) else None
-        if not isinstance(body, dict):
-            return False
-        bodies.append(body)
-    asked, finished = bodies
-    if "player_action" in asked or "player_action" not in finished:
+    questions = [_question(answer) for answer in (before, document)]
+    if questions[0] is None or questions[1] is None:
+        return False
+    if "player_action" in (echoed(before) or {}) or "player_action" not in (echoed(document) or {}):
         return False
     opening, rolls = before.get("rolls"), document.get("rolls")
     return (
-        {k: v for k, v in asked.items() if k not in PENDING_FREE}
-        == {k: v for k, v in finished.items() if k not in PENDING_FREE}
+        questions[0] == questions[1]
         and before.get("rules") == document.get("rules")
         and _same_dice(before.get("dice"), document.get("dice"))
         and isinstance(opening, list)

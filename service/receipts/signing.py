@@ -3,7 +3,9 @@
 The signed content is the RFC 8785 canonical JSON of the whole response without its
 ``receipt`` member. That response carries ``provenance``: the service, the key id, the
 issue time and the request that produced it (its path and its whole body, ``prev``
-included), so a receipt cannot be moved onto another question or out of its game.
+included), so a receipt cannot be moved onto another question or out of its game. A caller
+that keeps its requests may ask for the request pinned by a digest instead of echoed
+(``request_echo``): the members a verifier reads stay as they were sent.
 
 A receipt is ``BASE64URL(header) + ".." + BASE64URL(signature)``; the header is
 ``{"alg": "Ed25519", "kid": <key id>}``. To check one, put the canonical JSON back in the
@@ -50,17 +52,66 @@ def unsigned(document: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in document.items() if name != "receipt"}
 
 
+# The members of a request body that a verifier reads: the chain's ``prev``, the dice as
+# sent (a sealed token among them), the readings as sent, and a Salvo! turn's
+# ``player_action`` (a pending turn and its finishing call differ in these only). An echo
+# by digest keeps them as they were sent and pins the rest by its SHA-256.
+KEPT = frozenset({"prev", "dice", "rules", "player_action"})
+
+
+# What the digest adds to an echo: ``,"rest_sha256":"<64 hex digits>"``. A rest no longer
+# than that is its own shortest pin (``sent`` and ``body`` are names of one length).
+DIGEST_BYTES = len(',"rest_sha256":""') + 64
+
+
+def request_echo(path: str, body: Any, *, digest: bool = False) -> dict[str, Any]:
+    """The request a response answers, as its provenance names it: the whole body, or (asked
+    for with ``Prefer: return=minimal``) the members ``KEPT`` as sent and the SHA-256 of the
+    RFC 8785 JSON of the rest, which the caller holds already, when that rest is longer
+    than ``DIGEST_BYTES`` (a body of a few small members stays whole). Either pins the
+    whole request."""
+    if not digest or not isinstance(body, dict):
+        return {"path": path, "body": body}
+    rest = canonical_json({name: value for name, value in body.items() if name not in KEPT})
+    if len(rest) <= DIGEST_BYTES:
+        return {"path": path, "body": body}
+    sent = {name: value for name, value in body.items() if name in KEPT}
+    return {"path": path, "sent": sent, "rest_sha256": hashlib.sha256(rest).hexdigest()}
+
+
+def echoed(document: Any) -> dict[str, Any] | None:
+    """The members of the request ``document`` answers that its provenance shows: the whole
+    body, or the members an echo by digest kept (None when it names no request)."""
+    provenance = document.get("provenance") if isinstance(document, dict) else None
+    request = provenance.get("request") if isinstance(provenance, dict) else None
+    if not isinstance(request, dict):
+        return None
+    body = request.get("body")
+    if not isinstance(body, dict):
+        body = request.get("sent")
+    return body if isinstance(body, dict) else None
+
+
+def asked(document: Any, name: str) -> Any:
+    """The member ``name`` of the request ``document`` answers, from either echo (None when
+    the request had none, or the document names no request)."""
+    members = echoed(document)
+    return members.get(name) if members is not None else None
+
+
 @dataclass(frozen=True)
 class Signer:
     keys: SigningKeys
     issuer: str
 
-    def provenance(self, path: str, body: Any, now: int | None = None) -> dict[str, Any]:
+    def provenance(
+        self, path: str, body: Any, now: int | None = None, *, digest: bool = False
+    ) -> dict[str, Any]:
         return {
             "service": self.issuer,
             "kid": self.keys.kid,
             "issued_at": rfc3339(int(time.time()) if now is None else now),
-            "request": {"path": path, "body": body},
+            "request": request_echo(path, body, digest=digest),
         }
 
     @cached_property

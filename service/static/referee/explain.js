@@ -290,6 +290,24 @@ export function oddsRequest(document) {
   return { step: path, ruleset: match[1], path: `${path}/odds`, body: JSON.stringify(inputs) };
 }
 
+/** Whether an entry that rolled dice pins its request by digest (asked with `Prefer:
+ * return=minimal`): its inputs are not in the log, so the page cannot ask their odds. */
+export function pinnedByDigest(document) {
+  const request = get(document, "provenance", "request");
+  const rolls = get(document, "rolls");
+  return (
+    isDict(request) &&
+    !isDict(get(request, "body")) &&
+    typeof get(request, "rest_sha256") === "string" &&
+    Array.isArray(rolls) &&
+    rolls.length > 0
+  );
+}
+
+export const PINNED_BY_DIGEST =
+  "the answer pins its request by digest (asked with Prefer: return=minimal), so the log " +
+  "does not hold the inputs whose odds the page would ask";
+
 function unsigned(entry) {
   if (entry.codes().includes("no-receipt")) return "this entry carries no signature";
   if (entry.signatureValid === null) return "this entry's signature was not checked";

@@ -12,6 +12,8 @@ import {
   MAX_ODDS_PER_LOG,
   modifierLines,
   oddsRequest,
+  PINNED_BY_DIGEST,
+  pinnedByDigest,
   planLuck,
   resultLine,
   rollLines,
@@ -502,6 +504,9 @@ function renderEntries(entries, mine) {
       luckLine.dataset.luck = "pending";
       luckLine.textContent = "Luck: asking the service for this step's odds...";
       wanted.push({ entry, request, target: luckLine, forum: line.querySelector("input") });
+    } else if (pinnedByDigest(document)) {
+      luckLine.dataset.luck = "unavailable";
+      luckLine.textContent = `Luck not available: ${PINNED_BY_DIGEST}.`;
     }
     return item;
   });

@@ -244,8 +244,35 @@ export function leftPending(document) {
 }
 
 // What a pending turn's finishing request may differ in: its prev, the player's Action,
-// the dice written out (fresh dice come back as pending.dice) and the readings' spelling.
+// the dice written out (fresh dice come back as pending.dice) and the readings' spelling;
+// the members a request echoed by digest keeps as they were sent.
 const PENDING_FREE = new Set(["prev", "player_action", "dice", "rules"]);
+
+// The request members a response's provenance shows: its whole `body`, or under
+// `Prefer: return=minimal` the members it kept as sent (`sent`) beside the digest of the
+// rest (`rest_sha256`).
+export function echoed(document) {
+  const request = get(document, "provenance", "request");
+  let body = get(request, "body");
+  if (!isDict(body)) body = get(request, "sent");
+  return isDict(body) ? body : null;
+}
+
+// The member `name` of the request a response answers, from either echo.
+export function asked(document, name) {
+  return get(echoed(document), name);
+}
+
+// What a turn asked apart from PENDING_FREE: the rest of its body, or that rest's digest
+// when the request was echoed by digest (the two calls of one turn ask alike).
+function question(answer) {
+  const request = get(answer, "provenance", "request");
+  const body = get(request, "body");
+  const digest = get(request, "rest_sha256");
+  if (isDict(body)) return ["body", withoutKeys(body, PENDING_FREE)];
+  if (typeof digest === "string" && isDict(get(request, "sent"))) return ["rest_sha256", digest];
+  return null;
+}
 
 function withoutKeys(value, names) {
   return Object.fromEntries(Object.entries(value).filter(([name]) => !names.has(name)));
@@ -268,16 +295,16 @@ export function finishesPendingTurn(before, document) {
       pyEqual(get(answer, "step"), "turn"),
   );
   if (!turns || !isDict(get(before, "result", "pending"))) return false;
-  const bodies = [before, document].map((answer) => get(answer, "provenance", "request", "body"));
-  if (!bodies.every(isDict)) return false;
-  const [asked, finished] = bodies;
-  if (Object.hasOwn(asked, "player_action") || !Object.hasOwn(finished, "player_action")) {
+  const questions = [before, document].map(question);
+  if (questions.includes(null)) return false;
+  const [asks, finished] = [before, document].map((answer) => echoed(answer) ?? {});
+  if (Object.hasOwn(asks, "player_action") || !Object.hasOwn(finished, "player_action")) {
     return false;
   }
   const opening = get(before, "rolls");
   const rolls = get(document, "rolls");
   return (
-    pyEqual(withoutKeys(asked, PENDING_FREE), withoutKeys(finished, PENDING_FREE)) &&
+    pyEqual(questions[0], questions[1]) &&
     pyEqual(get(before, "rules"), get(document, "rules")) &&
     sameDice(get(before, "dice"), get(document, "dice")) &&
     Array.isArray(opening) &&
@@ -547,7 +574,7 @@ function oneRuleset(entries, found, start) {
 function checkLog(entries, acceptSupplied, start = null, opening = []) {
   const found = [...opening];
   const flags = { chain: true, head: true, nonces: true, oneSeed: true };
-  const prevOf = (entry) => get(entry.document, "provenance", "request", "body", "prev");
+  const prevOf = (entry) => asked(entry.document, "prev");
   const pairs = entries.slice(1).map((entry, i) => [entries[i], entry]);
   if (start !== null) {
     // the checkpoint's last entry comes before this part's first
