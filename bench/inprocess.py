@@ -205,11 +205,13 @@ def main() -> int:
     parser.add_argument("--profile", metavar="CASE", help="a case's name, or bare")
     parser.add_argument("--calls", type=int, default=2000, help="calls to profile")
     parser.add_argument("--top", type=int, default=40)
+    parser.add_argument("--only", help="only the cases whose name contains this text")
     args = parser.parse_args()
     if args.profile:
         profile(args.profile, args.calls, args.top)
         return 0
-    rows = measure(CASES, args.rounds, args.seconds)
+    cases = tuple(case for case in CASES if not args.only or args.only in case.name)
+    rows = measure(cases, args.rounds, args.seconds)
     print(table(rows))
     missed = [row.case.name for row in rows if row.met is False]
     if missed:
