@@ -74,7 +74,9 @@ def examples(client: RawClient) -> dict[str, Any]:
     return found
 
 
-def game_log(post: Callable[[str, Any], Any], turn: Any, entries: int = VERIFY_ENTRIES) -> list[Any]:
+def game_log(
+    post: Callable[[str, Any], Any], turn: Any, entries: int = VERIFY_ENTRIES
+) -> list[Any]:
     """``entries`` turn answers of one seeded game, each chained to the one before (``prev``,
     one nonce a call): a valid log, so its answer signs a checkpoint too."""
     log: list[Any] = []
@@ -110,7 +112,10 @@ class Row:
         return None if self.case.target is None else self.ratio <= self.case.target
 
 
-def requests(cases: tuple[Case, ...]) -> tuple[Client, Client, dict[str, tuple[dict[str, Any], bytes]]]:
+Prepared = dict[str, tuple[dict[str, Any], bytes]]
+
+
+def requests(cases: tuple[Case, ...]) -> tuple[Client, Client, Prepared]:
     service = Client(create_app())
     bare = Client(bare_app)
     found = examples(service)
