@@ -18,14 +18,12 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
-import hashlib
 import os
 import pstats
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,14 +34,12 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="fire-control-inproc-"))
 
 from bench.bare_app import app as bare_app  # noqa: E402
+from bench.run import TURN, VERIFY, game_log  # noqa: E402
 from bench.worst_case import RawClient  # noqa: E402
 from service import create_app  # noqa: E402
 
 BARE_PATH = "/json"
 BARE_BODY = {"notation": "3d6"}
-VERIFY_PATH = "/v1/receipts/verify"
-VERIFY_ENTRIES = 10
-TURN = "/v1/rulesets/salvo-solo/turn"
 
 
 @dataclass(frozen=True)
@@ -59,7 +55,7 @@ CASES = (
     Case("dreadnought-fire", "/v1/rulesets/dreadnought/fire"),
     Case("turn", TURN, 6.0),
     Case("salvo-grid-round", "/v1/rulesets/salvo-grid/salvo"),
-    Case("verify-10", VERIFY_PATH),
+    Case("verify-10", VERIFY),
 )
 
 
@@ -72,20 +68,6 @@ def examples(client: RawClient) -> dict[str, Any]:
         if post and "requestBody" in post:
             found[path] = post["requestBody"]["content"]["application/json"].get("example")
     return found
-
-
-def game_log(
-    post: Callable[[str, Any], Any], turn: Any, entries: int = VERIFY_ENTRIES
-) -> list[Any]:
-    """``entries`` turn answers of one seeded game, each chained to the one before (``prev``,
-    one nonce a call): a valid log, so its answer signs a checkpoint too."""
-    log: list[Any] = []
-    for nonce in range(1, entries + 1):
-        body = {**turn, "dice": {"seed": "bench-game", "nonce": nonce}}
-        if log:
-            body["prev"] = hashlib.sha256(log[-1]["receipt"].encode()).hexdigest()
-        log.append(post(TURN, body))
-    return log
 
 
 class Client(RawClient):
@@ -121,7 +103,7 @@ def requests(cases: tuple[Case, ...]) -> tuple[Client, Client, Prepared]:
     found = examples(service)
     prepared = {}
     for case in cases:
-        if case.path == VERIFY_PATH:
+        if case.path == VERIFY:
             body: Any = game_log(service.post, found[TURN])
         else:
             body = found[case.path]
