@@ -14,6 +14,7 @@ from ..engine.dice import Notation
 from ..engine.errors import NotationError
 from ..engine.resolution import Resolution
 from ..engine.ruleset import Step, run_step
+from .api import plainly
 from .dice_in import dice_field, dice_or_fresh
 from .envelope import EnvelopeBase
 from .metrics import count_rolls
@@ -123,18 +124,22 @@ def _build(args: dict[str, Any]) -> RollInput:
     return RollInput(notation)
 
 
+ROLL_REQUEST = RollRequestSchema()
+
+
 @blp.route("/roll", methods=["POST"])
+@plainly(ROLL_REQUEST)
 @blp.doc(
     operationId="rollDice",
     summary="Roll dice in dice notation",
     description="A plain roll such as 3d6, 2d8+1d10 or 6d6+1, with the same three dice modes "
     "as every step. At most 100 dice, 2 to 1000 sides; past that a 422 names the limit.",
 )
-@blp.arguments(RollRequestSchema(), example=EXAMPLE)
+@blp.arguments(ROLL_REQUEST, example=EXAMPLE)
 @blp.response(
     200,
     RollResponseSchema,
-    example=example_answer(None, ROLL, EXAMPLE, _build, RollRequestSchema(), "/v1/dice/roll"),
+    example=example_answer(None, ROLL, EXAMPLE, _build, ROLL_REQUEST, "/v1/dice/roll"),
 )
 def roll(args: dict[str, Any]) -> Response:
     dice = dice_or_fresh(args.get("dice"))
