@@ -292,6 +292,30 @@ def table(rows: list[Row]) -> str:
     return "\n".join([head, *(_line(row) for row in rows)])
 
 
+def summary(rows: list[Row]) -> str:
+    """One line a kind: how many of its endpoints meet the target, and their median."""
+    lines = []
+    for kind in dict.fromkeys(row.kind for row in rows):
+        mine = [row for row in rows if row.kind == kind]
+        ratios = (
+            ", ".join(f"{row.ratio:.2f}" for row in mine)
+            if len(mine) < 4
+            else (
+                f"median {statistics.median(row.ratio for row in mine):.2f}, "
+                f"{min(row.ratio for row in mine):.2f} to {max(row.ratio for row in mine):.2f}"
+            )
+        )
+        judged = [row for row in mine if row.target is not None]
+        verdict = (
+            f"{sum(bool(row.met) for row in judged)} of {len(judged)} meet "
+            f"{'/'.join(sorted({f'{row.target:g}' for row in judged}))}"
+            if judged
+            else "not judged"
+        )
+        lines.append(f"- {kind}: {len(mine)} endpoints, ratio {ratios}; {verdict}")
+    return "\n".join(lines)
+
+
 def in_process(rounds: int) -> tuple[str, list[str]]:
     """bench/inprocess.py's table, and the cases over their target."""
     done = subprocess.run(
@@ -362,6 +386,7 @@ def main() -> int:
     missed = [row for row in rows if row.met is False]
     failed = [row for row in rows if row.errors]
     print()
+    print(summary(rows))
     for row in missed:
         print(f"missed: {row.path} ({row.kind}) at {row.ratio:.2f}, target {row.target:g}")
     for name in inside_missed:
