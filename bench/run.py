@@ -339,7 +339,7 @@ def machine() -> str:
         ),
         platform.processor() or "unknown CPU",
     )
-    return f"{os.cpu_count()} cores ({model}), Python {platform.python_version()}"
+    return f"{os.cpu_count()} cores, {model}, Python {platform.python_version()}"
 
 
 def load_average() -> str:
