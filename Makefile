@@ -80,8 +80,9 @@ lock-runtime:
 	.lock-venv/bin/pip freeze --exclude fire-control > requirements/runtime.lock
 	rm -rf .lock-venv build *.egg-info
 
-# Not part of `make test`: throughput against a bare Flask ceiling, and a 60 s soak
-# (needs wrk: apt-get install -y wrk). See docs/performance.md.
+# Not part of `make test`: throughput against a bare Flask ceiling, by kind of endpoint,
+# exit 1 past a target, and a 60 s soak (both need wrk: make test-packages installs it).
+# See docs/performance.md.
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Request, Response, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .engine.errors import KINDS, RuleError
@@ -81,22 +81,25 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     @app.before_request
     def require_json_body() -> Response | None:
         """Every POST takes a JSON object; say so plainly rather than guess."""
-        if request.method != "POST" or request.routing_exception is not None:
+        # The request itself, looked up once: each read through the proxy looks it up again.
+        req: Request = request._get_current_object()  # type: ignore[attr-defined]
+        if req.method != "POST" or req.routing_exception is not None:
             return None
-        if request.endpoint == VERIFY_ENDPOINT:  # before anything reads the body
-            request.max_content_length = VERIFY_BODY_BYTES
-        if not request.is_json:
+        if req.endpoint == VERIFY_ENDPOINT:  # before anything reads the body
+            req.max_content_length = VERIFY_BODY_BYTES
+        if not req.is_json:
             return problem(
                 415,
                 KINDS["unsupported-media-type"].id,
                 "Unsupported Media Type",
                 "send the body as application/json",
             )
-        if request.content_length is None and request.environ.get("wsgi.input_terminated"):
+        length = req.content_length
+        if length is None and req.environ.get("wsgi.input_terminated"):
             refused = _read_unsized_body()
             if refused is not None:
                 return refused
-        if not request.content_length and not request.get_data(cache=True):
+        if not length and not req.get_data(cache=True):
             return problem(
                 400,
                 KINDS["malformed-request"].id,

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Debian packages the full test suite drives: nginx (the sidecar tests), chromium (the
-# referee's page), curl, jq and openssl (the README walkthroughs). Installs only what is
-# missing; `make test` skips those tests with a hint when they are absent (fails under CI=1).
+# referee's page), curl, jq and openssl (the README walkthroughs), and wrk, the load
+# generator of `make bench` and `make load`. Installs only what is missing; `make test`
+# skips those tests with a hint when they are absent (fails under CI=1).
 set -euo pipefail
 missing=""
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || missing="$missing nginx"
 [ -x /usr/bin/chromium ] || missing="$missing chromium"
-for tool in curl jq openssl; do command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"; done
+for tool in curl jq openssl wrk; do command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"; done
 [ -n "$missing" ] || exit 0
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi

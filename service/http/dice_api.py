@@ -17,6 +17,7 @@ from ..engine.resolution import Resolution
 from ..engine.ruleset import Step, run_step, step_odds
 from . import pictures
 from .answers import json_response
+from .api import plainly
 from .derive import result_schema
 from .dice_in import dice_field, dice_or_fresh
 from .envelope import RULESET_ID, EnvelopeBase, OddsBase, OddsOutcomeBase, named
@@ -156,11 +157,16 @@ def odds_answer(notation: nt.Notation) -> dict[str, Any]:
 
 
 def _odds_example() -> dict[str, Any]:
-    answer = odds_answer(OddsRequestSchema().load(ODDS_EXAMPLE)["notation"])
+    answer = odds_answer(ODDS_REQUEST.load(ODDS_EXAMPLE)["notation"])
     return {**answer, "outcomes": answer["outcomes"][:ODDS_EXAMPLE_OUTCOMES]}
 
 
+ROLL_REQUEST = RollRequestSchema()
+ODDS_REQUEST = OddsRequestSchema()
+
+
 @blp.route("/roll", methods=["POST"])
+@plainly(ROLL_REQUEST)
 @blp.doc(
     operationId="rollDice",
     summary="Roll dice in dice notation",
@@ -171,11 +177,11 @@ def _odds_example() -> dict[str, Any]:
     "Supplied dice are taken in that order (a Fate die as 1, 2, 3 for -1, 0, +1). " + LIMITS,
     parameters=[PREFER_PARAMETER],
 )
-@blp.arguments(RollRequestSchema(), example=EXAMPLE)
+@blp.arguments(ROLL_REQUEST, example=EXAMPLE)
 @blp.response(
     200,
     RollResponseSchema,
-    example=example_answer(None, ROLL, EXAMPLE, _build, RollRequestSchema(), "/v1/dice/roll"),
+    example=example_answer(None, ROLL, EXAMPLE, _build, ROLL_REQUEST, "/v1/dice/roll"),
 )
 def roll(args: dict[str, Any]) -> Response:
     dice = dice_or_fresh(args.get("dice"))
@@ -185,6 +191,7 @@ def roll(args: dict[str, Any]) -> Response:
 
 
 @blp.route("/odds", methods=["POST"])
+@plainly(ODDS_REQUEST)
 @blp.doc(
     operationId="diceOdds",
     summary="Odds: roll dice in dice notation",
@@ -195,7 +202,7 @@ def roll(args: dict[str, Any]) -> Response:
     "more) the answer is a `limit` problem.",
     **pictures.doc(),
 )
-@blp.arguments(OddsRequestSchema(), example=ODDS_EXAMPLE)
+@blp.arguments(ODDS_REQUEST, example=ODDS_EXAMPLE)
 @blp.response(200, DiceOdds, example=_odds_example())
 def odds(args: dict[str, Any]) -> Response:
     svg = pictures.wants_svg()

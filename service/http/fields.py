@@ -86,6 +86,11 @@ class OneOf(fields.Field[Any]):
         self.variant_classes = list(variants)
         self.discriminator = discriminator
         self.variants = [(cls.__name__, cls()) for cls in variants]
+        # Each variant's required keys, worked out once rather than on every load.
+        self.variant_required = [
+            frozenset(key for key, field in schema.fields.items() if field.required)
+            for _, schema in self.variants
+        ]
         super().__init__(**kwargs)
 
     def _deserialize(
@@ -94,8 +99,7 @@ class OneOf(fields.Field[Any]):
         if not isinstance(value, dict):
             raise ValidationError("Must be an object.")
         failures: dict[str, Any] = {}
-        for name, schema in self.variants:
-            required = {key for key, field in schema.fields.items() if field.required}
+        for (name, schema), required in zip(self.variants, self.variant_required, strict=True):
             if not required <= value.keys():
                 continue
             try:

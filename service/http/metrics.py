@@ -24,7 +24,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -37,7 +37,7 @@ from prometheus_client import (
 from prometheus_client.mmap_dict import MmapedDict
 
 from ..startup import writable_folder
-from .request_id import STARTED
+from .request_id import STARTED, StartResponse, WSGIApp
 
 METRICS_DIR = "PROMETHEUS_MULTIPROC_DIR"
 
@@ -104,20 +104,39 @@ def _request_series(method: str, endpoint: str, status: str) -> tuple[Any, Any]:
     return series
 
 
+class Observed:
+    """WSGI middleware: counts and times every answer where the server starts it (WSGI
+    ``start_response``), from the WSGI environ and the status line: no Flask hook and no
+    request-context look-up. Inside the request-id middleware, which notes when the
+    request came in, so the time Flask takes to set the request up is counted too."""
+
+    def __init__(self, app: WSGIApp) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            _observe(environ, status)
+            return start_response(status, headers, exc_info)
+
+        return self.app(environ, start)
+
+
+def _observe(environ: dict[str, Any], status: str) -> None:
+    # The request werkzeug made of this environ (Flask's, still in hand while the answer
+    # starts); its url_rule is None on 404/405: one label, never the raw path.
+    rule = getattr(environ.get("werkzeug.request"), "url_rule", None)
+    endpoint = rule.rule if rule is not None else "unmatched"
+    method = environ.get("REQUEST_METHOD", "GET").upper()
+    method = method if method in METHODS else "other"
+    requests, latency = _request_series(method, endpoint, status.split(" ", 1)[0])
+    requests.inc()
+    started = environ.get(STARTED)
+    if started is not None:
+        latency.observe(time.perf_counter() - started)
+
+
 def init_app(app: Flask) -> None:
-    @app.after_request
-    def _observe(response: Response) -> Response:
-        # request.url_rule is None on 404/405: one label, never the raw path.
-        endpoint = request.url_rule.rule if request.url_rule else "unmatched"
-        method = request.method if request.method in METHODS else "other"
-        requests, latency = _request_series(method, endpoint, str(response.status_code))
-        requests.inc()
-        # Timed from the outermost layer (the request-id middleware), so the time Flask
-        # takes to set the request up is counted too.
-        started = request.environ.get(STARTED)
-        if started is not None:
-            latency.observe(time.perf_counter() - started)
-        return response
+    app.wsgi_app = Observed(app.wsgi_app)  # type: ignore[method-assign]
 
     @app.get("/metrics")
     def metrics() -> Response:

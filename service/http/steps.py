@@ -21,6 +21,7 @@ from ..engine.errors import RuleError
 from ..engine.ruleset import NoInput, Ruleset, Step, run_step, step_odds
 from . import pictures
 from .answers import json_response
+from .api import plainly
 from .components import camel
 from .derive import result_schema
 from .dice_in import check_rules, dice_field, dice_or_fresh
@@ -180,8 +181,9 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         return pictures.varies(signed(envelope))
 
     path = f"{blp.url_prefix}/{step.route}"
+    request_schema = request()
     answer = example_answer(
-        ruleset.id, step, spec.example, spec.build, request(), path, rules=ruleset
+        ruleset.id, step, spec.example, spec.build, request_schema, path, rules=ruleset
     )
 
     resolve.__name__ = f"{step.name.replace('-', '_')}"
@@ -193,10 +195,10 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         **(pictures.doc() if spec.picture is not None else {}),
     )(
         blp.response(200, response, example=answer)(
-            blp.arguments(request(), example=dict(spec.example))(resolve)
+            blp.arguments(request_schema, example=dict(spec.example))(resolve)
         )
     )
-    blp.route(f"/{step.route}", methods=["POST"])(view)
+    blp.route(f"/{step.route}", methods=["POST"])(plainly(request_schema)(view))
 
     if not step.odds:
         return
@@ -212,6 +214,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         {**tags, "rules": echoed, "outcomes": fields.List(fields.Nested(outcome), required=True)},
     )
     odds_example = {k: v for k, v in spec.example.items() if k != "dice"}
+    odds_schema = odds_request()
 
     def odds(args: dict[str, Any]) -> Response:
         svg = pictures.wants_svg()
@@ -230,8 +233,8 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         "No dice are rolled.",
         **pictures.doc(),
     )(
-        blp.response(200, odds_response, example=odds_answer(ruleset, step, spec, odds_request()))(
-            blp.arguments(odds_request(), example=odds_example)(odds)
+        blp.response(200, odds_response, example=odds_answer(ruleset, step, spec, odds_schema))(
+            blp.arguments(odds_schema, example=odds_example)(odds)
         )
     )
-    blp.route(f"/{step.route}/odds", methods=["POST"])(odds_view)
+    blp.route(f"/{step.route}/odds", methods=["POST"])(plainly(odds_schema)(odds_view))
