@@ -17,10 +17,11 @@ other work of a shared machine disturbs far less than throughput.
 
 Targets, by kind: a single step at 0.55 of the bare route or better, a composite step 0.4,
 a salvo-grid round 0.25, a verify of 10 entries 0.12; odds, advice (the Salvo! advisor and
-salvo-grid's computer captain), the heat map and the seed endpoints are reported, not
-judged. In-process (bench/inprocess.py, raw WSGI calls), a straddle at most 3 times the
-bare route's CPU and a turn at most 6 times. Exits 0 when every judged endpoint meets its
-target, 1 otherwise (saying which), 2 without wrk (``make test-packages`` installs it).
+salvo-grid's computer captain), the heat map, the seed endpoints and the miniatures' turns
+(no target was set for them) are reported, not judged. In-process (bench/inprocess.py,
+raw WSGI calls), a straddle at most 3 times the bare route's CPU and a turn at most 6
+times. Exits 0 when every judged endpoint meets its target, 1 otherwise (saying which), 2
+without wrk (``make test-packages`` installs it).
 Not part of ``make test``.
 """
 
@@ -56,6 +57,9 @@ ROUND = "/v1/rulesets/salvo-grid/salvo"
 COMPOSITE = {"attack", "turn", "salvo"}
 # Choices made for a player, each a search over many games or squares.
 ADVICE = {"/v1/rulesets/salvo-solo/advice", "/v1/rulesets/salvo-grid/computer"}
+# The miniatures' turns: every battery of every ship of an action (dreadnought), or one
+# activation with the turn's state around it (fleet-action). No target was set for them.
+ACTION_TURNS = {"/v1/rulesets/dreadnought/turn", "/v1/rulesets/fleet-action/turn"}
 TARGETS = {"step": 0.55, "composite": 0.4, "verify": 0.12}
 # A salvo-grid round (every shot of a salvo, both oceans echoed) has a target of its own.
 PATH_TARGETS = {ROUND: 0.25}
@@ -139,14 +143,16 @@ def wrk(
 
 
 def kind_of(path: str) -> str:
-    """What an endpoint does, for its target: step, composite, odds, advice, heat map,
-    verify, or seed (sealing and revealing seeds, opening a game)."""
+    """What an endpoint does, for its target: step, composite, action turn, odds, advice,
+    heat map, verify, or seed (sealing and revealing seeds, opening a game)."""
     if path == VERIFY:
         return "verify"
     if path.endswith("/odds"):
         return "odds"
     if path in ADVICE:
         return "advice"
+    if path in ACTION_TURNS:
+        return "action turn"
     if path.endswith("/heatmap"):
         return "heat map"
     if path == "/v1/dice/roll":
