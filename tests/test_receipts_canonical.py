@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -11,7 +13,12 @@ from flask import Flask
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.receipts.canonical import CanonicalizationError, _plain, canonical_json
+from service.receipts.canonical import CanonicalizationError, _plain, _written, canonical_json
+
+
+@dataclass
+class Ship:
+    name: str
 
 
 def fast_bytes(value: Any) -> bytes:
@@ -144,6 +151,77 @@ def test_the_fast_path_itself_writes_the_rfc8785_bytes(value: Any) -> None:
         return  # a lone surrogate: covered above
     assert _plain(value)
     assert canonical_json(value) == expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.recursive(
+        scalars
+        | st.floats()
+        | st.sampled_from(["a,1.5", ":2e5", "[3.", "09:30:00Z", "3e5f"])
+        | st.integers(),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+        max_leaves=20,
+    )
+)
+def test_what_orjson_writes_is_taken_only_when_it_is_the_rfc8785_bytes(value: Any) -> None:
+    """NaN, infinities, integers of any size and text that looks like a number included."""
+    written = _written(value)
+    if written is not None:
+        assert written == rfc8785.dumps(value)
+    both(value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        1.0,
+        -0.5,
+        [1, 2, 3e-9],
+        {"a": None, "p": 0.25},
+        {"a": None, "p": float("nan")},
+        [None, float("inf")],
+        {"é": 1},
+        {"name": "Nürnburg"},
+        2**53,
+        {"a": [-(2**53)]},
+        {"when": dt.date(2026, 12, 2)},
+        {"ship": Ship("Ajax")},
+        {"looks": "a,1.5"},
+        ["x", ":2e+5"],
+    ],
+    ids=[
+        "float",
+        "negative-float",
+        "float-in-list",
+        "float-beside-null",
+        "nan-beside-null",
+        "infinity-beside-null",
+        "accented-key",
+        "accented-text",
+        "2^53",
+        "-2^53-in-list",
+        "date",
+        "dataclass",
+        "text-like-a-float",
+        "text-like-an-exponent",
+    ],
+)
+def test_output_that_may_not_be_canonical_is_checked_member_by_member(value: Any) -> None:
+    assert _written(value) is None
+    both(value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"roll_next": None, "total": 12, "label": "straddle"},
+        {"issued_at": "2026-11-30T09:30:00Z", "prev": "3e5f0a", "nonce": 9007199254740991},
+        [[], {}, "", 0, -7, True, False],
+    ],
+)
+def test_plain_output_is_taken_as_orjson_writes_it(value: Any) -> None:
+    assert _written(value) == rfc8785.dumps(value) == canonical_json(value)
 
 
 # --- the canonical form a receipt signs ------------------------------------------------------

@@ -5,6 +5,16 @@ IEEE 754 safe range, booleans, null, lists and objects with ASCII keys, orjson w
 keys writes the very same bytes (compact, UTF-8, the same string escapes) some thirty
 times faster. Any other value (a float, a non-ASCII key, a huge integer) goes to
 ``rfc8785``.
+
+Which way a value goes is read off orjson's own output, without a walk of the value in
+Python: orjson refuses an integer past the safe range (``OPT_STRICT_INTEGER``) and every
+type that is not JSON's own (dataclasses, dates and subclasses are passed through to a
+refusal); output that is all ASCII has ASCII keys; and a float always writes a ``.`` or an
+``e`` right after the digits that start a value (``0.5``, ``1e-7``), so output without such
+a number holds no float but NaN and the infinities, which orjson writes as ``null``: output
+with a ``null`` is read back and compared with the value (C code both), which a NaN or an
+infinity never equals. Output that fails a test (a string that merely looks like a float,
+such as ``"a,1.5"``, included) is checked the slow way, member by member, as before.
 tests/test_receipts_canonical.py proves the two agree byte for byte.
 """
 
@@ -16,6 +26,44 @@ import orjson
 import rfc8785
 
 SAFE_INTEGER = 2**53 - 1
+_STRICT = (
+    orjson.OPT_SORT_KEYS
+    | orjson.OPT_STRICT_INTEGER
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+# How orjson writes a float: digits, then one of these; a value starts after these bytes.
+_FLOAT_MARKS = (b".", b"e+", b"e-")
+_DIGITS = frozenset(b"0123456789")
+_MINUS = ord("-")
+_VALUE_START = frozenset(b":[,")
+
+
+def _finite(value: Any, written: bytes) -> bool:
+    """False if ``value`` holds NaN or an infinity, which orjson writes as ``null``: read
+    back, such output is not equal to the value (``None`` equals no float)."""
+    return b"null" not in written or bool(orjson.loads(written) == value)
+
+
+def _no_float(written: bytes) -> bool:
+    """True if orjson's output holds no float. orjson writes every finite float with a
+    ``.`` or an exponent (``1e+21``, ``5e-324``) right after the digits it starts with:
+    each such mark is found by a byte search, and only the bytes right before it are
+    looked at (a float only if its digits start a value, not text such as ``"v1.4"``)."""
+    for mark in _FLOAT_MARKS:
+        at = written.find(mark)
+        while at != -1:
+            start = at
+            while start and written[start - 1] in _DIGITS:
+                start -= 1
+            if start < at:  # digits right before the mark: is this where a number starts?
+                if start and written[start - 1] == _MINUS:
+                    start -= 1
+                if not start or written[start - 1] in _VALUE_START:
+                    return False
+            at = written.find(mark, at + 1)
+    return True
 
 
 def _dumps(value: Any) -> bytes:
@@ -57,8 +105,24 @@ def _plain(value: Any) -> bool:
     return False
 
 
+def _written(value: Any) -> bytes | None:
+    """orjson's sorted bytes of ``value`` when they are its RFC 8785 form, read off the
+    output (see above); None when the value must be checked member by member."""
+    try:
+        written = orjson.dumps(value, option=_STRICT)
+    except TypeError:  # orjson.JSONEncodeError: a huge integer, a foreign type, a surrogate
+        return None
+    if written.isascii() and _no_float(written) and _finite(value, written):
+        return written
+    return None
+
+
 def canonical_json(value: Any, *, fast: bool = True) -> bytes:
     """The RFC 8785 bytes of ``value``; ``fast=False`` always asks ``rfc8785``."""
+    if fast:
+        written = _written(value)
+        if written is not None:
+            return written
     try:
         if fast and _plain(value):
             return _dumps(value)
