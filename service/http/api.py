@@ -19,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..engine.errors import FALLBACK_KIND, KIND_OF_STATUS
 from .jsonbody import MalformedBody
+from .loading import Load, planned
 from .problems import PROBLEM_MIMETYPE, ProblemSchema, flatten, problem, schema_problem_detail
 from .receipts import PREFER_COMPONENT, PREFER_PARAMETER
 
@@ -36,13 +37,14 @@ def _load_json(request: Any, schema: Any) -> Any:
     return request.get_json()
 
 
-def json_arguments(schema: Schema) -> Any:
-    """The request body loaded by ``schema``, as flask-smorest's ``arguments`` decorator
-    (webargs, ``json`` location) loads it: the same data, and the same 422 on a
-    ValidationError (its messages under ``json``, as webargs nests them)."""
+def json_arguments(schema: Schema, load: Load) -> Any:
+    """The request body loaded by ``schema`` (through ``load``, its planned load), as
+    flask-smorest's ``arguments`` decorator (webargs, ``json`` location) loads it: the same
+    data, and the same 422 on a ValidationError (its messages under ``json``, as webargs
+    nests them)."""
     try:
         data = _load_json(request, schema)
-        return schema.load({} if data is missing else data)
+        return load({} if data is missing else data)
     except ValidationError as error:
         error.messages = {"json": error.messages}
         abort(
@@ -57,18 +59,21 @@ def json_arguments(schema: Schema) -> Any:
 def plainly(schema: Schema) -> Callable[[Callable[..., Any]], Callable[[], Response]]:
     """Serve a view decorated with flask-smorest's ``arguments(schema)`` (JSON body) and
     ``response`` as a plain function: the document is generated from the decorators as
-    before, while a request calls the view itself with ``json_arguments(schema)``.
+    before, while a request calls the view itself with ``json_arguments(schema, load)``,
+    ``load`` being the schema's planned load (service/http/loading.py).
 
     On every request each of flask-smorest's decorators (``doc``, ``response``,
     ``arguments``) and webargs' parser adds a wrapper with its own look-ups; a view that
     returns its own ready Response needs none of them (docs/performance.md).
     """
 
+    load = planned(schema)  # service/http/loading.py
+
     def decorator(documented: Callable[..., Any]) -> Callable[[], Response]:
         view = inspect.unwrap(documented)
 
         def plain() -> Response:
-            answer: Response = view(json_arguments(schema))
+            answer: Response = view(json_arguments(schema, load))
             return answer
 
         # Its name (the endpoint), docstring and flask-smorest's documentation (_apidoc).
