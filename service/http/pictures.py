@@ -117,7 +117,10 @@ def answer(body: Mapping[str, Any], draw: Callable[[Mapping[str, Any]], str]) ->
 def varies(response: Response) -> Response:
     """An answer chosen by Accept says so, picture and JSON alike, so a cache in between
     never hands one to a client that asked for the other."""
-    response.vary.add("Accept")
+    if "Vary" in response.headers:
+        response.vary.add("Accept")
+    else:  # the usual case, without parsing and writing back a header set
+        response.headers["Vary"] = "Accept"
     return response
 
 

@@ -152,11 +152,13 @@ PREFER_COMPONENT = {
 def prefers_minimal() -> bool:
     """Whether the request's first ``return`` preference (RFC 7240) is ``minimal``; other
     preferences, and anything unreadable, are ignored as the RFC says."""
-    for header in request.headers.getlist("Prefer"):
-        for preference in header.split(","):
-            name, _, value = preference.split(";", 1)[0].partition("=")
-            if name.strip().lower() == "return":
-                return value.strip().strip('"') == "minimal"
+    # Straight from the environ: a WSGI server joins repeated Prefer headers into one
+    # (RFC 9110 section 5.3), so this is the very list Headers.getlist would give, unparsed.
+    header: str = request.environ.get("HTTP_PREFER", "")
+    for preference in header.split(","):
+        name, _, value = preference.split(";", 1)[0].partition("=")
+        if name.strip().lower() == "return":
+            return value.strip().strip('"') == "minimal"
     return False
 
 
