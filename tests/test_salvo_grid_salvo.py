@@ -773,3 +773,19 @@ def test_the_radar_buoy_roll_names_the_square_it_picked(client: FlaskClient) -> 
     entry = check_of(data, "radar buoy G7 (captain a)")
     assert entry["compared_with"] == "16 candidates in order"
     assert entry["outcome"] == "G2"
+
+
+def test_an_oceans_ships_afloat_are_a_list_of_its_own_each_time() -> None:
+    from service.rulesets.salvo_grid.fleet import Ocean, Placement
+
+    ocean = Ocean(
+        fleet=(Placement("destroyer", ((0, 0), (1, 0))), Placement("cruiser", ((0, 2), (1, 2)))),
+        loot=(),
+        shots_received=((0, 0), (1, 0)),
+    )
+    afloat = ocean.afloat()
+    assert afloat == ["cruiser"]
+    afloat.clear()
+    assert ocean.afloat() == ["cruiser"]
+    assert ocean.sunk("destroyer") and not ocean.sunk("cruiser")
+    assert ocean.sunk("cruiser", {(0, 2), (1, 2)})
