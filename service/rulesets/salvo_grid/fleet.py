@@ -121,11 +121,13 @@ def _shape_fault(placement: Placement, where: str) -> Fault | None:
     if len(squares) < 2:
         return None
     ship = t.SHIP_NAMES[placement.ship]
-    columns = {c for c, _ in squares}
-    rows = {r for _, r in squares}
-    if len(columns) == 1 or len(rows) == 1:
-        along = rows if len(columns) == 1 else columns
-        span = max(along) - min(along)
+    first, last = squares[0], squares[-1]
+    span = None  # from end to end, where the squares are in one column or one row
+    if first[0] == last[0]:  # sorted by column first: one column
+        span = last[1] - first[1]
+    elif all(row == first[1] for _, row in squares):
+        span = last[0] - first[0]
+    if span is not None:
         if span != len(squares) - 1:
             return Fault(
                 "gap",
@@ -322,11 +324,16 @@ class Ocean:
             return 0
         return max(t.MIN_SALVO if floor else 0, afloat * t.SHOTS_PER_SHIP_AFLOAT + self.loot_bonus)
 
-    def loot_at(self, square: Square) -> str | None:
+    @cached_property
+    def _loot_by_square(self) -> dict[Square, str]:
+        found: dict[Square, str] = {}
         for piece in self.loot:
-            if piece.square == square:
-                return piece.kind
-        return None
+            found.setdefault(piece.square, piece.kind)
+        return found
+
+    def loot_at(self, square: Square) -> str | None:
+        """The kind of the (first) piece of loot on ``square``, if any."""
+        return self._loot_by_square.get(square)
 
     def as_dict(self) -> SalvoGridOcean:
         return {
