@@ -789,3 +789,16 @@ def test_an_oceans_ships_afloat_are_a_list_of_its_own_each_time() -> None:
     assert ocean.afloat() == ["cruiser"]
     assert ocean.sunk("destroyer") and not ocean.sunk("cruiser")
     assert ocean.sunk("cruiser", {(0, 2), (1, 2)})
+
+
+@pytest.mark.parametrize("shot", [35, True, ["C5"], {"square": "C5"}, "c5", "K1", "A11", " C5"])
+def test_a_shot_that_is_not_a_square_is_refused_in_the_words_of_a_square(
+    client: FlaskClient, shot: Any
+) -> None:
+    problem = refused(client, "salvo", salvo_body([shot]))
+    assert problem["errors"] == [
+        {
+            "field": "a.salvo.shots.0",
+            "message": "Not a square: write a column letter and a row, like C5.",
+        }
+    ]
