@@ -457,10 +457,12 @@ def test_a_flat_record_as_a_dict_is_what_asdict_gives_in_its_order() -> None:
 
     from service.engine.records import fields_dict
     from service.rulesets.dreadnought.ships import ShipState as DreadnoughtState
+    from service.rulesets.fleet_action.tables import SHIP_CLASSES
     from service.rulesets.salvo_solo.ships import CATALOG, ShipState
 
     records: list[Any] = [
         *CATALOG.values(),
+        *SHIP_CLASSES.values(),
         ShipState(),
         ShipState(3, 1, 2, "lost-next-turn"),
         DreadnoughtState(4, 1, True, 2, "port", False),
