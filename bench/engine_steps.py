@@ -94,6 +94,17 @@ def frozen() -> None:
     gc.freeze()
 
 
+def whole(case: Case) -> Callable[[], Any]:
+    """The whole request of ``case``, as bench/inprocess.py sends it."""
+    from bench import inprocess
+
+    cases = tuple(c for c in inprocess.CASES if c.name == case.name)
+    service, bare, prepared = inprocess.requests(cases)
+    client = bare if case.name == "bare" else service
+    request = prepared[case.name]
+    return lambda: client.call(*request)
+
+
 def least_us(call: Callable[[], Any], batches: int, seconds: float) -> float:
     start = time.process_time()
     call()
@@ -133,6 +144,12 @@ def main() -> int:
     parser.add_argument("--only", default="", help="a case's name, or text some names hold")
     parser.add_argument("--batches", type=int, default=15)
     parser.add_argument("--seconds", type=float, default=0.2)
+    parser.add_argument(
+        "--whole",
+        action="store_true",
+        help="with --repeat: the whole request instead, a raw WSGI call of the app "
+        "(the cases bench/inprocess.py has, or bare for its bare route)",
+    )
     parser.add_argument("--profile", metavar="CASE")
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--digest", action="store_true")
@@ -148,13 +165,15 @@ def main() -> int:
 
     exact = tuple(case for case in CASES if args.only == case.name)
     cases = exact or tuple(case for case in CASES if args.only in case.name)
+    if args.whole:
+        cases = (Case(args.only, "", ""),)
     if args.digest:
         for case in cases:
             print(case.name, digest(case, 300))
         return 0
     if args.repeat is not None:
         for case in cases:
-            once = runner(case)
+            once = whole(case) if args.whole else runner(case)
             for _ in range(20):
                 once()
             frozen()
