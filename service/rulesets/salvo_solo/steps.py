@@ -38,14 +38,6 @@ from .results import (
 )
 from .ships import Ship
 
-# Whole band tables as a trail names them, written out once: the tables never change.
-INITIATIVE_TEXT = t.bands_text(t.INITIATIVE, {})
-ENEMY_ACTION_TEXT = t.bands_text(t.ENEMY_ACTION, {"same": "same as last turn"})
-END_OF_TURN_TEXT = t.bands_text(t.END_OF_TURN, {"continue": "new turn"})
-FIRE_ORDER_TIE_TEXT = (
-    f"gun sizes tied: {t.bands_text(t.FIRE_ORDER_TIE, {'player': 'player first'})}"
-)
-
 
 def _published(table: dict[str, int], source: str) -> Modifier:
     """A modifier exactly as the published table names and values it."""
@@ -115,7 +107,7 @@ def initiative(inp: InitiativeInput, res: Resolution) -> SalvoSoloInitiativeResu
         mods.append(_published(t.INITIATIVE_MODIFIERS, "enemy faster than player"))
     final = roll.total + sum(m.value for m in mods)
     first = t.look_up(t.INITIATIVE, final)
-    res.check("initiative", roll.total, mods, INITIATIVE_TEXT, f"{first} first")
+    res.check("initiative", roll.total, mods, t.bands_text(t.INITIATIVE, {}), f"{first} first")
     return {"first": first}
 
 
@@ -148,7 +140,7 @@ def enemy_action(inp: EnemyActionInput, res: Resolution) -> SalvoSoloEnemyAction
         "enemy action",
         roll.total,
         mods,
-        ENEMY_ACTION_TEXT,
+        t.bands_text(t.ENEMY_ACTION, {"same": "same as last turn"}),
         action,
     )
     return {"action": action, "reason": reason}
@@ -459,7 +451,8 @@ def end_of_turn(inp: EndOfTurnInput, res: Resolution) -> SalvoSoloEndOfTurnResul
         mods.append(Modifier(f"weather {inp.weather}", t.END_OF_TURN_MODIFIERS[inp.weather]))
     final = roll.total + sum(m.value for m in mods)
     outcome = t.look_up(t.END_OF_TURN, final)
-    res.check("end of turn", roll.total, mods, END_OF_TURN_TEXT, outcome)
+    text = t.bands_text(t.END_OF_TURN, {"continue": "new turn"})
+    res.check("end of turn", roll.total, mods, text, outcome)
     return {"game_over": outcome == "game over"}
 
 
@@ -577,7 +570,8 @@ def _fire_order(
         return ("player", "enemy") if player.card.guns > enemy.card.guns else ("enemy", "player")
     roll = res.roll("fire order", 1, 6)
     first: SalvoSoloSide = t.look_up(t.FIRE_ORDER_TIE, roll.total)
-    res.check("fire order", roll.total, [], FIRE_ORDER_TIE_TEXT, first)
+    text = f"gun sizes tied: {t.bands_text(t.FIRE_ORDER_TIE, {'player': 'player first'})}"
+    res.check("fire order", roll.total, [], text, first)
     events.append({"phase": "fire-order", "result": {"first": first}})
     return ("player", "enemy") if first == "player" else ("enemy", "player")
 
