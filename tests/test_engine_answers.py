@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import string
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -449,3 +450,24 @@ def test_a_ruleset_names_each_step_and_ruling_once_and_has_a_step() -> None:
         Ruleset("demo", "Demo", "a source", "a ruleset", ())
     small = Ruleset("demo", "Demo", "a source", "a ruleset", steps)
     assert (small.tables, small.ships, small.rulings, small.readings_in_force()) == ({}, (), (), {})
+
+
+def test_a_flat_record_as_a_dict_is_what_asdict_gives_in_its_order() -> None:
+    from dataclasses import asdict
+
+    from service.engine.records import fields_dict
+    from service.rulesets.dreadnought.ships import ShipState as DreadnoughtState
+    from service.rulesets.fleet_action.tables import SHIP_CLASSES
+    from service.rulesets.salvo_solo.ships import CATALOG, ShipState
+
+    records: list[Any] = [
+        *CATALOG.values(),
+        *SHIP_CLASSES.values(),
+        ShipState(),
+        ShipState(3, 1, 2, "lost-next-turn"),
+        DreadnoughtState(4, 1, True, 2, "port", False),
+    ]
+    for record in records:
+        made = fields_dict(record)
+        assert made == asdict(record)
+        assert list(made) == list(asdict(record))

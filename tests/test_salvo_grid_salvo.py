@@ -773,3 +773,32 @@ def test_the_radar_buoy_roll_names_the_square_it_picked(client: FlaskClient) -> 
     entry = check_of(data, "radar buoy G7 (captain a)")
     assert entry["compared_with"] == "16 candidates in order"
     assert entry["outcome"] == "G2"
+
+
+def test_an_oceans_ships_afloat_are_a_list_of_its_own_each_time() -> None:
+    from service.rulesets.salvo_grid.fleet import Ocean, Placement
+
+    ocean = Ocean(
+        fleet=(Placement("destroyer", ((0, 0), (1, 0))), Placement("cruiser", ((0, 2), (1, 2)))),
+        loot=(),
+        shots_received=((0, 0), (1, 0)),
+    )
+    afloat = ocean.afloat()
+    assert afloat == ["cruiser"]
+    afloat.clear()
+    assert ocean.afloat() == ["cruiser"]
+    assert ocean.sunk("destroyer") and not ocean.sunk("cruiser")
+    assert ocean.sunk("cruiser", {(0, 2), (1, 2)})
+
+
+@pytest.mark.parametrize("shot", [35, True, ["C5"], {"square": "C5"}, "c5", "K1", "A11", " C5"])
+def test_a_shot_that_is_not_a_square_is_refused_in_the_words_of_a_square(
+    client: FlaskClient, shot: Any
+) -> None:
+    problem = refused(client, "salvo", salvo_body([shot]))
+    assert problem["errors"] == [
+        {
+            "field": "a.salvo.shots.0",
+            "message": "Not a square: write a column letter and a row, like C5.",
+        }
+    ]

@@ -29,6 +29,7 @@ import secrets
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import chain
 from typing import Any
 
 from .dice_requests import Again
@@ -89,7 +90,7 @@ class DiceSource:
 
     def draw(self, label: str, count: int, sides: int) -> Roll:
         self.admit(label, count, sides)
-        values = tuple(self.die(sides, label, count, i) for i in range(count))
+        values = tuple([self.die(sides, label, count, i) for i in range(count)])
         self.used += count
         return Roll(label, sides, values)
 
@@ -105,25 +106,33 @@ class DiceSource:
         return None
 
 
-def byte_stream(seed: str, nonce: int) -> Iterator[int]:
-    """The fc-dice-v1 byte stream for one seed and nonce."""
+def _blocks(seed: str, nonce: int) -> Iterator[bytes]:
     key = seed.encode("utf-8")
     block = 0
     while True:
         msg = f"{ALGORITHM}:{nonce}:{block}".encode("ascii")
-        yield from hmac.new(key, msg, hashlib.sha256).digest()
+        yield hmac.new(key, msg, hashlib.sha256).digest()
         block += 1
+
+
+def byte_stream(seed: str, nonce: int) -> Iterator[int]:
+    """The fc-dice-v1 byte stream for one seed and nonce: its blocks, byte by byte (read
+    without a call into Python per byte)."""
+    return chain.from_iterable(_blocks(seed, nonce))
 
 
 def die_from_stream(stream: Iterator[int], sides: int) -> int:
     """One die of ``sides`` faces from the stream, by rejection sampling."""
-    width = 1 if sides <= 256 else 2
-    bound = 256**width
-    limit = bound - bound % sides
-    while True:
-        number = 0
-        for _ in range(width):
-            number = number * 256 + next(stream)
+    if sides <= 256:  # one byte a try
+        limit = 256 - 256 % sides
+        for number in stream:
+            if number < limit:
+                return number % sides + 1
+        raise StopIteration  # the stream ran out (the service's never does)
+    limit = 65536 - 65536 % sides
+    while True:  # two bytes a try, big-endian
+        number = next(stream) * 256
+        number += next(stream)
         if number < limit:
             return number % sides + 1
 

@@ -7,10 +7,11 @@ differs from the class. The state is what has happened to it since.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from ...engine.errors import RuleError
+from ...engine.records import fields_dict
 from ...engine.typed import fixed_set, table_of
 from . import tables as t
 from .results import DreadnoughtRudder, DreadnoughtShipName
@@ -229,7 +230,7 @@ class Ship:
             if CATALOG.get(self.card.name) == self.card
             else {"card": {k: v for k, v in self.card.as_dict().items() if v is not None}}
         )
-        named["state"] = asdict(self.state)
+        named["state"] = fields_dict(self.state)
         return named
 
     def status(self) -> dict[str, Any]:
@@ -237,7 +238,7 @@ class Ship:
         return {
             "name": self.card.name,
             "class": self.card.ship_class,
-            "state": asdict(self.state),
+            "state": fields_dict(self.state),
             "damage_boxes": self.damage_boxes,
             "boxes_left": self.boxes_left,
             "damage_reduction": self.damage_reduction,

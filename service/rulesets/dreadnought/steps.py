@@ -39,7 +39,7 @@ def _weapon(row: t.WeaponRow) -> DreadnoughtWeapon:
 
 
 def _band(band: str | None) -> DreadnoughtRangeBand | None:
-    return cast(DreadnoughtRangeBand | None, band)
+    return cast("DreadnoughtRangeBand | None", band)
 
 
 def _status(ship: Ship) -> DreadnoughtShipStatus:
@@ -265,7 +265,7 @@ def throw_outcome(
     return {
         "hit": hit,
         "damage": points,
-        "critical": cast(DreadnoughtCriticalResult | None, critical),
+        "critical": cast("DreadnoughtCriticalResult | None", critical),
     }
 
 

@@ -72,7 +72,7 @@ class ActionShip:
     def as_dict(self) -> DreadnoughtActionShip:
         return {
             "side": self.side,
-            "ship": cast(DreadnoughtNamedShip | DreadnoughtInlineShip, self.ship.ref()),
+            "ship": cast("DreadnoughtNamedShip | DreadnoughtInlineShip", self.ship.ref()),
             "plot": self.plot,
             "fired_at": [{"target": f.target, "turn": f.turn} for f in self.fired_at],
         }

@@ -6,9 +6,10 @@ Distances are inches on the table; a target number ``n`` reads "n+" (n or more o
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Final
 
+from ...engine.records import fields_dict
 from ...engine.typed import table_of
 from .results import (
     FleetActionCrew,
@@ -38,7 +39,7 @@ class ShipClass:
     torpedoes: bool
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return fields_dict(self)
 
 
 SHIP_CLASSES: Final = table_of(

@@ -128,8 +128,8 @@ class TurnState:
             "turn": self.turn,
             "visibility": cast(FleetActionVisibility, self.visibility),
             "ships": [ship.as_dict() for ship in self.ships],
-            "first_pick": cast(FleetActionPlayer | None, self.first_pick),
-            "next_pick": cast(FleetActionPlayer | None, self.next_pick),
+            "first_pick": cast("FleetActionPlayer | None", self.first_pick),
+            "next_pick": cast("FleetActionPlayer | None", self.next_pick),
             "gone": list(self.gone),
         }
 
@@ -330,7 +330,7 @@ def _answer(state: TurnState, res: Resolution, *, turn_over: bool = False) -> Fl
         "call": "initiative",
         "turn_over": turn_over,
         "game_over": winner is not None,
-        "winner": cast(FleetActionPlayer | None, winner),
+        "winner": cast("FleetActionPlayer | None", winner),
         "state": state.as_dict(),
         "next": next_call(state, res),
     }

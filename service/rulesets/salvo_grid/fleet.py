@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any, Final, TypeVar, cast
 
 from ...engine.errors import RuleError
@@ -32,18 +32,9 @@ def parse(text: str) -> Square:
     return ord(text[0]) - ord("A"), int(text[1:]) - 1
 
 
-def name(square: Square) -> str:
+def _spelled(square: Square) -> str:
     column, row = square
     return f"{chr(ord('A') + column)}{row + 1}"
-
-
-def names(squares: Iterable[Square]) -> list[str]:
-    return [name(square) for square in squares]
-
-
-def on_board(square: Square) -> bool:
-    column, row = square
-    return 0 <= column < len(t.COLUMNS) and 0 <= row < t.ROWS
 
 
 def board_order(square: Square) -> tuple[int, int]:
@@ -55,6 +46,21 @@ def board_order(square: Square) -> tuple[int, int]:
 BOARD: Final = tuple(
     sorted(((c, r) for c in range(len(t.COLUMNS)) for r in range(t.ROWS)), key=board_order)
 )
+# Every square of the board and its name, spelled once: an answer names some 250 squares.
+_NAMES: Final = {square: _spelled(square) for square in BOARD}
+
+
+def name(square: Square) -> str:
+    known = _NAMES.get(square)
+    return _spelled(square) if known is None else known
+
+
+def names(squares: Iterable[Square]) -> list[str]:
+    return [_NAMES.get(square) or _spelled(square) for square in squares]
+
+
+def on_board(square: Square) -> bool:
+    return square in _NAMES
 
 
 def shift(square: Square, offset: tuple[int, int]) -> Square:
@@ -115,11 +121,13 @@ def _shape_fault(placement: Placement, where: str) -> Fault | None:
     if len(squares) < 2:
         return None
     ship = t.SHIP_NAMES[placement.ship]
-    columns = {c for c, _ in squares}
-    rows = {r for _, r in squares}
-    if len(columns) == 1 or len(rows) == 1:
-        along = rows if len(columns) == 1 else columns
-        span = max(along) - min(along)
+    first, last = squares[0], squares[-1]
+    span = None  # from end to end, where the squares are in one column or one row
+    if first[0] == last[0]:  # sorted by column first: one column
+        span = last[1] - first[1]
+    elif all(row == first[1] for _, row in squares):
+        span = last[0] - first[0]
+    if span is not None:
         if span != len(squares) - 1:
             return Fault(
                 "gap",
@@ -152,9 +160,9 @@ def _shape_fault(placement: Placement, where: str) -> Fault | None:
 def fleet_faults(fleet: Sequence[Placement], where: str = "fleet") -> list[Fault]:
     """Every fault of a fleet: wrong ships, wrong sizes, off the board, shape, overlaps."""
     faults: list[Fault] = []
-    present = Counter(p.ship for p in fleet)
+    present = {p.ship for p in fleet}
     for ship in t.SHIP_IDS:
-        if present[ship] == 0:
+        if ship not in present:
             faults.append(
                 Fault(
                     "missing-ship",
@@ -180,8 +188,10 @@ def fleet_faults(fleet: Sequence[Placement], where: str = "fleet") -> list[Fault
                 )
             )
         seen.add(placement.ship)
-        repeated = [sq for sq, n in Counter(placement.squares).items() if n > 1]
-        if repeated:
+        distinct = dict.fromkeys(placement.squares)
+        size = len(distinct)
+        if size != len(placement.squares):
+            repeated = [sq for sq, n in Counter(placement.squares).items() if n > 1]
             faults.append(
                 Fault(
                     "repeated-square",
@@ -191,7 +201,6 @@ def fleet_faults(fleet: Sequence[Placement], where: str = "fleet") -> list[Fault
                     tuple(repeated),
                 )
             )
-        size = len(set(placement.squares))
         wanted = t.SHIP_SIZES[placement.ship]
         if size != wanted:
             faults.append(
@@ -203,7 +212,7 @@ def fleet_faults(fleet: Sequence[Placement], where: str = "fleet") -> list[Fault
                     placement.squares,
                 )
             )
-        off = [sq for sq in dict.fromkeys(placement.squares) if not on_board(sq)]
+        off = [sq for sq in distinct if not on_board(sq)]
         if off:
             faults.append(
                 Fault(
@@ -218,7 +227,7 @@ def fleet_faults(fleet: Sequence[Placement], where: str = "fleet") -> list[Fault
         shape = _shape_fault(placement, at)
         if shape is not None:
             faults.append(shape)
-        for square in dict.fromkeys(placement.squares):
+        for square in distinct:
             other = claimed.get(square)
             if other is not None and other != index:
                 faults.append(
@@ -288,13 +297,24 @@ class Ocean:
                 return placement.squares
         return ()
 
-    def sunk(self, ship: str, fired: set[Square] | None = None) -> bool:
-        fired = set(self.shots_received) if fired is None else fired
+    @cached_property
+    def fired_on(self) -> frozenset[Square]:
+        """The squares of ``shots_received``, as a set."""
+        return frozenset(self.shots_received)
+
+    @cached_property
+    def _afloat(self) -> tuple[str, ...]:
+        fired = self.fired_on
+        return tuple(p.ship for p in self.fleet if not self.sunk(p.ship, fired))
+
+    def sunk(self, ship: str, fired: Set[Square] | None = None) -> bool:
+        """Every square of ``ship`` fired on: by ``shots_received``, or by ``fired``."""
+        fired = self.fired_on if fired is None else fired
         return all(square in fired for square in self.squares_of(ship))
 
     def afloat(self) -> list[str]:
-        fired = set(self.shots_received)
-        return [p.ship for p in self.fleet if not self.sunk(p.ship, fired)]
+        # Worked out once per ocean (it is frozen): a round asks it a dozen times.
+        return list(self._afloat)
 
     def salvo_size(self, floor: bool = True) -> int:
         """One shot per ship afloat plus the last salvo's loot, never below 0; with ``floor``
@@ -304,11 +324,16 @@ class Ocean:
             return 0
         return max(t.MIN_SALVO if floor else 0, afloat * t.SHOTS_PER_SHIP_AFLOAT + self.loot_bonus)
 
-    def loot_at(self, square: Square) -> str | None:
+    @cached_property
+    def _loot_by_square(self) -> dict[Square, str]:
+        found: dict[Square, str] = {}
         for piece in self.loot:
-            if piece.square == square:
-                return piece.kind
-        return None
+            found.setdefault(piece.square, piece.kind)
+        return found
+
+    def loot_at(self, square: Square) -> str | None:
+        """The kind of the (first) piece of loot on ``square``, if any."""
+        return self._loot_by_square.get(square)
 
     def as_dict(self) -> SalvoGridOcean:
         return {
@@ -347,8 +372,8 @@ def require_legal_ocean(ocean: Ocean, where: str, whose: str) -> None:
     problems = loot_faults(ocean.fleet, ocean.loot, where)
     if problems:
         raise RuleError(f"{whose} loot is not legal: " + "; ".join(problems), f"{where}.loot")
-    repeated = [sq for sq, n in Counter(ocean.shots_received).items() if n > 1]
-    if repeated:
+    if len(ocean.fired_on) != len(ocean.shots_received):
+        repeated = [sq for sq, n in Counter(ocean.shots_received).items() if n > 1]
         raise RuleError(
             f"{whose} shots_received lists {', '.join(names(repeated))} more than once: a square "
             "is fired on to effect only once",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -179,7 +179,7 @@ def plan_salvo(
             )
         specials.append((special, special_area(special, at)))
 
-    fired_before = set(rival.shots_received)
+    fired_before = rival.fired_on
     fire: dict[Square, str] = {}
     for firing in t.FIRING_SPECIALS:  # depth charges first: ruling area-overlap
         for special, area in specials:
@@ -269,7 +269,7 @@ def land(plan: Plan, ocean: Ocean) -> Landing:
             }
         )
     now = set(fired)
-    sunk = [p.ship for p in ocean.fleet if not ocean.sunk(p.ship) and ocean.sunk(p.ship, now)]
+    sunk = [ship for ship in ocean.afloat() if ocean.sunk(ship, now)]
     for ship in sunk:  # ruling sunk-report: the last square of it this salvo fired on
         last = max(i for i, e in enumerate(entries) if e["ship"] == ship and e["result"] == "hit")
         entries[last]["result"] = "sunk"
@@ -309,7 +309,7 @@ def _sunk_list(ocean: Ocean, ships: Sequence[str]) -> list[SalvoGridSunkShip]:
 
 def view_of(ocean: Ocean) -> SalvoGridView:
     """What the rival knows of this ocean: misses, hits on ships afloat, contacts, sunk ships."""
-    fired = set(ocean.shots_received)
+    fired = ocean.fired_on
     afloat = set(ocean.afloat())
     in_order = [sq for sq in BOARD if sq in fired]
     return {
@@ -321,7 +321,7 @@ def view_of(ocean: Ocean) -> SalvoGridView:
 
 
 def _told(
-    captain_plan: Plan, landing: Landing, rival: Ocean, bonus: int, counted: set[Square]
+    captain_plan: Plan, landing: Landing, rival: Ocean, bonus: int, counted: Set[Square]
 ) -> SalvoGridTold:
     """What the firing captain is told: no ship is named until it sinks. Recon and sonar
     count the rival's ship squares not in ``counted`` (ruling counts-after-landing)."""
@@ -431,7 +431,7 @@ def salvo(inp: SalvoInput, res: Resolution) -> SalvoGridSalvoResult:
     out: dict[SalvoGridCaptain, SalvoGridCaptainResult] = {}
     for captain in sides:
         rival = rivals[captain]
-        counted = set(landings[captain].fired if after else sides[rival].ocean.shots_received)
+        counted = set(landings[captain].fired) if after else sides[rival].ocean.fired_on
         out[captain] = {
             "told": _told(
                 plans[captain], landings[captain], oceans[rival], bonus[captain], counted

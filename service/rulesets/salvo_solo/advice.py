@@ -564,7 +564,7 @@ def advice(inp: AdviceInput, res: Resolution) -> SalvoSoloAdviceResult:
     return {
         "best_action": best["action"],
         "actions": judged,
-        "enemy_action": cast(SalvoSoloAction | None, inp.enemy_action),  # checked by the schema
+        "enemy_action": cast("SalvoSoloAction | None", inp.enemy_action),  # checked by the schema
         "method": {
             "kind": "monte-carlo",
             "algorithm": ALGORITHM,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Final
 
 from ...engine.errors import RuleError
+from ...engine.records import fields_dict
 from ...engine.typed import fixed_set, table_of
 from .results import SalvoSoloFireControl, SalvoSoloShipName
 from .tables import SPEED_PER_S_HIT
@@ -42,7 +43,7 @@ class ShipCard:
         return rating
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return fields_dict(self)
 
 
 @dataclass(frozen=True)
@@ -120,14 +121,14 @@ class Ship:
             if CATALOG.get(self.card.name) == self.card
             else {"card": self.card.as_dict()}
         )
-        named["state"] = asdict(self.state)
+        named["state"] = fields_dict(self.state)
         return named
 
     def status(self) -> dict[str, Any]:
         """The state a client sends back next time, plus what it means now."""
         return {
             "name": self.card.name,
-            "state": asdict(self.state),
+            "state": fields_dict(self.state),
             "speed": self.speed,
             "sunk": self.sunk,
             "can_fire": self.why_cannot_fire() is None,

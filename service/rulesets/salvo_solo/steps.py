@@ -554,9 +554,9 @@ class GameState:
             "turn": self.turn,
             "weather": cast(SalvoSoloWeather, self.weather),
             "range": cast(SalvoSoloRange, self.range),
-            "player": cast(SalvoSoloNamedShip | SalvoSoloInlineShip, self.player.ref()),
-            "enemy": cast(SalvoSoloNamedShip | SalvoSoloInlineShip, self.enemy.ref()),
-            "enemy_last_action": cast(SalvoSoloAction | None, self.enemy_last_action),
+            "player": cast("SalvoSoloNamedShip | SalvoSoloInlineShip", self.player.ref()),
+            "enemy": cast("SalvoSoloNamedShip | SalvoSoloInlineShip", self.enemy.ref()),
+            "enemy_last_action": cast("SalvoSoloAction | None", self.enemy_last_action),
             "player_has_straddled": self.player_has_straddled,
             "enemy_has_straddled": self.enemy_has_straddled,
         }
