@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import json
 import random
-import types
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +33,8 @@ def request_schemas(app: Flask) -> dict[str, Schema]:
 
 def shape(value: Any) -> Any:
     """A loaded value as plain data, objects by their class and attributes."""
-    if isinstance(value, types.GeneratorType):
-        return "generator"
+    if isinstance(value, Iterator):  # a dice source's stream of bytes, not yet read
+        return "iterator"
     if isinstance(value, dict):
         return {key: shape(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
