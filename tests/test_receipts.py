@@ -589,3 +589,60 @@ def test_the_receipt_is_exactly_what_joserfc_would_sign(game_app: Flask) -> None
     )
     head, _, signature = token.split(".")
     assert response["receipt"] == f"{head}..{signature}"
+
+
+def test_the_service_and_joserfc_agree_on_every_receipt(game_app: Flask) -> None:
+    """The service checks a receipt with the header it writes by joserfc's Ed25519 algorithm
+    over the signing input it puts together itself; joserfc's whole deserialize_compact
+    must give the same verdict for that receipt, and for every other one."""
+    from joserfc import jws
+    from joserfc.errors import JoseError
+
+    from service.http.receipts import current_keys
+    from service.receipts.canonical import canonical_json
+
+    log = play(game_app.test_client())
+    with game_app.app_context():
+        signing = current_keys().signer.keys
+    kid = signing.kid
+
+    def resigned(document: Doc, header: dict[str, Any]) -> Doc:
+        unsigned = {k: v for k, v in document.items() if k != "receipt"}
+        token = jws.serialize_compact(
+            header, canonical_json(unsigned), signing.current, algorithms=["Ed25519"]
+        )
+        head, _, signature = token.split(".")
+        return {**unsigned, "receipt": f"{head}..{signature}"}
+
+    def flipped(document: Doc) -> Doc:
+        head, _, signature = document["receipt"].partition("..")
+        first = "B" if signature[0] == "A" else "A"
+        return {**document, "receipt": f"{head}..{first}{signature[1:]}"}
+
+    altered = copy.deepcopy(log[0])
+    altered["rolls"][0]["values"][0] = 7 - altered["rolls"][0]["values"][0]
+    documents = [
+        *log,
+        altered,
+        flipped(log[1]),
+        resigned(log[0], {"alg": "Ed25519", "kid": kid, "typ": "JWT"}),
+        resigned(log[0], {"alg": "Ed25519", "kid": kid, "b64": False, "crit": ["b64"]}),
+        resigned(log[0], {"kid": kid, "alg": "Ed25519"}),
+    ]
+    verdicts = []
+    for document in documents:
+        unsigned = {k: v for k, v in document.items() if k != "receipt"}
+        try:
+            jws.deserialize_compact(
+                document["receipt"],
+                signing.public[kid],
+                algorithms=["Ed25519"],
+                payload=canonical_json(unsigned),
+            )
+            joserfc_holds = True
+        except JoseError:
+            joserfc_holds = False
+        checked = check_signature(signing, document)
+        assert checked.valid is joserfc_holds, (document["receipt"], checked)
+        verdicts.append(joserfc_holds)
+    assert verdicts == [True] * len(log) + [False, False, True, True, True]

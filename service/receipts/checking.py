@@ -196,15 +196,17 @@ def _rederive(entry: Entry, stream: Iterator[int], read: list[tuple[int, int]]) 
     before = len(entry.found)
     for index, ((count, sides), roll) in enumerate(zip(read, rolls, strict=True)):
         expected = [die_from_stream(stream, sides) for _ in range(count)]
-        label = show(roll.get("label"))
         if roll.get("values") != expected:
             entry.add(
                 "dice-mismatch",
-                f"rolls[{index}] ({label}): the response says {show(roll.get('values'))}, "
-                f"the seed and nonce give {show(expected)}",
+                f"rolls[{index}] ({show(roll.get('label'))}): the response says "
+                f"{show(roll.get('values'))}, the seed and nonce give {show(expected)}",
             )
         elif roll.get("total") != sum(expected):
-            entry.add("total-mismatch", f"rolls[{index}] ({label}): the total is not the sum")
+            entry.add(
+                "total-mismatch",
+                f"rolls[{index}] ({show(roll.get('label'))}): the total is not the sum",
+            )
     entry.dice_valid = len(entry.found) == before
 
 
