@@ -123,25 +123,15 @@ def _value_plan(field: fields.Field[Any]) -> Step:
     """How a present, non-null value of ``field`` is loaded."""
     if field.pre_load or field.post_load or _overrides(field, "deserialize", "_validate_missing"):
         raise _NotPlannable
-    validate = field._validate  # noqa: SLF001 - the field's own validators, as deserialize runs them
-    checked = bool(field.validators)
     if isinstance(field, OneOf):
-        return _one_of_plan(field)
+        return _validated(field, _one_of_plan(field))
     if isinstance(field, fields.Nested):
         nested = field.schema
         if type(field)._deserialize is not fields.Nested._deserialize:
             raise _NotPlannable
         if nested.many or field.many or field.unknown is not None or field.only or field.exclude:
             raise _NotPlannable
-        inner_plan = _schema_plan(nested)
-
-        def nested_value(value: Any, key: str | None, data: Any) -> Any:
-            out = inner_plan(value, key, data)
-            if checked:
-                validate(out)
-            return out
-
-        return nested_value
+        return _validated(field, _schema_plan(nested))
     if isinstance(field, fields.List):
         if type(field)._deserialize not in (fields.List._deserialize, BoundedList._deserialize):
             raise _NotPlannable
@@ -153,23 +143,27 @@ def _value_plan(field: fields.Field[Any]) -> Step:
                 raise _UNPLANNED
             if length is not None:
                 length(value)  # before the items, as BoundedList refuses a flood
-            out = [item(each, None, None) for each in value]  # as List hands them on
-            if checked:
-                validate(out)
-            return out
+            return [item(each, None, None) for each in value]  # as List hands them on
 
-        return list_value
+        return _validated(field, list_value)
     if isinstance(field, fields.Dict | fields.Tuple | fields.Mapping):
         raise _NotPlannable  # loaded by marshmallow: none is on a hot path
-    deserialize = field._deserialize  # noqa: SLF001 - the field's own conversion
+    return _validated(field, field._deserialize)  # noqa: SLF001 - the field's own conversion
 
-    def leaf(value: Any, key: str | None, data: Any) -> Any:
-        out = deserialize(value, key, data)
-        if checked:
-            validate(out)
+
+def _validated(field: fields.Field[Any], convert: Step) -> Step:
+    """``convert``, then the field's validators on what it gives, as ``deserialize`` runs
+    them (``convert`` itself where the field has none)."""
+    if not field.validators:
+        return convert
+    validate = field._validate  # noqa: SLF001 - the field's own validators
+
+    def validated(value: Any, key: str | None, data: Any) -> Any:
+        out = convert(value, key, data)
+        validate(out)
         return out
 
-    return leaf
+    return validated
 
 
 def _item_plan(field: fields.Field[Any]) -> Step:
@@ -194,18 +188,13 @@ def _one_of_plan(field: OneOf) -> Step:
         (required, _schema_plan(schema))
         for (_, schema), required in zip(field.variants, field.variant_required, strict=True)
     ]
-    validate = field._validate  # noqa: SLF001
-    checked = bool(field.validators)
 
     def one_of(value: Any, key: str | None, data: Any) -> Any:
         if type(value) is not dict:
             raise _UNPLANNED
         for required, plan in variants:
             if required <= value.keys():
-                out = plan(value, key, data)
-                if checked:
-                    validate(out)
-                return out
+                return plan(value, key, data)
         raise _UNPLANNED
 
     return one_of
