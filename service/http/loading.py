@@ -44,9 +44,6 @@ class _NotPlannable(Exception):
     """Raised while planning: this schema or field is loaded by marshmallow itself."""
 
 
-_UNPLANNED = _Unplanned()
-
-
 def planned(schema: Schema) -> Load:
     """``schema.load``, planned where it can be (see above); ``schema.load`` otherwise."""
     try:
@@ -95,20 +92,20 @@ def _schema_plan(schema: Schema) -> Step:
 
     def plan(data: Any, _key: str | None, _parent: Any) -> Any:
         if type(data) is not dict or not known.issuperset(data):
-            raise _UNPLANNED
+            raise _Unplanned
         result = {}
         for key, target, field, value_plan in members:
             value = data.get(key, missing)
             if value is missing:
                 if field.required:
-                    raise _UNPLANNED
+                    raise _Unplanned
                 default = field.load_default
                 value = default() if callable(default) else default
                 if value is not missing:
                     result[target] = value
             elif value is None:
                 if not field.allow_none:
-                    raise _UNPLANNED
+                    raise _Unplanned
                 result[target] = None
             else:
                 result[target] = value_plan(value, key, data)
@@ -140,7 +137,7 @@ def _value_plan(field: fields.Field[Any]) -> Step:
 
         def list_value(value: Any, key: str | None, data: Any) -> Any:
             if type(value) is not list:
-                raise _UNPLANNED
+                raise _Unplanned
             if length is not None:
                 length(value)  # before the items, as BoundedList refuses a flood
             return [item(each, None, None) for each in value]  # as List hands them on
@@ -174,7 +171,7 @@ def _item_plan(field: fields.Field[Any]) -> Step:
     def item(value: Any, key: str | None, data: Any) -> Any:
         if value is None:
             if not allow_none:
-                raise _UNPLANNED
+                raise _Unplanned
             return None
         return value_plan(value, key, data)
 
@@ -191,11 +188,11 @@ def _one_of_plan(field: OneOf) -> Step:
 
     def one_of(value: Any, key: str | None, data: Any) -> Any:
         if type(value) is not dict:
-            raise _UNPLANNED
+            raise _Unplanned
         for required, plan in variants:
             if required <= value.keys():
                 return plan(value, key, data)
-        raise _UNPLANNED
+        raise _Unplanned
 
     return one_of
 
