@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
+from service.engine.dice import SeededDice
+from service.engine.resolution import Resolution
+from service.rulesets.salvo_grid.fleet import (
+    BOARD,
+    FreeLines,
+    LayoutInput,
+    Placement,
+    Square,
+    faults_one_by_one,
+    fleet_faults,
+    layout,
+    lines_on_board,
+    parse,
+    placements,
+)
 from tests.salvo_grid_helpers import (
     FLEET_A,
     diagonal_cruiser,
@@ -454,3 +470,67 @@ def test_an_illegal_ocean_names_every_fault_and_the_first_field(client: FlaskCli
         "the ocean is columns A to J, rows 1 to 10"
     )
     assert [error["field"] for error in problem["errors"]] == ["a.ocean.fleet[2].squares"]
+
+
+# --- the quick ways of the layout and of the fleet check, held to the plain ones ---------------
+
+
+def test_the_free_lines_are_the_placements_in_order() -> None:
+    """A layout's die picks from the lines clear of the ships placed so far: the quick count
+    and the n-th line are those of the plain list, for any squares taken (off the board
+    too), none to all."""
+    rnd = random.Random(7)
+    takens: list[set[Square]] = [set(), set(BOARD), {(-1, 0), (10, 3), (4, 11)}]
+    takens += [set(rnd.sample(BOARD, rnd.randrange(0, 60))) for _ in range(60)]
+    for taken in takens:
+        for ship in SIZES:
+            plain = placements(ship, taken)
+            free = FreeLines(ship, taken)
+            assert len(free) == len(plain)
+            assert [free[i] for i in range(len(free))] == plain
+            for beyond in (-1, len(plain)):
+                with pytest.raises(IndexError):
+                    free[beyond]
+
+
+def _fleets() -> list[tuple[Placement, ...]]:
+    """Legal layouts from the dice, and each of them spoilt in the ways a fleet can be."""
+    found = []
+    for nonce in range(25):
+        result = layout(LayoutInput(), Resolution(SeededDice("fleets", nonce)))["fleet"] or []
+        legal = tuple(Placement(p["ship"], tuple(map(parse, p["squares"]))) for p in result)
+        first, second, last = legal[0], legal[1], legal[-1]
+        others = {square for placement in legal[:-1] for square in placement.squares}
+        over = next(sq for sq in lines_on_board(len(last.squares)) if others & set(sq))
+        moved = tuple((c + 1, r) for c, r in first.squares)
+        found += [
+            legal,
+            tuple(reversed(legal)),  # in another order: still legal
+            tuple(Placement(p.ship, p.squares[::-1]) for p in legal),
+            legal[1:],  # a ship missing
+            legal + (first,),  # one twice
+            (Placement(first.ship, moved),) + legal[1:],  # moved: off the board or over another
+            (Placement(first.ship, second.squares[:1] + first.squares[1:]),) + legal[1:],
+            legal[:-1] + (Placement(last.ship, over),),  # on a line, over another ship
+            # two cruisers and no submarine: the same sizes, on their own lines
+            tuple(
+                Placement("cruiser" if p.ship == "submarine" else p.ship, p.squares) for p in legal
+            ),
+            (Placement(first.ship, first.squares[:-1]),) + legal[1:],  # too short
+            (Placement(first.ship, first.squares[:1] * 5),) + legal[1:],  # one square, five times
+            (Placement(second.ship, first.squares[:4]), Placement(first.ship, second.squares))
+            + legal[2:],  # two ships' places swapped: the wrong sizes
+            (Placement(first.ship, tuple((c + i, r + i) for i, (c, r) in enumerate(moved))),)
+            + legal[1:],  # diagonal, or bent
+        ]
+    return found
+
+
+def test_a_fleet_passes_the_quick_check_exactly_when_no_check_finds_a_fault() -> None:
+    fleets = _fleets()
+    answers = [
+        (fleet_faults(fleet, "fleet"), faults_one_by_one(fleet, "fleet")) for fleet in fleets
+    ]
+    assert all(quick == plain for quick, plain in answers)
+    legal = sum(1 for quick, _ in answers if not quick)
+    assert 0 < legal < len(fleets)  # both kinds were checked

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from typing import Any, Final, TypeVar, cast
+from typing import Any, Final, Protocol, TypeVar, cast
 
 from ...engine.errors import RuleError
 from ...engine.resolution import Resolution
@@ -157,8 +157,41 @@ def _shape_fault(placement: Placement, where: str) -> Fault | None:
     )
 
 
+@cache
+def _places_of_size(size: int) -> frozenset[frozenset[Square]]:
+    """Every place on the board of a ship of ``size`` squares, as a set of its squares."""
+    return frozenset(frozenset(squares) for squares in lines_on_board(size))
+
+
+def _plainly_legal(fleet: Sequence[Placement]) -> bool:
+    """True when the fleet is one of each ship, each on a line of the board of its own
+    length, none on another's square: a fleet ``fleet_faults`` finds nothing wrong with
+    (what every round sends back), told without the checks one by one."""
+    if len(fleet) != len(t.SHIP_IDS):
+        return False
+    seen: set[str] = set()
+    covered: set[Square] = set()
+    for placement in fleet:
+        size = t.SHIP_SIZES.get(placement.ship)
+        if (
+            size is None
+            or placement.ship in seen
+            or len(placement.squares) != size
+            or frozenset(placement.squares) not in _places_of_size(size)
+        ):
+            return False
+        seen.add(placement.ship)
+        covered.update(placement.squares)
+    return len(covered) == t.FLEET_SQUARES
+
+
 def fleet_faults(fleet: Sequence[Placement], where: str = "fleet") -> list[Fault]:
     """Every fault of a fleet: wrong ships, wrong sizes, off the board, shape, overlaps."""
+    return [] if _plainly_legal(fleet) else faults_one_by_one(fleet, where)
+
+
+def faults_one_by_one(fleet: Sequence[Placement], where: str = "fleet") -> list[Fault]:
+    """``fleet_faults`` with every check made, for any fleet (a legal one has none)."""
     faults: list[Fault] = []
     present = {p.ship for p in fleet}
     for ship in t.SHIP_IDS:
@@ -408,9 +441,18 @@ def require_legal_ocean(ocean: Ocean, where: str, whose: str) -> None:
 
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 
 
-def choose(res: Resolution, label: str, candidates: Sequence[T], describe: Any = str) -> T:
+class Candidates(Protocol[T_co]):
+    """What ``choose`` picks from: a list, or anything else counted and indexed alike."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, position: int, /) -> T_co: ...
+
+
+def choose(res: Resolution, label: str, candidates: Candidates[T], describe: Any = str) -> T:
     """One of ``candidates``, by one die with exactly that many sides (no die for one).
 
     Every face is equally likely (the dice source has no modulo bias), so every candidate
@@ -448,6 +490,57 @@ def placements(ship: str, occupied: set[Square]) -> list[tuple[Square, ...]]:
     return [sq for sq in lines_on_board(t.SHIP_SIZES[ship]) if occupied.isdisjoint(sq)]
 
 
+_WORD: Final = (1 << 64) - 1
+
+
+@cache
+def _lines_through(size: int) -> dict[Square, int]:
+    """For each square, the lines of ``lines_on_board(size)`` through it, as a bit mask of
+    their positions in that tuple (worked out once per size)."""
+    through: dict[Square, int] = {}
+    for index, squares in enumerate(lines_on_board(size)):
+        for square in squares:
+            through[square] = through.get(square, 0) | 1 << index
+    return through
+
+
+class FreeLines:
+    """``placements(ship, occupied)`` without building the list: the lines clear of
+    ``occupied`` as a bit mask of their positions, the n-th of them found when it is asked
+    for (a layout asks for one of each ship's hundred or so)."""
+
+    __slots__ = ("_lines", "_free", "_count")
+
+    def __init__(self, ship: str, occupied: Iterable[Square]) -> None:
+        size = t.SHIP_SIZES[ship]
+        self._lines = lines_on_board(size)
+        through = _lines_through(size)
+        blocked = 0
+        for square in occupied:
+            blocked |= through.get(square, 0)
+        self._free = ((1 << len(self._lines)) - 1) & ~blocked
+        self._count = self._free.bit_count()
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, position: int) -> tuple[Square, ...]:
+        if not 0 <= position < self._count:
+            raise IndexError(position)
+        free, base = self._free, 0
+        while True:  # to the 64 lines that hold it, then line by line
+            word = free & _WORD
+            count = word.bit_count()
+            if position < count:
+                break
+            position -= count
+            free >>= 64
+            base += 64
+        for _ in range(position):
+            word &= word - 1  # the lowest line left is not the one: drop it
+        return self._lines[base + (word & -word).bit_length() - 1]
+
+
 def layout(inp: LayoutInput, res: Resolution) -> SalvoGridLayoutResult:
     """A random legal fleet from the dice, or the check of the fleet given."""
     if inp.fleet is not None:
@@ -461,7 +554,7 @@ def layout(inp: LayoutInput, res: Resolution) -> SalvoGridLayoutResult:
     fleet = []
     for ship in t.SHIP_IDS:
         squares = choose(
-            res, f"place the {t.SHIP_NAMES[ship]}", placements(ship, occupied), span_name
+            res, f"place the {t.SHIP_NAMES[ship]}", FreeLines(ship, occupied), span_name
         )
         occupied.update(squares)
         fleet.append(Placement(ship, squares))
