@@ -82,6 +82,42 @@ def test_every_die_is_a_face_and_replays_identically(seed: str, nonce: int, side
     assert all(1 <= value <= sides for value in first)
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.text(min_size=1, max_size=20),
+    nonce=st.integers(min_value=0, max_value=dice.MAX_NONCE),
+    rolls=st.lists(
+        st.tuples(
+            st.integers(min_value=0, max_value=40),
+            st.sampled_from([2, 3, 5, 6, 7, 10, 100, 129, 255, 256, 257, 1000]),
+        ),
+        max_size=8,
+    ),
+)
+def test_a_roll_of_seeded_or_sealed_dice_is_its_dice_read_one_by_one(
+    seed: str, nonce: int, rolls: list[tuple[int, int]]
+) -> None:
+    """A roll reads its dice in one loop: the same dice, and the same bytes left for the
+    next roll, as reading them one die at a time (one- and two-byte dice, none at all)."""
+    for source in (dice.SeededDice(seed, nonce), dice.SealedDice(seed, "client", nonce)):
+        one_by_one = dice.byte_stream(source.describe().get("seed") or f"{seed}:client", nonce)
+        for count, sides in rolls:
+            wanted = tuple(dice.die_from_stream(one_by_one, sides) for _ in range(count))
+            assert source.draw("x", count, sides).values == wanted
+        assert source.used == sum(count for count, _ in rolls)
+        assert source.draw("x", 3, 6).values == tuple(
+            dice.die_from_stream(one_by_one, 6) for _ in range(3)
+        )
+
+
+def test_a_roll_past_the_end_of_a_stream_stops_as_a_die_does() -> None:
+    with pytest.raises(StopIteration):
+        dice.die_from_stream(iter([255]), 6)
+    with pytest.raises(StopIteration):
+        dice.dice_from_stream(iter([1, 255]), 2, 6)  # one die read, the second past the end
+    assert dice.dice_from_stream(iter([1, 255, 3]), 2, 6) == (2, 4)
+
+
 @pytest.mark.parametrize("sides", [6, 10, 7, 100, 300])
 def test_faces_are_uniform_chi_square(sides: int) -> None:
     """Rolls across many seeds: chi-square well inside what uniform dice produce."""

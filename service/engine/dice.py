@@ -65,11 +65,12 @@ class Roll:
         return sum(self.values)
 
     def as_dict(self) -> dict[str, Any]:
+        values = self.values  # ``notation`` and ``total`` written out: every answer lists rolls
         return {
             "label": self.label,
-            "notation": self.notation,
-            "values": list(self.values),
-            "total": self.total,
+            "notation": f"{len(values)}d{self.sides}",
+            "values": list(values),
+            "total": sum(values),
         }
 
 
@@ -137,7 +138,37 @@ def die_from_stream(stream: Iterator[int], sides: int) -> int:
             return number % sides + 1
 
 
-class SeededDice(DiceSource):
+def dice_from_stream(stream: Iterator[int], count: int, sides: int) -> tuple[int, ...]:
+    """``count`` dice of ``sides`` faces from the stream: the very dice ``die_from_stream``
+    reads one at a time, read in one loop where a die takes a byte a try."""
+    if sides > 256 or count < 1:
+        return tuple([die_from_stream(stream, sides) for _ in range(count)])
+    limit = 256 - 256 % sides
+    values = []
+    for number in stream:
+        if number < limit:
+            values.append(number % sides + 1)
+            if len(values) == count:
+                return tuple(values)
+    raise StopIteration  # the stream ran out (the service's never does)
+
+
+class _StreamDice(DiceSource):
+    """Dice read from an fc-dice-v1 byte stream (seeded and sealed dice)."""
+
+    _stream: Iterator[int]
+
+    def die(self, sides: int, label: str, count: int, index: int) -> int:
+        return die_from_stream(self._stream, sides)
+
+    def draw(self, label: str, count: int, sides: int) -> Roll:
+        self.admit(label, count, sides)
+        values = dice_from_stream(self._stream, count, sides)
+        self.used += count
+        return Roll(label, sides, values)
+
+
+class SeededDice(_StreamDice):
     """Deterministic dice from a seed and a nonce (``fc-dice-v1``)."""
 
     def __init__(self, seed: str, nonce: int = 0, *, generated: bool = False) -> None:
@@ -150,9 +181,6 @@ class SeededDice(DiceSource):
     def fresh(cls) -> SeededDice:
         """A seed from the operating system's randomness, returned so it can be replayed."""
         return cls(secrets.token_urlsafe(16), 0, generated=True)
-
-    def die(self, sides: int, label: str, count: int, index: int) -> int:
-        return die_from_stream(self._stream, sides)
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -177,7 +205,7 @@ def sealed_seed(server_seed: str, client_seed: str) -> str:
     return f"{server_seed}:{client_seed}"
 
 
-class SealedDice(DiceSource):
+class SealedDice(_StreamDice):
     """Dice from a committed, still secret server seed and a client seed (``fc-dice-sealed-v1``).
 
     The response names the commitment, never the server seed: the player learns the seed
@@ -192,9 +220,6 @@ class SealedDice(DiceSource):
         self.nonce = nonce
         self.reveal_after = reveal_after
         self._stream = byte_stream(sealed_seed(server_seed, client_seed), nonce)
-
-    def die(self, sides: int, label: str, count: int, index: int) -> int:
-        return die_from_stream(self._stream, sides)
 
     def describe(self) -> dict[str, Any]:
         described: dict[str, Any] = {
