@@ -122,13 +122,17 @@ class Resolution:
         outcome: str,
     ) -> int:
         """Record how a roll total was modified and what it was compared with."""
-        applied = [m for m in modifiers if m.value != 0]
-        total = natural + sum(m.value for m in applied)
+        applied = []  # the modifiers that change the total, in one pass (a check per roll)
+        total = natural
+        for modifier in modifiers:
+            if modifier.value != 0:
+                applied.append(modifier.as_dict())
+                total += modifier.value
         self.checks.append(
             {
                 "roll": roll,
                 "natural": natural,
-                "applied": [m.as_dict() for m in applied],
+                "applied": applied,
                 "final": total,
                 "compared_with": compared_with,
                 "outcome": outcome,
