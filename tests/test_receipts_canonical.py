@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import struct
 from dataclasses import dataclass
 from typing import Any
 
@@ -221,6 +222,43 @@ def test_output_that_may_not_be_canonical_is_checked_member_by_member(value: Any
     ],
 )
 def test_plain_output_is_taken_as_orjson_writes_it(value: Any) -> None:
+    assert _written(value) == rfc8785.dumps(value) == canonical_json(value)
+
+
+NOT_FINITE = {
+    "nan": float("nan"),
+    "negative-nan": -float("nan"),
+    "nan-with-a-payload": struct.unpack(">d", bytes.fromhex("7ff0000000000001"))[0],
+    "negative-nan-with-a-payload": struct.unpack(">d", bytes.fromhex("fff8dead0000beef"))[0],
+    "infinity": float("inf"),
+    "negative-infinity": -float("inf"),
+}
+
+
+@pytest.mark.parametrize("shape", ["member", "deep", "repeated", "among-plain-floats"])
+@pytest.mark.parametrize("name", NOT_FINITE)
+def test_no_nan_or_infinity_hides_behind_the_null_orjson_writes(name: str, shape: str) -> None:
+    """orjson writes NaN and the infinities as ``null``: beside a real null, anywhere in the
+    value, they are still found, and the value has no canonical form."""
+    bad = NOT_FINITE[name]
+    value: Any = {
+        "member": {"a": None, "p": bad},
+        "deep": {"roll": None, "rolls": [{"values": [1, 2, [None, {"p": bad}]]}]},
+        "repeated": [None, bad, bad, {"q": bad}],
+        "among-plain-floats": {"a": None, "p": [0.5, bad, -1e300]},
+    }[shape]
+    assert _written(value) is None
+    with pytest.raises(CanonicalizationError):
+        canonical_json(value)
+
+
+@pytest.mark.parametrize(
+    "number",
+    # Integers whose pickle spells the bytes a non-finite float is written as ("G\x7f\xf0").
+    [int.from_bytes(b"G\x7f\xf0\x00", "little"), int.from_bytes(b"G\xff\xff\x00", "little")],
+)
+def test_an_integer_that_pickles_like_an_infinity_is_still_taken_as_written(number: int) -> None:
+    value = {"roll": None, "n": [None, number, -4096]}
     assert _written(value) == rfc8785.dumps(value) == canonical_json(value)
 
 

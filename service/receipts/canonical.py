@@ -11,15 +11,18 @@ Python: orjson refuses an integer past the safe range (``OPT_STRICT_INTEGER``) a
 type that is not JSON's own (dataclasses, dates and subclasses are passed through to a
 refusal); output that is all ASCII has ASCII keys; and a float always writes a ``.`` or an
 ``e`` right after the digits that start a value (``0.5``, ``1e-7``), so output without such
-a number holds no float but NaN and the infinities, which orjson writes as ``null``: output
-with a ``null`` is read back and compared with the value (C code both), which a NaN or an
-infinity never equals. Output that fails a test (a string that merely looks like a float,
+a number holds no float but NaN and the infinities, which orjson writes as ``null``: for
+output with a ``null``, the value's pickle is searched for the bytes such a float pickles
+to, and a value whose pickle has them is read back and compared with the value (C code
+all), which a NaN or an infinity never equals. Output that fails a test (a string that merely looks like a float,
 such as ``"a,1.5"``, included) is checked the slow way, member by member, as before.
 tests/test_receipts_canonical.py proves the two agree byte for byte.
 """
 
 from __future__ import annotations
 
+import pickle
+import re
 from typing import Any
 
 import orjson
@@ -38,12 +41,32 @@ _FLOAT_MARKS = (b".", b"e+", b"e-")
 _DIGITS = frozenset(b"0123456789")
 _MINUS = ord("-")
 _VALUE_START = frozenset(b":[,")
+_PICKLE = 5
+
+
+# What pickle writes for a float (protocol 2 and later): BINFLOAT, then its IEEE 754 bytes,
+# big-endian. A NaN or an infinity has every exponent bit set: a first byte of 0x7f or 0xff
+# (the sign), and a second whose high four bits are set. Text cannot hide a false negative
+# here (every float is written so), and a string that spells these bytes merely sends the
+# value to the read-back below.
+_NOT_FINITE = re.compile(rb"G[\x7f\xff][\xf0-\xff]")
 
 
 def _finite(value: Any, written: bytes) -> bool:
-    """False if ``value`` holds NaN or an infinity, which orjson writes as ``null``: read
-    back, such output is not equal to the value (``None`` equals no float)."""
-    return b"null" not in written or bool(orjson.loads(written) == value)
+    """False if ``value`` holds NaN or an infinity, which orjson writes as ``null``.
+
+    Output without ``null`` holds neither; otherwise the value's pickle (C code, about half
+    the cost of reading the output back) is searched for the bytes a non-finite float is
+    written as, and only a value whose pickle has them is read back and compared with the
+    value (``None`` equals no float)."""
+    if b"null" not in written:
+        return True
+    try:
+        if not _NOT_FINITE.search(pickle.dumps(value, _PICKLE)):
+            return True
+    except (pickle.PicklingError, TypeError, ValueError, RecursionError):
+        pass  # not a plain value: the read-back decides
+    return bool(orjson.loads(written) == value)
 
 
 def _no_float(written: bytes) -> bool:
