@@ -6,6 +6,7 @@ verify a receipt with the keys from /.well-known/jwks.json.
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 from pathlib import Path
@@ -619,6 +620,19 @@ def test_the_service_and_joserfc_agree_on_every_receipt(game_app: Flask) -> None
         first = "B" if signature[0] == "A" else "A"
         return {**document, "receipt": f"{head}..{first}{signature[1:]}"}
 
+    def signature(document: Doc, raw: bytes) -> Doc:
+        head = document["receipt"].split("..")[0]
+        spelled = base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+        return {**document, "receipt": f"{head}..{spelled}"}
+
+    def raw(document: Doc) -> bytes:
+        spelled = document["receipt"].split("..")[1]
+        return base64.urlsafe_b64decode(spelled + "=" * (-len(spelled) % 4))
+
+    order = 2**252 + 27742317777372353535851937790883648493  # L, the group's order
+    r, s = raw(log[0])[:32], int.from_bytes(raw(log[0])[32:], "little")
+    identity = (1).to_bytes(32, "little")  # the neutral point: of order 1
+    order_two = ((1 << 255) - 20).to_bytes(32, "little")  # (0, -1): of order 2
     altered = copy.deepcopy(log[0])
     altered["rolls"][0]["values"][0] = 7 - altered["rolls"][0]["values"][0]
     documents = [
@@ -628,6 +642,13 @@ def test_the_service_and_joserfc_agree_on_every_receipt(game_app: Flask) -> None
         resigned(log[0], {"alg": "Ed25519", "kid": kid, "typ": "JWT"}),
         resigned(log[0], {"alg": "Ed25519", "kid": kid, "b64": False, "crit": ["b64"]}),
         resigned(log[0], {"kid": kid, "alg": "Ed25519"}),
+        signature(log[0], r + (s + order).to_bytes(32, "little")),  # S not below L
+        signature(log[0], identity + (0).to_bytes(32, "little")),  # small-order R
+        signature(log[0], order_two + s.to_bytes(32, "little")),
+        signature(log[0], identity + s.to_bytes(32, "little")),
+        signature(log[0], raw(log[0])[:63]),  # a byte short
+        signature(log[0], raw(log[0]) + b"\0"),  # a byte long
+        signature(log[0], bytes(64)),
     ]
     verdicts = []
     for document in documents:
@@ -645,4 +666,27 @@ def test_the_service_and_joserfc_agree_on_every_receipt(game_app: Flask) -> None
         checked = check_signature(signing, document)
         assert checked.valid is joserfc_holds, (document["receipt"], checked)
         verdicts.append(joserfc_holds)
-    assert verdicts == [True] * len(log) + [False, False, True, True, True]
+    assert verdicts == [True] * len(log) + [False, False, True, True, True] + [False] * 7
+
+
+@pytest.mark.parametrize("parameters", [{"use": "enc"}, {"alg": "EdDSA"}])
+def test_a_key_not_for_ed25519_signatures_verifies_no_receipt_however_often_asked(
+    game_app: Flask, parameters: dict[str, str]
+) -> None:
+    """The service's check of a key (its use and its alg) is made once per key; a key that
+    fails it is refused on every receipt, not remembered as good, and a good key after it
+    still verifies."""
+    from joserfc.jwk import OKPKey
+
+    from service.http.receipts import current_keys
+
+    document = play(game_app.test_client())[0]
+    with game_app.app_context():
+        signing = current_keys().signer.keys
+    kid = signing.kid
+    public = OKPKey.import_key(signing.public[kid].as_dict(private=False), parameters)
+    wrong = keys.SigningKeys(signing.current, kid, {kid: public})
+    for _ in range(2):
+        checked = check_signature(wrong, document)
+        assert (checked.valid, checked.code) == (False, "altered")
+        assert check_signature(signing, document).valid

@@ -21,10 +21,11 @@ import json
 import re
 import time
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from joserfc import jws
 from joserfc.errors import JoseError
 from joserfc.jwk import OKPKey
@@ -174,27 +175,59 @@ NOT_CANONICAL = (
 )
 
 
-def _header(receipt: str) -> dict[str, Any] | None:
-    head = receipt.split(".", 1)[0]
+@lru_cache(maxsize=64)
+def _head(head: str) -> tuple[bool, dict[str, Any] | None]:
+    """Whether a receipt's first part is canonical base64url, and the JSON object it
+    decodes to (None if none): the same few headers come back on every receipt of a key,
+    so each is read once."""
     try:
         decoded = json.loads(base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)))
     except (ValueError, TypeError):
-        return None
-    return decoded if isinstance(decoded, dict) else None
+        decoded = None
+    return canonical_b64url(head), decoded if isinstance(decoded, dict) else None
+
+
+def _header(receipt: str) -> dict[str, Any] | None:
+    decoded = _head(receipt.split(".", 1)[0])[1]
+    return None if decoded is None else dict(decoded)  # a copy: the cached one stays as read
 
 
 _REGISTRY = jws.JWSRegistry(algorithms=ALGORITHMS)
 _ED25519 = _REGISTRY.get_alg("Ed25519")
 
 
+# The keys ``_checked_key`` has passed, by identity (joserfc keys are not hashable), each
+# held so that its id stays its own; a process knows a handful, tests make a few more.
+_CHECKED: dict[int, tuple[OKPKey, Ed25519PublicKey]] = {}
+_CHECKED_MAX = 64
+
+
+def _checked_key(key: OKPKey) -> Ed25519PublicKey:
+    """The OpenSSL key joserfc's Ed25519 algorithm verifies with, once its ``check_key``
+    has passed for ``key`` (its use, type, ``alg`` and curve: what a key holds, not what a
+    receipt does, so checked once per key). Raises JoseError as ``check_key`` does."""
+    found = _CHECKED.get(id(key))
+    if found is not None and found[0] is key:
+        return found[1]
+    _ED25519.check_key(key)
+    public = key.get_op_key("verify")
+    if not isinstance(public, Ed25519PublicKey):  # pragma: no cover - check_key saw Ed25519
+        raise TypeError("the key is not an Ed25519 public key")
+    if len(_CHECKED) >= _CHECKED_MAX:
+        _CHECKED.clear()
+    _CHECKED[id(key)] = (key, public)
+    return public
+
+
 def _verifies(receipt: str, header: dict[str, Any], key: OKPKey, payload: bytes) -> bool:
     """Whether the detached ``receipt`` signs ``payload`` with ``key``.
 
     A receipt whose header is the one the service writes (``alg`` and ``kid``, nothing
-    else) is checked by joserfc's Ed25519 algorithm over the JWS signing input put together
-    here (RFC 7515 section 5.2): the header joserfc would parse again is already read, and
-    its checks of such a header (critical members, RFC 7797's ``b64``, sizes) cannot fail.
-    Any other header goes through joserfc's whole ``deserialize_compact``.
+    else) is checked as joserfc's Ed25519 algorithm checks it (``check_key``, then
+    OpenSSL's Ed25519 verify of the JWS signing input, RFC 7515 section 5.2), over the
+    signing input put together here: the header joserfc would parse again is already
+    read, and its checks of such a header (critical members, RFC 7797's ``b64``, sizes)
+    cannot fail. Any other header goes through joserfc's whole ``deserialize_compact``.
     tests/test_receipts.py checks that the two agree on every receipt they are given.
     """
     head, _, signature = receipt.partition("..")
@@ -205,10 +238,11 @@ def _verifies(receipt: str, header: dict[str, Any], key: OKPKey, payload: bytes)
         ):
             jws.deserialize_compact(receipt, key, algorithms=ALGORITHMS, payload=payload)
             return True
-        _ED25519.check_key(key)
+        public = _checked_key(key)
         raw = base64.urlsafe_b64decode(signature + "=" * (-len(signature) % 4))
-        return bool(_ED25519.verify(head.encode("ascii") + b"." + _b64(payload), raw, key))
-    except (JoseError, ValueError, TypeError):
+        public.verify(raw, b"%s.%s" % (head.encode("ascii"), _b64(payload)))
+        return True
+    except (JoseError, InvalidSignature, ValueError, TypeError):
         return False
 
 
@@ -219,7 +253,8 @@ def check_signature(keys: SigningKeys, document: dict[str, Any]) -> Checked:
         return Checked(
             False, None, "no receipt: `receipt` must be a detached JWS (header..sig)", "no-receipt"
         )
-    if not all(canonical_b64url(part) for part in receipt.split("..")):
+    head, _, signature = receipt.partition("..")
+    if not (_head(head)[0] and canonical_b64url(signature)):
         return Checked(False, None, NOT_CANONICAL, "receipt-not-canonical")
     header = _header(receipt)
     if header is None or header.get("alg") != "Ed25519":
