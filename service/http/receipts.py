@@ -179,7 +179,8 @@ def signed(document: dict[str, Any]) -> Response:
             "number JSON cannot carry exactly, so its receipt cannot be signed",
             field="(body)",
         ) from None
-    response = Response(orjson.dumps(document), mimetype="application/json")
+    # The Content-Type mimetype="application/json" gives (no charset), without working it out.
+    response = Response(orjson.dumps(document), content_type="application/json")
     if minimal:  # no Vary: Prefer, an answer to a POST with no freshness is never stored
         response.headers["Preference-Applied"] = MINIMAL
     return response
