@@ -219,6 +219,8 @@ def test_output_that_may_not_be_canonical_is_checked_member_by_member(value: Any
         {"roll_next": None, "total": 12, "label": "straddle"},
         {"issued_at": "2026-11-30T09:30:00Z", "prev": "3e5f0a", "nonce": 9007199254740991},
         [[], {}, "", 0, -7, True, False],
+        {"note": "Roll 2. Then 3 hits. Range 10.", "v": "v1.4", "at": "-2.5", "n": [10, -3]},
+        ["e+", "1e", "x1e+5", "0. 5", ".5"],
     ],
 )
 def test_plain_output_is_taken_as_orjson_writes_it(value: Any) -> None:

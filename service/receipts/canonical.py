@@ -14,8 +14,9 @@ refusal); output that is all ASCII has ASCII keys; and a float always writes a `
 a number holds no float but NaN and the infinities, which orjson writes as ``null``: for
 output with a ``null``, the value's pickle is searched for the bytes such a float pickles
 to, and a value whose pickle has them is read back and compared with the value (C code
-all), which a NaN or an infinity never equals. Output that fails a test (a string that merely looks like a float,
-such as ``"a,1.5"``, included) is checked the slow way, member by member, as before.
+all), which a NaN or an infinity never equals. Output that fails a test (a string that
+merely looks like a float, such as ``"a,1.5"``, included) is checked the slow way, member
+by member, as before.
 tests/test_receipts_canonical.py proves the two agree byte for byte.
 """
 
@@ -38,7 +39,9 @@ _STRICT = (
 )
 # How orjson writes a float: digits, then one of these; a value starts after these bytes.
 _FLOAT_MARKS = (b".", b"e+", b"e-")
-_DIGITS = frozenset(b"0123456789")
+_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_ZERO = ord("0")
+_DIGIT_THEN_MARK = tuple(b"0" + mark for mark in _FLOAT_MARKS)
 _MINUS = ord("-")
 _VALUE_START = frozenset(b":[,")
 _PICKLE = 5
@@ -72,20 +75,22 @@ def _finite(value: Any, written: bytes) -> bool:
 def _no_float(written: bytes) -> bool:
     """True if orjson's output holds no float. orjson writes every finite float with a
     ``.`` or an exponent (``1e+21``, ``5e-324``) right after the digits it starts with:
-    each such mark is found by a byte search, and only the bytes right before it are
-    looked at (a float only if its digits start a value, not text such as ``"v1.4"``)."""
-    for mark in _FLOAT_MARKS:
-        at = written.find(mark)
+    with every digit written as ``0`` (one C pass), each mark right after a digit is found
+    by a byte search (a ``.`` ending a sentence is not), and only the bytes right before
+    it are looked at (a float only if its digits start a value, not text such as
+    ``"v1.4"``)."""
+    zeros = written.translate(_AS_ZERO)
+    for found in _DIGIT_THEN_MARK:
+        at = zeros.find(found)
         while at != -1:
-            start = at
-            while start and written[start - 1] in _DIGITS:
+            start = at  # the last digit before the mark: where does the number start?
+            while start and zeros[start - 1] == _ZERO:
                 start -= 1
-            if start < at:  # digits right before the mark: is this where a number starts?
-                if start and written[start - 1] == _MINUS:
-                    start -= 1
-                if not start or written[start - 1] in _VALUE_START:
-                    return False
-            at = written.find(mark, at + 1)
+            if start and zeros[start - 1] == _MINUS:
+                start -= 1
+            if not start or zeros[start - 1] in _VALUE_START:
+                return False
+            at = zeros.find(found, at + 1)
     return True
 
 
