@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -633,6 +634,23 @@ def test_the_service_and_joserfc_agree_on_every_receipt(game_app: Flask) -> None
     r, s = raw(log[0])[:32], int.from_bytes(raw(log[0])[32:], "little")
     identity = (1).to_bytes(32, "little")  # the neutral point: of order 1
     order_two = ((1 << 255) - 20).to_bytes(32, "little")  # (0, -1): of order 2
+
+    def neutral_r(document: Doc) -> Doc:
+        """A true signature by the key whose R is the neutral point (nonce r = 0): OpenSSL
+        takes it, libsodium refuses a small-order R; the service must say what OpenSSL says."""
+        seed = signing.current.private_key.private_bytes_raw()
+        digest = bytearray(hashlib.sha512(seed).digest()[:32])
+        digest[0] &= 248
+        digest[31] = (digest[31] & 127) | 64
+        secret = int.from_bytes(digest, "little")
+        public = signing.public[kid].public_key.public_bytes_raw()
+        head = document["receipt"].split("..")[0]
+        unsigned = {k: v for k, v in document.items() if k != "receipt"}
+        signed = head.encode() + b"." + base64.urlsafe_b64encode(canonical_json(unsigned))
+        signed = signed.rstrip(b"=")
+        k = int.from_bytes(hashlib.sha512(identity + public + signed).digest(), "little")
+        return signature(document, identity + (k * secret % order).to_bytes(32, "little"))
+
     altered = copy.deepcopy(log[0])
     altered["rolls"][0]["values"][0] = 7 - altered["rolls"][0]["values"][0]
     documents = [
@@ -649,6 +667,7 @@ def test_the_service_and_joserfc_agree_on_every_receipt(game_app: Flask) -> None
         signature(log[0], raw(log[0])[:63]),  # a byte short
         signature(log[0], raw(log[0]) + b"\0"),  # a byte long
         signature(log[0], bytes(64)),
+        neutral_r(log[2]),
     ]
     verdicts = []
     for document in documents:
@@ -666,7 +685,7 @@ def test_the_service_and_joserfc_agree_on_every_receipt(game_app: Flask) -> None
         checked = check_signature(signing, document)
         assert checked.valid is joserfc_holds, (document["receipt"], checked)
         verdicts.append(joserfc_holds)
-    assert verdicts == [True] * len(log) + [False, False, True, True, True] + [False] * 7
+    assert verdicts == [True] * len(log) + [False, False, True, True, True] + [False] * 7 + [True]
 
 
 @pytest.mark.parametrize("parameters", [{"use": "enc"}, {"alg": "EdDSA"}])
