@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from flask import Flask
 from flask.testing import FlaskClient
 from joserfc.errors import BadSignatureError
+from joserfc.jwk import KeyParameters
 
 from service import create_app
 from service.receipts import checking, keys
@@ -638,7 +640,9 @@ def test_the_service_and_joserfc_agree_on_every_receipt(game_app: Flask) -> None
     def neutral_r(document: Doc) -> Doc:
         """A true signature by the key whose R is the neutral point (nonce r = 0): OpenSSL
         takes it, libsodium refuses a small-order R; the service must say what OpenSSL says."""
-        seed = signing.current.private_key.private_bytes_raw()
+        private = signing.current.private_key
+        assert isinstance(private, Ed25519PrivateKey)
+        seed = private.private_bytes_raw()
         digest = bytearray(hashlib.sha512(seed).digest()[:32])
         digest[0] &= 248
         digest[31] = (digest[31] & 127) | 64
@@ -690,7 +694,7 @@ def test_the_service_and_joserfc_agree_on_every_receipt(game_app: Flask) -> None
 
 @pytest.mark.parametrize("parameters", [{"use": "enc"}, {"alg": "EdDSA"}])
 def test_a_key_not_for_ed25519_signatures_verifies_no_receipt_however_often_asked(
-    game_app: Flask, parameters: dict[str, str]
+    game_app: Flask, parameters: KeyParameters
 ) -> None:
     """The service's check of a key (its use and its alg) is made once per key; a key that
     fails it is refused on every receipt, not remembered as good, and a good key after it
