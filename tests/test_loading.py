@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import math
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,9 +12,10 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from marshmallow import Schema, ValidationError, fields, pre_load, validates_schema
+from marshmallow import Schema, ValidationError, fields, pre_load, validate, validates_schema
 
-from service.http.loading import _schema_plan, planned
+from service.http.fields import OneOf
+from service.http.loading import _passes_through, _schema_plan, _test_of, planned
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 
@@ -122,6 +124,10 @@ ODD_VALUES: list[Any] = [
     {"seed": "s"},
     {"values": [1, 2]},
     {"sealed": "token", "client_seed": "c"},
+    -0.5,
+    math.nan,
+    math.inf,
+    "\ud800",
 ]
 
 
@@ -256,3 +262,192 @@ def test_defaults_keys_nulls_and_nesting_load_as_marshmallow_loads_them(
 ) -> None:
     schema = Fleet()
     assert outcome(planned(schema), body) == outcome(schema.load, body)
+
+
+def request_fields(schemas: dict[str, Schema]) -> list[fields.Field[Any]]:
+    """Every field of the request schemas, nested, list items and one-of variants too."""
+    found: dict[int, fields.Field[Any]] = {}
+    seen: set[int] = set()
+
+    def walk(field: fields.Field[Any]) -> None:
+        found.setdefault(id(field), field)
+        if isinstance(field, fields.Nested):
+            walk_schema(field.schema)
+        if isinstance(field, fields.List):
+            walk(field.inner)
+        if isinstance(field, OneOf):
+            for _, variant in field.variants:
+                walk_schema(variant)
+
+    def walk_schema(schema: Schema) -> None:
+        if id(schema) not in seen:
+            seen.add(id(schema))
+            for field in schema.load_fields.values():
+                walk(field)
+
+    for schema in schemas.values():
+        walk_schema(schema)
+    return list(found.values())
+
+
+EDGE_VALUES: list[Any] = [
+    None,
+    True,
+    False,
+    0,
+    1,
+    -1,
+    2,
+    6,
+    7,
+    12,
+    20,
+    99,
+    10**6,
+    2**53 + 1,
+    2**63,
+    -(2**63),
+    10**400,
+    0.0,
+    -0.0,
+    0.5,
+    1.0,
+    7.0,
+    12.5,
+    1e-300,
+    1e308,
+    -1e308,
+    math.inf,
+    -math.inf,
+    math.nan,
+    "",
+    "a",
+    "A1",
+    "Long",
+    "Ajax",
+    "x" * 40,
+    "x" * 61,
+    "x" * 300,
+    "\ud800",
+    "1",
+    [],
+    [1],
+    [None] * 3,
+    list(range(30)),
+    {},
+    {"a": 1},
+]
+
+MADE_VALIDATORS: list[Any] = [
+    validate.Range(min=0, max=10),
+    validate.Range(min=0, max=10, min_inclusive=False),
+    validate.Range(min=0, max=10, max_inclusive=False),
+    validate.Range(min=0.5, max=12.5, min_inclusive=False, max_inclusive=False),
+    validate.Range(min=1),
+    validate.Range(max=7),
+    validate.Range(min=-math.inf, max=math.inf),
+    validate.Range(min=math.nan, max=10),
+    validate.Range(min=10, max=0),
+    validate.Length(min=1, max=60),
+    validate.Length(max=3),
+    validate.Length(min=2),
+    validate.Length(equal=2),
+    validate.Length(equal=0),
+    validate.OneOf(("Long", "Ajax")),
+    validate.OneOf({"a", "A1"}),
+    validate.Regexp(r"[A-J]\d"),
+    validate.Regexp(r"x*$"),
+    validate.And(validate.Range(min=1, max=7), validate.Range(min=6)),
+]
+
+KINDS = (bool, int, float, str, list)
+
+
+def bounds_around(validator: Any) -> list[Any]:
+    """Values just inside, on and just outside a validator's bounds."""
+    near: list[Any] = []
+    for bound in (getattr(validator, name, None) for name in ("min", "max", "equal")):
+        if isinstance(bound, int | float) and not isinstance(bound, bool) and math.isfinite(bound):
+            for step in (-1, -0.5, 0, 0.5, 1):
+                near += [bound + step, float(bound + step)]
+                if isinstance(bound, int) and 0 <= bound + step <= 10_000 and step == int(step):
+                    size = int(bound + step)
+                    near += ["x" * size, [0] * size]
+    return near
+
+
+def validators_to_hold(schemas: dict[str, Schema]) -> Iterator[tuple[Any, type, Any]]:
+    """Each validator (made here, or of a request field) with each kind the plan has a
+    test of it for, and that test."""
+    found = {id(each): each for each in MADE_VALIDATORS}
+    for field in request_fields(schemas):
+        found.update((id(each), each) for each in field.validators)
+    for validator in found.values():
+        for kind in KINDS:
+            test = _test_of(validator, kind)
+            if test is not None:
+                yield validator, kind, test
+
+
+def test_the_plan_has_its_own_test_of_every_marshmallow_validator_of_a_request_field(
+    schemas: dict[str, Schema],
+) -> None:
+    tested = untested = 0
+    for field in request_fields(schemas):
+        kind = list if isinstance(field, fields.List) else (_passes_through(field) or (None,))[0]
+        for validator in field.validators:
+            if type(validator).__module__ != validate.__name__:
+                continue  # a function of the service's own: the plan runs it as it is
+            assert kind is not None, field
+            assert _test_of(validator, kind) is not None, (field, validator)
+            tested += 1
+        untested += not field.validators
+    assert tested > 500
+    assert untested > 100
+
+
+def test_a_value_the_plans_test_passes_is_one_the_validator_accepts(
+    schemas: dict[str, Schema],
+) -> None:
+    held = passed = refused = 0
+    for validator, kind, test in validators_to_hold(schemas):
+        values = [value for value in EDGE_VALUES + bounds_around(validator) if type(value) is kind]
+        if isinstance(validator, validate.OneOf):
+            values += [str(choice) for choice in validator.choices]
+        if isinstance(validator, validate.Regexp):
+            values += ["A1", "J9", "B", "A12", "xx", "xy"]
+        for value in values:
+            try:
+                validator(value)
+            except ValidationError:
+                accepted = False
+            else:
+                accepted = True
+            if test(value):
+                assert accepted, (validator, value)
+                passed += 1
+            else:
+                refused += not accepted
+            held += 1
+    assert held > 3000
+    assert passed > 1000  # the tests are of use: most values a validator accepts pass them
+    assert refused > 1000
+
+
+def test_a_value_a_conversion_is_said_to_hand_back_as_it_is_comes_back_the_very_object(
+    schemas: dict[str, Schema],
+) -> None:
+    handed = 0
+    for field in request_fields(schemas):
+        passing = _passes_through(field)
+        if passing is None:
+            continue
+        kind, tests = passing
+        for value in EDGE_VALUES:
+            if type(value) is kind and all(test(value) for test in tests):
+                assert field._deserialize(value, None, None) is value, (field, value)
+                handed += 1
+            elif type(value) is float and kind is float:  # NaN or infinity: refused
+                with pytest.raises(ValidationError):
+                    field._deserialize(value, None, None)
+    assert handed > 1000

@@ -12,6 +12,11 @@ decides the result, in marshmallow's order:
 - each field, by its data key: missing (its default, or not set), null (where allowed), or
   the field's own ``_deserialize`` and validators, exactly as ``Field.deserialize`` runs
   them; nested schemas, list items and one-of variants planned the same way;
+- where that is known to change nothing, less: a value that a field's conversion hands
+  back as it is (a JSON string to a ``String``) is not converted, and a value that
+  marshmallow's own ``Range``, ``Length``, ``OneOf`` or ``Regexp`` accepts passes by the
+  plan's own test, made once from the validator's bounds, choices or pattern; a value the
+  test does not pass goes to the field's conversion and validators themselves;
 - no name the schema does not know;
 - the schema's ``post_load`` hooks, called as marshmallow calls them.
 
@@ -26,12 +31,15 @@ tests/test_loading.py loads every documented example and many generated bodies b
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable
+from itertools import repeat
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, missing
+from marshmallow import Schema, ValidationError, fields, missing, validate
 
-from .fields import BoundedList, OneOf
+from .fields import BoundedList, Inches, OneOf, StrictBoolean, StrictInteger
 
 Load = Callable[[Any], Any]
 
@@ -81,7 +89,18 @@ def _schema_plan(schema: Schema) -> Step:
         if "." in target:  # marshmallow would set a nested key
             raise _NotPlannable
         key = field.data_key if field.data_key is not None else name
-        members.append((key, target, field, _value_plan(field)))
+        default = field.load_default
+        members.append(
+            (
+                key,
+                target,
+                _value_plan(field),
+                field.allow_none,
+                field.required,
+                default if callable(default) else None,
+                default,
+            )
+        )
     known = frozenset(key for key, *_ in members)
     after = []
     for attr, hook_many, options in hooks["post_load"]:
@@ -94,17 +113,16 @@ def _schema_plan(schema: Schema) -> Step:
         if type(data) is not dict or not known.issuperset(data):
             raise _Unplanned
         result = {}
-        for key, target, field, value_plan in members:
+        for key, target, value_plan, allow_none, required, make, default in members:
             value = data.get(key, missing)
             if value is missing:
-                if field.required:
+                if required:
                     raise _Unplanned
-                default = field.load_default
-                value = default() if callable(default) else default
+                value = default if make is None else make()
                 if value is not missing:
                     result[target] = value
             elif value is None:
-                if not field.allow_none:
+                if not allow_none:
                     raise _Unplanned
                 result[target] = None
             else:
@@ -134,33 +152,213 @@ def _value_plan(field: fields.Field[Any]) -> Step:
             raise _NotPlannable
         item = _item_plan(field.inner)
         length = field.length if isinstance(field, BoundedList) else None
+        fits = None if length is None else _test_of(length, list)
+        nones = repeat(None)
 
         def list_value(value: Any, key: str | None, data: Any) -> Any:
             if type(value) is not list:
                 raise _Unplanned
-            if length is not None:
+            if length is not None and (fits is None or not fits(value)):
                 length(value)  # before the items, as BoundedList refuses a flood
-            return [item(each, None, None) for each in value]  # as List hands them on
+            return list(map(item, value, nones, nones))  # no key nor data, as List hands on
 
-        return _validated(field, list_value)
+        return _validated(field, list_value, list)
     if isinstance(field, fields.Dict | fields.Tuple | fields.Mapping):
         raise _NotPlannable  # loaded by marshmallow: none is on a hot path
-    return _validated(field, field._deserialize)  # noqa: SLF001 - the field's own conversion
+    return _leaf_plan(field)
 
 
-def _validated(field: fields.Field[Any], convert: Step) -> Step:
+# A test of a value: true only where what it stands for holds (a validator would accept
+# the value, a conversion would hand it back as it is), false where that is not sure.
+Test = Callable[[Any], bool]
+
+
+def _validated(field: fields.Field[Any], convert: Step, kind: type | None = None) -> Step:
     """``convert``, then the field's validators on what it gives, as ``deserialize`` runs
-    them (``convert`` itself where the field has none)."""
+    them (``convert`` itself where the field has none). Where ``convert`` gives a value of
+    the type ``kind``, the validators the plan has a test of run only if it fails."""
     if not field.validators:
         return convert
     validate = field._validate  # noqa: SLF001 - the field's own validators
+    checks = None if kind is None else _checks(field, kind)
+    if checks is None:
 
-    def validated(value: Any, key: str | None, data: Any) -> Any:
+        def validated(value: Any, key: str | None, data: Any) -> Any:
+            out = convert(value, key, data)
+            validate(out)
+            return out
+
+        return validated
+    test, rest = checks
+
+    def tested(value: Any, key: str | None, data: Any) -> Any:
         out = convert(value, key, data)
-        validate(out)
+        if type(out) is kind and (test is None or test(out)):
+            for check in rest:
+                check(out)
+        else:
+            validate(out)
         return out
 
-    return validated
+    return tested
+
+
+def _leaf_plan(field: fields.Field[Any]) -> Step:
+    """A plain value: the field's own conversion and validators; or, for a value of the
+    type that the conversion hands back as it is and that passes the validators' tests,
+    the value itself (with each validator the plan has no test of run on it)."""
+    slow = _validated(field, field._deserialize)  # noqa: SLF001 - the field's own conversion
+    passing = _passes_through(field)
+    checks = None if passing is None else _checks(field, passing[0])
+    if passing is None or checks is None:
+        return slow
+    kind, own = passing
+    more, rest = checks
+    test = _every([*own, *([] if more is None else [more])])
+    if rest:
+
+        def checked(value: Any, key: str | None, data: Any) -> Any:
+            if type(value) is kind and (test is None or test(value)):
+                for check in rest:
+                    check(value)
+                return value
+            return slow(value, key, data)
+
+        return checked
+    if test is None:
+
+        def typed(value: Any, key: str | None, data: Any) -> Any:
+            return value if type(value) is kind else slow(value, key, data)
+
+        return typed
+
+    def passed(value: Any, key: str | None, data: Any) -> Any:
+        return value if type(value) is kind and test(value) else slow(value, key, data)
+
+    return passed
+
+
+def _passes_through(field: fields.Field[Any]) -> tuple[type, list[Test]] | None:
+    """The JSON type whose values (those that pass the tests given with it) the field's
+    conversion hands back as they are, the very object; None where the plan knows none.
+
+    ``String`` gives ``str(value)`` of a str, ``Integer`` and ``StrictInteger``
+    ``int(value)`` of an int, ``Float`` and ``Inches`` ``float(value)`` of a float that is
+    finite (any float where NaN and infinity are allowed), ``StrictBoolean`` a bool itself.
+    """
+    cls = type(field)
+    convert = cls._deserialize
+    if convert is fields.String._deserialize:
+        return str, []
+    if convert is StrictBoolean._deserialize:
+        return bool, []
+    if (
+        not isinstance(field, fields.Number)
+        or convert is not fields.Number._deserialize
+        or type(field)._format_num is not fields.Number._format_num
+    ):
+        return None
+    number = type(field)._validated
+    if number in (fields.Integer._validated, StrictInteger._validated) and field.num_type is int:
+        return int, []
+    if (
+        isinstance(field, fields.Float)
+        and number in (fields.Float._validated, Inches._validated)
+        and field.num_type is float
+    ):
+        return float, [] if field.allow_nan else [math.isfinite]
+    return None
+
+
+def _checks(field: fields.Field[Any], kind: type) -> tuple[Test | None, list[Any]] | None:
+    """For a value of the type ``kind``: one test of the field's validators the plan has a
+    test of (None if it has none), and the other validators, to run as they are; None
+    where the field's class runs its validators its own way."""
+    cls = type(field)
+    if (
+        cls._validate is not fields.Field._validate
+        or cls._validate_all is not fields.Field._validate_all
+    ):
+        return None
+    tests, rest = [], []
+    for validator in field.validators:
+        test = _test_of(validator, kind)
+        if test is None:
+            rest.append(validator)
+        else:
+            tests.append(test)
+    return _every(tests), rest
+
+
+def _test_of(validator: Any, kind: type) -> Test | None:
+    """A test of a value of the type ``kind`` (exactly: a bool is no int here) that passes
+    only values ``validator`` accepts; None where the plan has none. Each is made of the
+    validator's own bounds, choices or pattern, and where it passes, the validator's own
+    check cannot fail (a NaN fails the test, and the validator decides)."""
+    form = type(validator)
+    if form is validate.And:
+        tests = [_test_of(each, kind) for each in validator.validators]
+        known = [test for test in tests if test is not None]
+        return _every(known) if len(known) == len(tests) else None
+    if form is validate.Range and kind in (int, float):
+        return _range_test(validator)
+    if form is validate.Length and kind in (str, list):
+        return _length_test(validator)
+    if form is validate.OneOf and kind is str:
+        choices = validator.choices
+        if type(choices) in (list, tuple, set, frozenset) and all(
+            type(choice) is str for choice in choices
+        ):
+            return frozenset(choices).__contains__
+        return None
+    if form is validate.Regexp and kind is str:
+        pattern = validator.regex
+        if isinstance(pattern, re.Pattern) and type(pattern.pattern) is str:
+            match = pattern.match
+            return lambda value: match(value) is not None
+    return None
+
+
+def _range_test(validator: validate.Range) -> Test | None:
+    low, high = validator.min, validator.max
+    if any(bound is not None and type(bound) not in (int, float) for bound in (low, high)):
+        return None
+    low_in, high_in = validator.min_inclusive, validator.max_inclusive
+    if low is not None and high is not None and low_in and high_in:
+        return lambda value: low <= value <= high
+
+    def within(value: Any) -> bool:
+        return (low is None or (low <= value if low_in else low < value)) and (
+            high is None or (value <= high if high_in else value < high)
+        )
+
+    return within
+
+
+def _length_test(validator: validate.Length) -> Test | None:
+    low, high, equal = validator.min, validator.max, validator.equal
+    if any(bound is not None and type(bound) is not int for bound in (low, high, equal)):
+        return None
+    if equal is not None:
+        return lambda value: len(value) == equal
+    if low is None and high is not None:
+        return lambda value: len(value) <= high
+    if low is not None and high is not None:
+        return lambda value: low <= len(value) <= high
+
+    def within(value: Any) -> bool:
+        return (low is None or low <= len(value)) and (high is None or len(value) <= high)
+
+    return within
+
+
+def _every(tests: list[Test]) -> Test | None:
+    """One test that passes where each of ``tests`` does (None for no tests)."""
+    if not tests:
+        return None
+    if len(tests) == 1:
+        return tests[0]
+    return lambda value: all(test(value) for test in tests)
 
 
 def _item_plan(field: fields.Field[Any]) -> Step:
@@ -189,8 +387,9 @@ def _one_of_plan(field: OneOf) -> Step:
     def one_of(value: Any, key: str | None, data: Any) -> Any:
         if type(value) is not dict:
             raise _Unplanned
+        keys = value.keys()
         for required, plan in variants:
-            if required <= value.keys():
+            if keys >= required:
                 return plan(value, key, data)
         raise _Unplanned
 
