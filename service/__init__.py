@@ -80,6 +80,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         converter.add_attribute_function(documents)
     converter.add_attribute_function(nullable_as_one_of)  # last: it reads what the others wrote
 
+    config = app.config
+
     @app.before_request
     def require_json_body() -> Response | None:
         """Every POST takes a JSON object; say so plainly rather than guess."""
@@ -87,8 +89,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         req: Request = request._get_current_object()  # type: ignore[attr-defined]
         if req.method != "POST" or req.routing_exception is not None:
             return None
-        if req.endpoint == VERIFY_ENDPOINT:  # before anything reads the body
-            req.max_content_length = VERIFY_BODY_BYTES
+        # Before anything reads the body; set on the request either way, so each read of
+        # the limit is the request's own rather than a look-up of the app's config.
+        req.max_content_length = (
+            VERIFY_BODY_BYTES if req.endpoint == VERIFY_ENDPOINT else config["MAX_CONTENT_LENGTH"]
+        )
         if not req.is_json:
             return problem(
                 415,

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
+from flask import Request
 from flask.testing import FlaskClient
+from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.test import EnvironBuilder
+
+from service.http.jsonbody import IJsonRequest
 
 STRADDLE = "/v1/rulesets/salvo-solo/straddle"
 BODY = {
@@ -110,6 +116,61 @@ def test_not_json_is_refused(client: FlaskClient) -> None:
     problem(client.post(STRADDLE, data="range=Long", content_type="text/plain"), 415)
     problem(client.post(STRADDLE, data="", content_type="application/json"), 400)
     problem(client.post(STRADDLE, data="[1, 2]", content_type="application/json"), 422)
+
+
+class Trickle(io.RawIOBase):
+    """A server's stream that hands a body over a few bytes at a read, or fails."""
+
+    def __init__(self, data: bytes, broken: bool = False) -> None:
+        self.data, self.broken = data, broken
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.broken:
+            raise OSError("connection reset")
+        piece, self.data = self.data[:3], self.data[3:]
+        buffer[: len(piece)] = piece
+        return len(piece)
+
+
+def read_body(request_class: type[Request], environ: dict[str, Any], limit: int | None) -> Any:
+    request = request_class(dict(environ))
+    request.max_content_length = limit
+    try:
+        return request.get_data(), request.get_data(), request.get_data(as_text=True)
+    except Exception as error:
+        return type(error)
+
+
+@pytest.mark.parametrize("terminated", [False, True])
+@pytest.mark.parametrize("limit", [None, 12, 64])
+@pytest.mark.parametrize("stream", ["whole", "trickle", "broken"])
+@pytest.mark.parametrize(
+    ("length", "sent"),
+    [(0, b""), (12, b'{"a": "bc"} '), (12, b'{"a": 1}'), (8, b'{"a": 1}{"b": 2}'), (13, b"{}" * 7)],
+)
+def test_a_body_of_known_size_is_read_as_flask_reads_it(
+    terminated: bool, limit: int | None, stream: str, length: int, sent: bytes
+) -> None:
+    """The same bytes, or the same refusal (413 over the limit, 400 for a client gone),
+    whether the server ends the body itself or werkzeug bounds it, a short body, a body
+    the next request follows, a stream that gives a few bytes at a read, or one that fails."""
+    if terminated:
+        sent = sent[:length]  # such a server ends the stream at the body's end
+    environ = EnvironBuilder(method="POST", data=b"", content_type="application/json").get_environ()
+    environ["CONTENT_LENGTH"] = str(length)
+    if terminated:
+        environ["wsgi.input_terminated"] = True
+    for kind in ("ours", "flask's"):
+        source: Any = io.BytesIO(sent) if stream == "whole" else Trickle(sent, stream == "broken")
+        environ[f"wsgi.input.{kind}"] = source
+    ours = read_body(IJsonRequest, {**environ, "wsgi.input": environ["wsgi.input.ours"]}, limit)
+    flask = read_body(Request, {**environ, "wsgi.input": environ["wsgi.input.flask's"]}, limit)
+    assert ours == flask
+    if limit is not None and length > limit:
+        assert ours is RequestEntityTooLarge
 
 
 def test_unknown_paths_and_rulesets_are_404_problems(client: FlaskClient) -> None:

@@ -32,7 +32,9 @@ from typing import Any
 
 from flask import Flask, Request
 from flask.json.provider import DefaultJSONProvider
-from werkzeug.exceptions import BadRequest
+from werkzeug.exceptions import BadRequest, ClientDisconnected, RequestEntityTooLarge
+from werkzeug.utils import cached_property
+from werkzeug.wsgi import LimitedStream
 
 from ..engine.errors import LimitError
 
@@ -276,6 +278,52 @@ class IJsonRequest(Request):
     @json_module.setter
     def json_module(self, provider: Any) -> None:
         pass
+
+    # The mimetype is parsed once a request anyway; asked three times (the JSON-body hook,
+    # the body loader, get_json), the answer is kept.
+    is_json = cached_property(Request.is_json.fget)  # type: ignore[attr-defined]
+
+    def get_data(
+        self, cache: bool = True, as_text: bool = False, parse_form_data: bool = False
+    ) -> Any:
+        """werkzeug's ``get_data``; the first cached read of a body of known size reads
+        it from the server's stream here, without werkzeug's input stream around it."""
+        if (
+            cache
+            and not parse_form_data
+            and getattr(self, "_cached_data", None) is None
+            and "stream" not in self.__dict__
+            and not self.shallow
+        ):
+            length = self.content_length
+            if length is not None:
+                self._cached_data = self._sized_body(length)
+        return super().get_data(cache, as_text, parse_form_data)  # type: ignore[call-overload]
+
+    def _sized_body(self, length: int) -> bytes:
+        """The body of a request with a Content-Length, as werkzeug's input stream reads
+        it: over the size limit a 413 before a byte is read; a server that ends the body
+        itself (``wsgi.input_terminated``, as gunicorn) read to its end; any other read
+        for Content-Length bytes, the rest of a short read left to werkzeug's stream (a
+        client gone is its 400, as a failed read is)."""
+        limit = self.max_content_length
+        if limit is not None and length > limit:
+            raise RequestEntityTooLarge()
+        environ = self.environ
+        source = environ["wsgi.input"]
+        terminated = "wsgi.input_terminated" in environ
+        if terminated and limit is None:
+            whole: bytes = source.read()  # werkzeug hands on the server's stream itself
+            return whole
+        if not terminated and not length:
+            return b""
+        try:
+            data: bytes = source.read() if terminated else source.read(length)
+        except (OSError, ValueError):
+            raise ClientDisconnected() from None
+        if terminated or len(data) == length:
+            return data
+        return data + LimitedStream(source, length - len(data)).read()
 
     def on_json_loading_failed(self, e: ValueError | None) -> Any:
         if isinstance(e, BodyError):
