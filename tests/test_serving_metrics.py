@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from prometheus_client import CollectorRegistry, multiprocess
+from prometheus_client import CollectorRegistry, generate_latest, multiprocess
 from prometheus_client.mmap_dict import MmapedDict, mmap_key
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -215,6 +215,81 @@ def test_the_metrics_folder_stays_bounded_over_many_recycles_and_crashes(tmp_pat
         assert 1 <= found[("firecontrol_workers", frozenset())] <= workers
     log = srv.stderr.read_text()
     assert "could not tidy" not in log and "Traceback" not in log, log[-3000:]
+
+
+# A worker's metrics in a subprocess, the same changes before and after it forks a child,
+# with ``ours`` the service's value class (service.http.metrics installs it), or else
+# prometheus_client's own multiprocess values.
+WORKER = """
+import os, sys
+if sys.argv[1] == "ours":
+    import service.http.metrics
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+registry = CollectorRegistry()
+most = Gauge("t_most", "Most", multiprocess_mode="max", registry=registry)
+answers = Counter("t_answers", "Answers", ["status"], registry=registry)
+latency = Histogram("t_latency", "Latency", ["endpoint"], buckets=(0.1, 1.0), registry=registry)
+most.set(7)
+answers.labels("200").inc()
+answers.labels("200").inc(2.5)
+latency.labels("/a").observe(0.05)
+latency.labels("/a").observe(3)
+child = os.fork()
+if child == 0:
+    latency.labels("/b").observe(0.1)
+    answers.labels("200").inc()
+    answers.labels("404").inc()
+    most.set(2)
+    os._exit(0)
+os.waitpid(child, 0)
+answers.labels("200").inc()
+latency.labels("/a").observe(1.0)
+print(os.getpid(), child)
+"""
+
+
+def _worker_files(tmp_path: Path, kind: str) -> tuple[dict[str, bytes], bytes]:
+    """The worker's files, by kind and role, and its scrape's lines (in any order)."""
+    folder = tmp_path / kind
+    folder.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", WORKER, kind],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parent.parent,
+        env={**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(folder)},
+    )
+    parent, child = done.stdout.split()
+    for path in folder.glob("gauge_livesum_*.db"):
+        path.unlink()  # the service's own worker gauge
+    files = {
+        path.name.replace(parent, "parent").replace(child, "child"): path.read_bytes()
+        for path in folder.glob("*.db")
+    }
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry, path=str(folder))
+    return files, b"\n".join(sorted(generate_latest(registry).splitlines()))
+
+
+def test_a_workers_values_are_written_as_prometheus_clients_own(tmp_path: Path) -> None:
+    """The same files, byte for byte, in a process and in the child it forks, and the
+    same totals on a scrape: what the collector and the archives read is unchanged."""
+    ours, ours_scrape = _worker_files(tmp_path, "ours")
+    theirs, theirs_scrape = _worker_files(tmp_path, "theirs")
+    assert (
+        sorted(ours)
+        == sorted(theirs)
+        == sorted(
+            f"{kind}_{role}.db"
+            for kind in ("counter", "histogram", "gauge_max")
+            for role in ("parent", "child")
+        )
+    )
+    assert ours == theirs
+    assert ours_scrape == theirs_scrape
+    assert b't_answers_total{status="200"} 5.5' in ours_scrape
 
 
 def test_the_metrics_content_type_names_its_charset_once(tmp_path: Path) -> None:

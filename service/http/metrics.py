@@ -12,6 +12,11 @@ A folder that cannot hold the files (a file, read-only, impossible to make) stop
 with a StartupError naming PROMETHEUS_MULTIPROC_DIR.
 
 Gauges must use a ``live*`` multiprocess mode: those files go when their worker does.
+
+Each change is written to its worker's file at once, as prometheus_client's multiprocess
+mode writes it (``FileValue``, the same files byte for byte, for less CPU): a scrape counts
+every request answered before it, with no lag, and a worker that is killed leaves its
+counts behind.
 """
 
 from __future__ import annotations
@@ -20,8 +25,9 @@ import contextlib
 import fcntl
 import os
 import re
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from flask import Flask, Response
@@ -33,8 +39,9 @@ from prometheus_client import (
     Histogram,
     generate_latest,
     multiprocess,
+    values,
 )
-from prometheus_client.mmap_dict import MmapedDict
+from prometheus_client.mmap_dict import MmapedDict, mmap_key
 
 from ..startup import writable_folder
 from .request_id import STARTED, StartResponse, WSGIApp
@@ -51,6 +58,108 @@ if os.environ.get(METRICS_DIR):
         "point it at a writable folder of its own (an emptyDir volume in Kubernetes), "
         "or unset it to have a temporary one made",
     )
+
+
+class FileValue:
+    """A sample's value in this process's file in PROMETHEUS_MULTIPROC_DIR: the value
+    prometheus_client's multiprocess mode keeps (``values.MultiProcessValue``), in the same
+    files, the same bytes, written on every change as there, so its collector and
+    ``worker_exited`` read it as before. Cheaper on every change: prometheus_client's asks
+    the kernel for the process id on each one, to notice a fork; here the fork says so
+    (``os.register_at_fork``), and the child's first change opens its own files and reads
+    every value there afresh, as prometheus_client's does."""
+
+    _multiprocess = True
+
+    def __init__(
+        self,
+        typ: str,
+        metric_name: str,
+        name: str,
+        labelnames: Sequence[str],
+        labelvalues: Sequence[str],
+        help_text: str,
+        multiprocess_mode: str = "",
+        **kwargs: Any,
+    ) -> None:
+        self._prefix = f"{typ}_{multiprocess_mode}" if typ == "gauge" else typ
+        self._key = mmap_key(metric_name, name, list(labelnames), list(labelvalues), help_text)
+        self._file: MmapedDict | None = None
+        self._value = 0.0
+        with _FILE_LOCK:
+            _FILE_VALUES.append(self)
+            if _FORKED:
+                _reopen()  # the first value made since a fork: every value, as on a change
+            else:
+                self._open()
+
+    def _open(self) -> None:
+        """This process's file of the kind (made at its first value), and the value in it."""
+        file = _FILES.get(self._prefix)
+        if file is None:
+            name = f"{self._prefix}_{os.getpid()}.db"
+            file = _FILES[self._prefix] = MmapedDict(os.path.join(os.environ[METRICS_DIR], name))
+        self._file = file
+        self._value, _ = file.read_value(self._key)
+
+    def inc(self, amount: float) -> None:
+        with _FILE_LOCK:
+            file = self._file or _reopen(self)
+            self._value += amount
+            file.write_value(self._key, self._value, 0.0)
+
+    def set(self, value: float, timestamp: float | None = None) -> None:
+        with _FILE_LOCK:
+            file = self._file or _reopen(self)
+            self._value = value
+            file.write_value(self._key, value, timestamp or 0.0)
+
+    def get(self) -> float:
+        with _FILE_LOCK:
+            if self._file is None:
+                _reopen()
+            return self._value
+
+    def set_exemplar(self, exemplar: Any) -> None:
+        """Multiprocess mode keeps no exemplars (nor does prometheus_client's)."""
+
+    def get_exemplar(self) -> None:
+        return None
+
+
+# One lock for every value, as prometheus_client's: it guards the files as they grow.
+_FILE_LOCK = threading.Lock()
+_FILES: dict[str, MmapedDict] = {}
+_FILE_VALUES: list[FileValue] = []
+_FORKED = False  # since the fork that made this process, no value has been written
+
+
+def _forked() -> None:
+    """In a forked child: the parent's files are the parent's. The child's first change
+    of any value opens the child's own (``_reopen``)."""
+    global _FILE_LOCK, _FORKED
+    _FILE_LOCK = threading.Lock()  # the parent may have held it while forking
+    _FORKED = True
+    for file in _FILES.values():
+        file.close()
+    _FILES.clear()
+    for value in _FILE_VALUES:
+        value._file = None
+
+
+def _reopen(changed: FileValue | None = None) -> MmapedDict:
+    """Every value opened in this process's files, in the order they were made (the order
+    prometheus_client writes their keys); the file of ``changed``. The lock is held."""
+    global _FORKED
+    _FORKED = False
+    for value in _FILE_VALUES:
+        value._open()
+    return (changed or _FILE_VALUES[0])._file  # type: ignore[return-value]
+
+
+if os.environ.get(METRICS_DIR):
+    values.ValueClass = FileValue  # before the metrics below make their values
+    os.register_at_fork(after_in_child=_forked)
 
 REQUESTS = Counter(
     "firecontrol_http_requests_total",
