@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import os
+import re
 from typing import Any
 
 import pytest
@@ -12,6 +14,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.test import EnvironBuilder
 
 from service.http.jsonbody import IJsonRequest
+from service.http.request_id import new_request_id
 
 STRADDLE = "/v1/rulesets/salvo-solo/straddle"
 BODY = {
@@ -171,6 +174,25 @@ def test_a_body_of_known_size_is_read_as_flask_reads_it(
     assert ours == flask
     if limit is not None and length > limit:
         assert ours is RequestEntityTooLarge
+
+
+def test_request_ids_are_32_hex_digits_and_no_two_workers_share_them() -> None:
+    """Workers forked from one server process each make ids of their own."""
+    read, write = os.pipe()
+    workers = []
+    for _ in range(3):
+        pid = os.fork()
+        if pid == 0:  # a worker
+            os.write(write, f"{new_request_id()} {new_request_id()}\n".encode())
+            os._exit(0)
+        workers.append(pid)
+    for pid in workers:
+        os.waitpid(pid, 0)
+    os.close(write)
+    with os.fdopen(read) as made:
+        ids = made.read().split() + [new_request_id(), new_request_id()]
+    assert len(ids) == len(set(ids)) == 8
+    assert all(re.fullmatch("[0-9a-f]{32}", made) for made in ids), ids
 
 
 def test_unknown_paths_and_rulesets_are_404_problems(client: FlaskClient) -> None:
