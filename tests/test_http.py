@@ -176,6 +176,31 @@ def test_a_body_of_known_size_is_read_as_flask_reads_it(
         assert ours is RequestEntityTooLarge
 
 
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        None,
+        "",
+        "application/json",
+        "Application/JSON",
+        "application/json; charset=utf-8",
+        " application/json",
+        "application/problem+json",
+        "application/jsonx",
+        "text/json",
+        "application/json;",
+    ],
+)
+def test_a_json_body_is_told_by_its_content_type_as_flask_tells_it(
+    content_type: str | None,
+) -> None:
+    environ = EnvironBuilder(method="POST", data=b"{}").get_environ()
+    environ.pop("CONTENT_TYPE", None)
+    if content_type is not None:
+        environ["CONTENT_TYPE"] = content_type
+    assert IJsonRequest(environ).is_json is Request(environ).is_json
+
+
 def test_request_ids_are_32_hex_digits_and_no_two_workers_share_them() -> None:
     """Workers forked from one server process each make ids of their own."""
     read, write = os.pipe()

@@ -279,9 +279,13 @@ class IJsonRequest(Request):
     def json_module(self, provider: Any) -> None:
         pass
 
-    # The mimetype is parsed once a request anyway; asked three times (the JSON-body hook,
-    # the body loader, get_json), the answer is kept.
-    is_json = cached_property(Request.is_json.fget)  # type: ignore[attr-defined]
+    @cached_property
+    def is_json(self) -> bool:
+        """werkzeug's answer, kept for the request's three readers (the JSON-body hook, the
+        body loader, get_json); the plain header most clients send needs no parsing."""
+        if self.environ.get("CONTENT_TYPE") == "application/json":
+            return True
+        return bool(super().is_json)
 
     def get_data(
         self, cache: bool = True, as_text: bool = False, parse_form_data: bool = False
