@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import Flask, Request, Response, request
+from flask.sessions import NullSession, SecureCookieSession, SecureCookieSessionInterface
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .engine.errors import KINDS, RuleError
@@ -59,6 +60,20 @@ DEFAULTS: Mapping[str, Any] = {
 }
 
 
+class NoSessions(SecureCookieSessionInterface):
+    """The service keeps no sessions (no secret key, no cookie), so Flask gives every
+    request a null session, made anew each time: the same null session here, made once.
+    It refuses every change, so there is nothing in it to share. With a secret key set,
+    sessions are Flask's own signed cookies."""
+
+    _null = NullSession()
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        if not app.secret_key:
+            return self._null
+        return super().open_session(app, request)
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the WSGI app. ``config`` overrides the defaults (tests use it).
 
@@ -70,6 +85,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(config or {})
     served = _served(app.config.get("RULESETS"))
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.session_interface = NoSessions()
     jsonbody.init_app(app)  # request bodies are I-JSON: one decoder for every reader
 
     api = Api(app)

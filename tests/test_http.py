@@ -8,11 +8,13 @@ import re
 from typing import Any
 
 import pytest
-from flask import Request
+from flask import Flask, Request, session
+from flask.sessions import NullSession
 from flask.testing import FlaskClient
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.test import EnvironBuilder
 
+from service import create_app
 from service.http.jsonbody import IJsonRequest
 from service.http.request_id import new_request_id
 
@@ -199,6 +201,20 @@ def test_a_json_body_is_told_by_its_content_type_as_flask_tells_it(
     if content_type is not None:
         environ["CONTENT_TYPE"] = content_type
     assert IJsonRequest(environ).is_json is Request(environ).is_json
+
+
+def test_a_request_has_flasks_null_session_and_a_secret_key_brings_cookies() -> None:
+    bare = Flask(__name__)
+    for app in (create_app(), bare):
+        with app.test_request_context("/healthz"):
+            assert isinstance(session, NullSession) and not session
+            with pytest.raises(RuntimeError) as refused:
+                session["player"] = "Ajax"
+            assert "no secret key was set" in str(refused.value)
+    app = create_app({"SECRET_KEY": "not a secret"})
+    with app.test_request_context("/healthz"):
+        session["player"] = "Ajax"
+        assert not isinstance(session, NullSession) and session["player"] == "Ajax"
 
 
 def test_request_ids_are_32_hex_digits_and_no_two_workers_share_them() -> None:
