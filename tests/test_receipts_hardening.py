@@ -379,3 +379,45 @@ def test_an_entry_without_a_prev_restarts_the_chain(client: FlaskClient) -> None
     assert (report["log"]["nonces_consecutive"], report["log"]["one_seed"]) == (True, True)
     standalone = verify_dice.check(json.loads(json.dumps(log)))["log"]
     assert (standalone["codes"], standalone["chain_unbroken"]) == (["chain-restart"], False)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "",
+        "?",
+        "?&",
+        "?accept_supplied=true",
+        "?accept_supplied=1&other=2",
+        "?accept_supplied=true&accept_supplied=false",
+        "?accept_supplied=",
+        "?accept_supplied=maybe",
+        "?other=yes",
+    ],
+)
+def test_the_query_is_read_as_the_documented_arguments_read_it(game_app: Flask, query: str) -> None:
+    """The verify view takes its query as flask-smorest's ``arguments`` would hand it (the
+    parser with a fresh schema each call): the same arguments, or the same 422."""
+    from flask_smorest import Blueprint
+    from werkzeug.exceptions import UnprocessableEntity
+
+    from service.http.receipts import VerifyQuerySchema, verify_query
+
+    def read(load: Any) -> Any:
+        with game_app.test_request_context(f"{VERIFY}{query}", method="POST"):
+            try:
+                return load()
+            except UnprocessableEntity as refused:
+                return refused.data["messages"]
+
+    documented = read(lambda: Blueprint.ARGUMENTS_PARSER.parse(VerifyQuerySchema, location="query"))
+    assert read(verify_query) == documented
+    answer = game_app.test_client().post(f"{VERIFY}{query}", json={"receipt": "x"})
+    if "accept_supplied" in documented:
+        assert answer.status_code == 200
+        assert answer.get_json()["valid"] is False
+    else:
+        assert answer.status_code == 422
+        assert answer.get_json()["errors"] == [
+            {"field": "query.accept_supplied", "message": "Not a valid boolean."}
+        ]
