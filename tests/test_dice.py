@@ -110,12 +110,41 @@ def test_a_roll_of_seeded_or_sealed_dice_is_its_dice_read_one_by_one(
         )
 
 
-def test_a_roll_past_the_end_of_a_stream_stops_as_a_die_does() -> None:
-    with pytest.raises(StopIteration):
-        dice.die_from_stream(iter([255]), 6)
-    with pytest.raises(StopIteration):
-        dice.dice_from_stream(iter([1, 255]), 2, 6)  # one die read, the second past the end
-    assert dice.dice_from_stream(iter([1, 255, 3]), 2, 6) == (2, 4)
+@settings(max_examples=300, deadline=None)
+@given(
+    stream=st.binary(max_size=40),
+    sides=st.sampled_from([2, 3, 6, 7, 100, 128, 255, 256, 257, 999, 1000]),
+    count=st.integers(min_value=0, max_value=12),
+)
+def test_dice_read_together_are_the_dice_read_one_by_one(
+    stream: bytes, sides: int, count: int
+) -> None:
+    """The same dice, the stream left at the same byte, and the same StopIteration when the
+    bytes run out (biased streams: many bytes past a limit)."""
+
+    def one_by_one(source: Any) -> Any:
+        try:
+            return [dice.die_from_stream(source, sides) for _ in range(count)]
+        except StopIteration:
+            return "ran out"
+
+    def together(source: Any) -> Any:
+        try:
+            return list(dice.dice_from_stream(source, count, sides))
+        except StopIteration:
+            return "ran out"
+
+    biased = bytes(min(255, b * 2) for b in stream)  # every other byte of 128..255 kept
+    for data in (stream, biased):
+        first, second = iter(data), iter(data)
+        assert together(first) == one_by_one(second)
+        assert list(first) == list(second)
+
+
+def test_dice_read_together_across_hmac_blocks() -> None:
+    alone = dice.byte_stream("cross-blocks", 5)
+    expected = [dice.die_from_stream(alone, 6) for _ in range(60)]
+    assert dice.dice_from_stream(dice.byte_stream("cross-blocks", 5), 60, 6) == tuple(expected)
 
 
 @pytest.mark.parametrize("sides", [6, 10, 7, 100, 300])

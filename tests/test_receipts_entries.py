@@ -359,6 +359,21 @@ def test_a_roll_whose_notation_cannot_be_read_is_named_by_index(roll: Any, shown
     )
 
 
+@pytest.mark.parametrize(
+    "notation", ["1d6", "1d6\n", "1234567d1234567", "1234567d1234567\n", "12345678d1234567"]
+)
+def test_a_notation_is_read_by_its_pattern_however_long(notation: str) -> None:
+    """Read once and remembered, or read afresh past the length a notation can have: as the
+    pattern reads it (its ``$`` lets a final line end through), and again the same."""
+    match = checking.NOTATION.match(notation)
+    expected = (int(match.group(1)), int(match.group(2))) if match else None
+    assert checking.read_notation(notation) == expected
+    assert checking.read_notation(notation) == expected
+    assert checking.declared_dice({"rolls": [{"notation": notation}] * 2}) == (
+        2 * expected[0] if expected else 0
+    )
+
+
 def _bad_seed(what: str) -> str:
     return (
         f"the {what} is not 1 to 256 characters of Unicode text (a lone surrogate escape has "

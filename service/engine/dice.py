@@ -112,7 +112,7 @@ def _blocks(seed: str, nonce: int) -> Iterator[bytes]:
     block = 0
     while True:
         msg = f"{ALGORITHM}:{nonce}:{block}".encode("ascii")
-        yield hmac.new(key, msg, hashlib.sha256).digest()
+        yield hmac.digest(key, msg, "sha256")  # HMAC-SHA256 in one call, no HMAC object
         block += 1
 
 

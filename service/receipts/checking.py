@@ -25,6 +25,7 @@ same checks with the same problem codes and words (tests/test_verifiers_agree.py
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -37,7 +38,7 @@ from ..engine.dice import (
     MAX_SIDES,
     byte_stream,
     commitment,
-    die_from_stream,
+    dice_from_stream,
     sealed_seed,
 )
 from ..engine.errors import LimitError, RuleError
@@ -79,14 +80,37 @@ def capped(found: list[tuple[str, str]], limit: int) -> list[tuple[str, str]]:
     return [*found[:limit], ("more", f"... and {len(found) - limit} more")]
 
 
+def _parse_notation(notation: str) -> tuple[int, int] | None:
+    match = NOTATION.match(notation)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+# The few notations a game's rolls repeat, read once (the checker reads each roll's twice).
+# Only text as short as a notation can be is kept: at most 7 digits, "d", 7 digits and the
+# line end ``$`` lets through.
+_NOTATION_CHARS = 16
+_remembered_notation = functools.lru_cache(maxsize=1024)(_parse_notation)
+
+
+def read_notation(notation: str) -> tuple[int, int] | None:
+    """(count, sides) of a roll's notation ``NdS``, or None when it is not one."""
+    if len(notation) > _NOTATION_CHARS:
+        return _parse_notation(notation)
+    return _remembered_notation(notation)
+
+
+def _notation_of(roll: Any) -> tuple[int, int] | None:
+    notation = roll.get("notation") if isinstance(roll, dict) else None
+    return read_notation(notation) if isinstance(notation, str) else None
+
+
 def declared_dice(document: Any) -> int:
     """How many dice a response declares in its rolls (what re-deriving it would cost)."""
     rolls = document.get("rolls") if isinstance(document, dict) else None
     total = 0
     for roll in rolls if isinstance(rolls, list) else ():
-        notation = roll.get("notation") if isinstance(roll, dict) else None
-        match = NOTATION.match(notation) if isinstance(notation, str) else None
-        total += int(match.group(1)) if match else 0
+        read = _notation_of(roll)
+        total += read[0] if read else 0
     return total
 
 
@@ -173,12 +197,12 @@ def _read_rolls(entry: Entry) -> list[tuple[int, int]] | None:
         return None
     read: list[tuple[int, int]] = []
     for index, roll in enumerate(rolls):
-        notation = roll.get("notation") if isinstance(roll, dict) else None
-        match = NOTATION.match(notation) if isinstance(notation, str) else None
-        if match is None:
+        parsed = _notation_of(roll)
+        if parsed is None:
+            notation = roll.get("notation") if isinstance(roll, dict) else None
             entry.add("notation", f"rolls[{index}]: cannot read the notation {show(notation)}")
             return None
-        read.append((int(match.group(1)), int(match.group(2))))
+        read.append(parsed)
     dice = sum(count for count, _ in read)
     if any(not 2 <= sides <= MAX_SIDES for _, sides in read) or dice > MAX_DICE_PER_REQUEST:
         entry.add(
@@ -195,7 +219,7 @@ def _rederive(entry: Entry, stream: Iterator[int], read: list[tuple[int, int]]) 
     rolls = entry.get("rolls")
     before = len(entry.found)
     for index, ((count, sides), roll) in enumerate(zip(read, rolls, strict=True)):
-        expected = [die_from_stream(stream, sides) for _ in range(count)]
+        expected = list(dice_from_stream(stream, count, sides))
         if roll.get("values") != expected:
             entry.add(
                 "dice-mismatch",
