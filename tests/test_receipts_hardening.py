@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from service import create_app
 from service.receipts import checking
@@ -408,7 +410,7 @@ def test_the_query_is_read_as_the_documented_arguments_read_it(game_app: Flask, 
             try:
                 return load()
             except UnprocessableEntity as refused:
-                return refused.data["messages"]
+                return refused.data["messages"]  # type: ignore[attr-defined]
 
     documented = read(lambda: Blueprint.ARGUMENTS_PARSER.parse(VerifyQuerySchema, location="query"))
     assert read(verify_query) == documented
@@ -421,3 +423,126 @@ def test_the_query_is_read_as_the_documented_arguments_read_it(game_app: Flask, 
         assert answer.get_json()["errors"] == [
             {"field": "query.accept_supplied", "message": "Not a valid boolean."}
         ]
+
+
+# --- orjson's reading of a body, held to the decoder's -------------------------------------
+
+
+def _same(first: Any, second: Any) -> bool:
+    """Equal as values and as types (1, 1.0 and True apart; -0.0 apart from 0.0)."""
+    if type(first) is not type(second):
+        return False
+    if isinstance(first, dict):
+        return list(first) == list(second) and all(_same(first[k], second[k]) for k in first)
+    if isinstance(first, list):
+        return len(first) == len(second) and all(map(_same, first, second))
+    if isinstance(first, float):
+        return repr(first) == repr(second)
+    return bool(first == second)
+
+
+def _held_to_the_decoder(text: bytes) -> bool:
+    """Whether orjson's reading was taken; when it was, it is the decoder's, whichever way
+    a request or another reader decodes the body."""
+    from service.http import jsonbody
+
+    taken = False
+    for bounded, decoder in ((True, jsonbody._REQUEST_DECODER), (False, jsonbody._DECODER)):
+        fast = jsonbody._read_by_orjson(text, bounded)
+        if fast is jsonbody.UNPROVEN:
+            continue
+        taken = True
+        assert _same(fast, jsonbody.decoded(text, decoder)), text[:200]
+    return taken
+
+
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(alphabet=st.characters(codec="utf-8"), max_size=8)
+    | st.sampled_from(["a:b", ":", '"', "\\", "\u00e9", "\U0001f600"])
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(["a", "b", "c:", ":", "\u00e9"]), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+def _written(value: Any, style: int, twice: bool) -> str:
+    """JSON text of ``value`` in one of several styles, maybe with the first member of
+    every object given twice (once with another value)."""
+    if isinstance(value, dict):
+        members = [
+            f"{json.dumps(k, ensure_ascii=style % 2 == 0)}: {_written(v, style, twice)}"
+            for k, v in value.items()
+        ]
+        if twice and value:
+            members.append(f"{json.dumps(next(iter(value)))}: 0")
+        return "{" + ", ".join(members) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_written(item, style, twice) for item in value) + "]"
+    return json.dumps(value, ensure_ascii=style % 2 == 0)
+
+
+@settings(max_examples=400, deadline=None)
+@given(value=_VALUES, style=st.integers(0, 3), twice=st.booleans())
+def test_orjsons_reading_is_taken_only_as_the_decoder_reads(
+    value: Any, style: int, twice: bool
+) -> None:
+    text = _written(value, style, twice)
+    if style >= 2:
+        text = text.replace(":", "\\u003a", 1) if '"' in text else text
+    _held_to_the_decoder(text.encode())
+
+
+@pytest.mark.parametrize(
+    ("text", "taken"),
+    [
+        (b'{"a": 1, "b": [1, 2.5, -0.0, "x:y"], "c": {"d": null}}', True),
+        (b'{"a": 1, "a": 2}', False),
+        (b'{"a": {"b": 1, "b": 2}}', False),
+        (b'{"a": 1, "a": 2, "\\u003a": 3}', False),  # an escaped colon for the dropped one
+        (b'{"a:": 1, "a:": 2}', False),
+        (b"[9223372036854775807, -9223372036854775808, 18446744073709551615]", False),
+        (b"[18446744073709551616]", False),
+        (b"[-9223372036854775809]", False),
+        (b"[123456789012345678]", True),
+        (b"[1e400]", False),
+        (b"[NaN]", False),
+        (b'["\\ud800"]', False),
+        (b'["\\ud83d\\ude00"]', True),
+        (b"\xef\xbb\xbf{}", False),
+        (b'{"a": "\xff"}', False),
+        (b"[" * 100 + b"]" * 100, True),
+        (b"[" * 101 + b"]" * 101, False),
+        (b"[" * 300 + b"]" * 300, False),
+        (b'{"a":' * 99 + b"{}" + b"}" * 99, True),
+        (json.dumps({f"x{i}": 0 for i in range(256)}).encode(), True),
+        (json.dumps({f"x{i}": 0 for i in range(257)}).encode(), False),
+        (json.dumps({"a": {f"x{i}": [i] for i in range(257)}}).encode(), False),
+        (b"5", True),
+        (b'"a"', True),
+        (b"[]", True),
+        (b"", False),
+        (b"[1,]", False),
+    ],
+)
+def test_orjsons_reading_of_edge_bodies(text: bytes, taken: bool) -> None:
+    from service.http import jsonbody
+
+    assert (jsonbody._read_by_orjson(text, True) is not jsonbody.UNPROVEN) is taken
+    _held_to_the_decoder(text)
+
+
+def test_orjsons_reading_of_a_game_log_is_taken(game_client: FlaskClient) -> None:
+    log = play(game_client)
+    for text in (json.dumps(log), json.dumps(log, separators=(",", ":"))):
+        assert _held_to_the_decoder(text.encode())
+    answer = post_text(game_client, VERIFY, json.dumps(log))
+    assert answer.status_code == 200 and answer.get_json()["valid"] is True
