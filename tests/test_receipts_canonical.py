@@ -8,6 +8,7 @@ import struct
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 import pytest
 import rfc8785
 from flask import Flask
@@ -177,9 +178,9 @@ def test_what_orjson_writes_is_taken_only_when_it_is_the_rfc8785_bytes(value: An
     "value",
     [
         1.0,
-        -0.5,
-        [1, 2, 3e-9],
-        {"a": None, "p": 0.25},
+        -0.0,
+        [1, 2, 1e16],
+        {"a": [1, {"b": 2.0}]},
         {"a": None, "p": float("nan")},
         [None, float("inf")],
         {"é": 1},
@@ -188,14 +189,14 @@ def test_what_orjson_writes_is_taken_only_when_it_is_the_rfc8785_bytes(value: An
         {"a": [-(2**53)]},
         {"when": dt.date(2026, 12, 2)},
         {"ship": Ship("Ajax")},
-        {"looks": "a,1.5"},
+        {"looks": "a,1.0"},
         ["x", ":2e+5"],
     ],
     ids=[
-        "float",
-        "negative-float",
-        "float-in-list",
-        "float-beside-null",
+        "integral-float",
+        "negative-zero",
+        "float-written-in-full",
+        "integral-float-deep",
         "nan-beside-null",
         "infinity-beside-null",
         "accented-key",
@@ -204,7 +205,7 @@ def test_what_orjson_writes_is_taken_only_when_it_is_the_rfc8785_bytes(value: An
         "-2^53-in-list",
         "date",
         "dataclass",
-        "text-like-a-float",
+        "text-like-an-integral-float",
         "text-like-an-exponent",
     ],
 )
@@ -221,10 +222,32 @@ def test_output_that_may_not_be_canonical_is_checked_member_by_member(value: Any
         [[], {}, "", 0, -7, True, False],
         {"note": "Roll 2. Then 3 hits. Range 10.", "v": "v1.4", "at": "-2.5", "n": [10, -3]},
         ["e+", "1e", "x1e+5", "0. 5", ".5"],
+        {"range": 12.5, "calibre": 13.5, "expected_score": 0.3125, "roll": None},
+        [-0.5, [1, 2, 3e-9], {"a": None, "p": 0.25}, 1e21, 5e-324, 1.5e-7, -1e300, 0.1],
+        {"looks": "a,1.5", "and": ":01.5", "huge": "[1e400", "dots": ",1.1.1.1"},
     ],
 )
 def test_plain_output_is_taken_as_orjson_writes_it(value: Any) -> None:
     assert _written(value) == rfc8785.dumps(value) == canonical_json(value)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.lists(
+        st.floats(allow_nan=False, allow_infinity=False)
+        | st.floats(min_value=-1e6, max_value=1e6).map(lambda f: round(f, 3))
+        | st.none(),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_floats_take_the_fast_path_exactly_when_orjson_writes_them_canonically(
+    value: list[float | None],
+) -> None:
+    """Every float orjson writes as RFC 8785 does is taken as written; any other is not."""
+    canonical = rfc8785.dumps(value)
+    assert _written(value) == (canonical if orjson.dumps(value) == canonical else None)
+    assert canonical_json(value) == canonical
 
 
 NOT_FINITE = {

@@ -1,27 +1,30 @@
 """RFC 8785 (JSON Canonicalization Scheme) bytes of a JSON value: what a receipt signs.
 
-``rfc8785`` is the reference; for values made only of strings, integers within the
-IEEE 754 safe range, booleans, null, lists and objects with ASCII keys, orjson with sorted
-keys writes the very same bytes (compact, UTF-8, the same string escapes) some thirty
-times faster. Any other value (a float, a non-ASCII key, a huge integer) goes to
+``rfc8785`` is the reference. orjson with sorted keys writes the very same bytes (compact,
+UTF-8, the same string escapes) some thirty times faster for values made of strings,
+integers within the IEEE 754 safe range, booleans, null, lists, objects with ASCII keys,
+and floats that orjson writes as RFC 8785 does (``12.5``, ``0.25``, ``3e-9``: both write
+the shortest digits that read back as the float, but RFC 8785 writes ``1.0`` as ``1`` and
+``1e16`` in full). Any other value (such a float, a non-ASCII key, a huge integer) goes to
 ``rfc8785``.
 
 Which way a value goes is read off orjson's own output, without a walk of the value in
 Python: orjson refuses an integer past the safe range (``OPT_STRICT_INTEGER``) and every
 type that is not JSON's own (dataclasses, dates and subclasses are passed through to a
-refusal); output that is all ASCII has ASCII keys; and a float always writes a ``.`` or an
-``e`` right after the digits that start a value (``0.5``, ``1e-7``), so output without such
-a number holds no float but NaN and the infinities, which orjson writes as ``null``: for
-output with a ``null``, the value's pickle is searched for the bytes such a float pickles
-to, and a value whose pickle has them is read back and compared with the value (C code
-all), which a NaN or an infinity never equals. Output that fails a test (a string that
-merely looks like a float, such as ``"a,1.5"``, included) is checked the slow way, member
-by member, as before.
+refusal); output that is all ASCII has ASCII keys; a float always writes a ``.`` or an
+``e`` right after the digits that start a value (``0.5``, ``1e-7``), so each float is
+found in the output and its text compared with what ``rfc8785`` writes for it (once per
+distinct text); and orjson writes NaN and the infinities as ``null``: for output with a
+``null``, the value's pickle is searched for the bytes such a float pickles to, and a
+value whose pickle has them is read back and compared with the value (C code all), which
+a NaN or an infinity never equals. Output that fails a test is checked the slow way,
+member by member, as before.
 tests/test_receipts_canonical.py proves the two agree byte for byte.
 """
 
 from __future__ import annotations
 
+import functools
 import pickle
 import re
 from typing import Any
@@ -44,6 +47,8 @@ _ZERO = ord("0")
 _DIGIT_THEN_MARK = tuple(b"0" + mark for mark in _FLOAT_MARKS)
 _MINUS = ord("-")
 _VALUE_START = frozenset(b":[,")
+# A JSON number, as far as its grammar reads (a real one ends where this match does).
+_NUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _PICKLE = 5
 
 
@@ -72,13 +77,27 @@ def _finite(value: Any, written: bytes) -> bool:
     return bool(orjson.loads(written) == value)
 
 
-def _no_float(written: bytes) -> bool:
-    """True if orjson's output holds no float. orjson writes every finite float with a
-    ``.`` or an exponent (``1e+21``, ``5e-324``) right after the digits it starts with:
-    with every digit written as ``0`` (one C pass), each mark right after a digit is found
-    by a byte search (a ``.`` ending a sentence is not), and only the bytes right before
-    it are looked at (a float only if its digits start a value, not text such as
-    ``"v1.4"``)."""
+@functools.lru_cache(maxsize=1024)
+def _canonical_number(token: bytes) -> bool:
+    """True if ``token``, a number as orjson writes it, is also how RFC 8785 writes that
+    number (``12.5``, ``3e-9``; not ``1.0``, ``-0.0`` or ``1e+16``). orjson writes the
+    shortest digits that read back as the float, so the float the token reads as is the
+    value's own, and ``rfc8785`` decides how that float is written."""
+    try:
+        return rfc8785.dumps(float(token)) == token
+    except (ValueError, rfc8785.CanonicalizationError):
+        return False  # not a number after all: text that looks like one
+
+
+def _floats_canonical(written: bytes) -> bool:
+    """True if every float in orjson's output is written as RFC 8785 writes it. orjson
+    writes every finite float with a ``.`` or an exponent (``1e+21``, ``5e-324``) right
+    after the digits it starts with: with every digit written as ``0`` (one C pass), each
+    mark right after a digit is found by a byte search (a ``.`` ending a sentence is not),
+    and the bytes right before it say where the number starts (a float only if its digits
+    start a value, not text such as ``"v1.4"``). The number there, as far as JSON's number
+    grammar reads, must be written the canonical way. Text that merely looks like a number
+    (``"a,1.5"``) is checked the same way: harmless when it passes, the slow path when not."""
     zeros = written.translate(_AS_ZERO)
     for found in _DIGIT_THEN_MARK:
         at = zeros.find(found)
@@ -89,7 +108,9 @@ def _no_float(written: bytes) -> bool:
             if start and zeros[start - 1] == _MINUS:
                 start -= 1
             if not start or zeros[start - 1] in _VALUE_START:
-                return False
+                number = _NUMBER.match(written, start)
+                if number is None or not _canonical_number(number.group()):
+                    return False
             at = zeros.find(found, at + 1)
     return True
 
@@ -140,7 +161,7 @@ def _written(value: Any) -> bytes | None:
         written = orjson.dumps(value, option=_STRICT)
     except TypeError:  # orjson.JSONEncodeError: a huge integer, a foreign type, a surrogate
         return None
-    if written.isascii() and _no_float(written) and _finite(value, written):
+    if written.isascii() and _floats_canonical(written) and _finite(value, written):
         return written
     return None
 
