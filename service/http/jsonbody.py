@@ -221,9 +221,12 @@ def _holds_surrogate(value: Any) -> bool:
 # agree on every body taken; a deeper one is left to the decoder.
 ORJSON_DEPTH = 100
 # An integer of 19 digits or more may lie past the 64-bit integers orjson reads exactly (it
-# reads those as floats): a body with a run of 19 digits anywhere is left to the decoder.
+# reads those as floats): a body with a number of 19 digits or more is left to the decoder.
+# The run is looked for in the bytes (fast), and only where there is one, again with every
+# string emptied: a hash written in hex holds 19 decimal digits in a row now and then.
 _DIGITS_AS_ZERO = bytes.maketrans(b"0123456789", b"0" * 10)
 _LONG_NUMBER = b"0" * 19
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 # An escape of a colon (\u003a) adds a colon to the value that the body's bytes lack.
 _COLON_ESCAPE = b"\\u003"
 _CONTAINER = frozenset({dict, list}).__contains__
@@ -234,6 +237,13 @@ class _Unproven:
 
 
 UNPROVEN = _Unproven()
+
+
+def _has_long_number(text: bytes) -> bool:
+    """Whether a number of ``text`` (a JSON text orjson read) has 19 digits or more."""
+    if text.translate(_DIGITS_AS_ZERO).find(_LONG_NUMBER) < 0:
+        return False
+    return _STRING.sub(b'""', text).translate(_DIGITS_AS_ZERO).find(_LONG_NUMBER) >= 0
 
 
 def _read_by_orjson(text: bytes, bounded: bool) -> Any:
@@ -268,7 +278,7 @@ def _read_by_orjson(text: bytes, bounded: bool) -> Any:
         return UNPROVEN  # deeper than ORJSON_DEPTH (and than orjson writes out again)
     if (
         text.find(_COLON_ESCAPE) >= 0
-        or text.translate(_DIGITS_AS_ZERO).find(_LONG_NUMBER) >= 0
+        or _has_long_number(text)
         or orjson.dumps(value).count(b":") != text.count(b":")
     ):
         return UNPROVEN
