@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import enum
 import json
+import marshal
 import struct
 from dataclasses import dataclass
 from typing import Any
@@ -15,7 +17,13 @@ from flask import Flask
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.receipts.canonical import CanonicalizationError, _plain, _written, canonical_json
+from service.receipts.canonical import (
+    _MARSHAL_NOT_FINITE,
+    CanonicalizationError,
+    _plain,
+    _written,
+    canonical_json,
+)
 
 
 @dataclass
@@ -191,6 +199,7 @@ def test_what_orjson_writes_is_taken_only_when_it_is_the_rfc8785_bytes(value: An
         {"ship": Ship("Ajax")},
         {"looks": "a,1.0"},
         ["x", ":2e+5"],
+        ["x", ",-3e-5", "+"],
     ],
     ids=[
         "integral-float",
@@ -207,6 +216,7 @@ def test_what_orjson_writes_is_taken_only_when_it_is_the_rfc8785_bytes(value: An
         "dataclass",
         "text-like-an-integral-float",
         "text-like-an-exponent",
+        "text-like-a-negative-exponent",
     ],
 )
 def test_output_that_may_not_be_canonical_is_checked_member_by_member(value: Any) -> None:
@@ -225,6 +235,7 @@ def test_output_that_may_not_be_canonical_is_checked_member_by_member(value: Any
         {"range": 12.5, "calibre": 13.5, "expected_score": 0.3125, "roll": None},
         [-0.5, [1, 2, 3e-9], {"a": None, "p": 0.25}, 1e21, 5e-324, 1.5e-7, -1e300, 0.1],
         {"looks": "a,1.5", "and": ":01.5", "huge": "[1e400", "dots": ",1.1.1.1"},
+        {"signs": "+", "at-the-end": "2e+", "lone": "e-", "after-a-word": "fire-e-2", "n": -1},
     ],
 )
 def test_plain_output_is_taken_as_orjson_writes_it(value: Any) -> None:
@@ -277,13 +288,28 @@ def test_no_nan_or_infinity_hides_behind_the_null_orjson_writes(name: str, shape
         canonical_json(value)
 
 
+class Colour(enum.Enum):
+    RED = "red"
+
+
+def test_a_value_marshal_refuses_is_searched_by_its_pickle() -> None:
+    """orjson writes an enum as its value, and marshal refuses it: its pickle is searched
+    instead, and a NaN beside it is still found."""
+    value = {"roll": None, "colour": Colour.RED}
+    assert _written(value) == b'{"colour":"red","roll":null}'
+    assert _written({**value, "p": float("nan")}) is None
+
+
 @pytest.mark.parametrize(
     "number",
-    # Integers whose pickle spells the bytes a non-finite float is written as ("G\x7f\xf0").
-    [int.from_bytes(b"G\x7f\xf0\x00", "little"), int.from_bytes(b"G\xff\xff\x00", "little")],
+    # Integers that, before -4096, marshal to the bytes a non-finite float is written as: a
+    # float's type byte ("g", or "\xe7" for one referred to again), six bytes, "\xff\xff".
+    [int.from_bytes(b"g\x01\x02\x03", "little"), int.from_bytes(b"\xe7\x00\x00\x00", "little")],
 )
-def test_an_integer_that_pickles_like_an_infinity_is_still_taken_as_written(number: int) -> None:
+def test_an_integer_that_marshals_like_an_infinity_is_still_taken_as_written(number: int) -> None:
     value = {"roll": None, "n": [None, number, -4096]}
+    # the read-back decides, and takes it
+    assert _MARSHAL_NOT_FINITE.search(marshal.dumps(value, 4))
     assert _written(value) == rfc8785.dumps(value) == canonical_json(value)
 
 

@@ -15,16 +15,17 @@ refusal); output that is all ASCII has ASCII keys; a float always writes a ``.``
 ``e`` right after the digits that start a value (``0.5``, ``1e-7``), so each float is
 found in the output and its text compared with what ``rfc8785`` writes for it (once per
 distinct text); and orjson writes NaN and the infinities as ``null``: for output with a
-``null``, the value's pickle is searched for the bytes such a float pickles to, and a
-value whose pickle has them is read back and compared with the value (C code all), which
-a NaN or an infinity never equals. Output that fails a test is checked the slow way,
-member by member, as before.
+``null``, the value's marshal (or pickle) is searched for the bytes such a float is
+written as, and a value whose bytes have them is read back and compared with the value (C
+code all), which a NaN or an infinity never equals. Output that fails a test is checked the
+slow way, member by member, as before.
 tests/test_receipts_canonical.py proves the two agree byte for byte.
 """
 
 from __future__ import annotations
 
 import functools
+import marshal
 import pickle
 import re
 from typing import Any
@@ -40,40 +41,51 @@ _STRICT = (
     | orjson.OPT_PASSTHROUGH_DATETIME
     | orjson.OPT_PASSTHROUGH_SUBCLASS
 )
-# How orjson writes a float: digits, then one of these; a value starts after these bytes.
-_FLOAT_MARKS = (b".", b"e+", b"e-")
-_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
-_ZERO = ord("0")
-_DIGIT_THEN_MARK = tuple(b"0" + mark for mark in _FLOAT_MARKS)
+# How orjson writes a float: digits, then a mark (``.``, ``e+`` or ``e-``), each found by
+# the search named with it, the fastest over an answer's text: a lone byte is looked for
+# at memory speed, and a ``+`` is rare where an ``e`` is not; ``-`` is common (dates,
+# names), so ``e-`` is looked for whole. A value starts after the bytes of _VALUE_START.
+_MARK_SEARCHES = ((b".", b"."), (b"+", b"e+"), (b"e-", b"e-"))
+_DIGITS = frozenset(b"0123456789")
 _MINUS = ord("-")
 _VALUE_START = frozenset(b":[,")
 # A JSON number, as far as its grammar reads (a real one ends where this match does).
 _NUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
-_PICKLE = 5
 
 
-# What pickle writes for a float (protocol 2 and later): BINFLOAT, then its IEEE 754 bytes,
-# big-endian. A NaN or an infinity has every exponent bit set: a first byte of 0x7f or 0xff
-# (the sign), and a second whose high four bits are set. Text cannot hide a false negative
-# here (every float is written so), and a string that spells these bytes merely sends the
-# value to the read-back below.
-_NOT_FINITE = re.compile(rb"G[\x7f\xff][\xf0-\xff]")
+# What marshal writes for a float (version 2 and later): TYPE_BINARY_FLOAT (``g``, or
+# ``\xe7`` with the flag of an object referred to again), then its IEEE 754 bytes,
+# little-endian; and pickle (protocol 2 and later): BINFLOAT (``G``), then the bytes
+# big-endian. A NaN or an infinity has every exponent bit set: a sign byte of 0x7f or 0xff
+# next to one whose high four bits are set. Nothing can hide a false negative here (every
+# float object is written so), and other bytes that spell these merely send the value to
+# the read-back below.
+_MARSHAL_NOT_FINITE = re.compile(rb"[g\xe7].{6}[\xf0-\xff][\x7f\xff]", re.DOTALL)
+_PICKLE_NOT_FINITE = re.compile(rb"G[\x7f\xff][\xf0-\xff]")
 
 
 def _finite(value: Any, written: bytes) -> bool:
     """False if ``value`` holds NaN or an infinity, which orjson writes as ``null``.
 
-    Output without ``null`` holds neither; otherwise the value's pickle (C code, about half
-    the cost of reading the output back) is searched for the bytes a non-finite float is
-    written as, and only a value whose pickle has them is read back and compared with the
-    value (``None`` equals no float)."""
+    Output without ``null`` holds neither; otherwise the value's marshal (C code, about a
+    third of the cost of reading the output back, and half that of its pickle, which keeps a
+    memo of every string) is searched for the bytes a non-finite float is written as; a
+    value marshal refuses (an enum, which orjson writes as its value) is pickled and
+    searched so. Only a value whose bytes have them, or that neither writes, is read back
+    and compared with the value (``None`` equals no float)."""
     if b"null" not in written:
         return True
     try:
-        if not _NOT_FINITE.search(pickle.dumps(value, _PICKLE)):
+        if not _MARSHAL_NOT_FINITE.search(marshal.dumps(value, 4)):
             return True
-    except (pickle.PicklingError, TypeError, ValueError, RecursionError):
-        pass  # not a plain value: the read-back decides
+    except ValueError:  # a type marshal does not write
+        try:
+            if not _PICKLE_NOT_FINITE.search(pickle.dumps(value, 5)):
+                return True
+        except (pickle.PicklingError, TypeError, ValueError, RecursionError):
+            pass  # not a plain value: the read-back decides
+    except RecursionError:
+        pass
     return bool(orjson.loads(written) == value)
 
 
@@ -92,26 +104,28 @@ def _canonical_number(token: bytes) -> bool:
 def _floats_canonical(written: bytes) -> bool:
     """True if every float in orjson's output is written as RFC 8785 writes it. orjson
     writes every finite float with a ``.`` or an exponent (``1e+21``, ``5e-324``) right
-    after the digits it starts with: with every digit written as ``0`` (one C pass), each
-    mark right after a digit is found by a byte search (a ``.`` ending a sentence is not),
-    and the bytes right before it say where the number starts (a float only if its digits
-    start a value, not text such as ``"v1.4"``). The number there, as far as JSON's number
-    grammar reads, must be written the canonical way. Text that merely looks like a number
-    (``"a,1.5"``) is checked the same way: harmless when it passes, the slow path when not."""
-    zeros = written.translate(_AS_ZERO)
-    for found in _DIGIT_THEN_MARK:
-        at = zeros.find(found)
-        while at != -1:
-            start = at  # the last digit before the mark: where does the number start?
-            while start and zeros[start - 1] == _ZERO:
+    after the digits it starts with: each mark is found by a byte search (an answer holds
+    few), one that is not right after a digit (a ``.`` ending a sentence) is passed over,
+    and the digits before it say where the
+    number starts (a float only if its digits start a value, not text such as ``"v1.4"``).
+    The number there, as far as JSON's number grammar reads, must be written the canonical
+    way. Text that merely looks like a number (``"a,1.5"``) is checked the same way:
+    harmless when it passes, the slow path when not."""
+    for searched, mark in _MARK_SEARCHES:
+        found = written.find(searched)
+        while found != -1:
+            at = found + len(searched) - len(mark)  # where the mark would start
+            start = at  # after the digits before the mark, if any: where do they start?
+            while start > 0 and written[start - 1] in _DIGITS:
                 start -= 1
-            if start and zeros[start - 1] == _MINUS:
-                start -= 1
-            if not start or zeros[start - 1] in _VALUE_START:
-                number = _NUMBER.match(written, start)
-                if number is None or not _canonical_number(number.group()):
-                    return False
-            at = zeros.find(found, at + 1)
+            if start != at and written.startswith(mark, at):
+                if start and written[start - 1] == _MINUS:
+                    start -= 1
+                if not start or written[start - 1] in _VALUE_START:
+                    number = _NUMBER.match(written, start)
+                    if number is None or not _canonical_number(number.group()):
+                        return False
+            found = written.find(searched, found + 1)
     return True
 
 
