@@ -59,24 +59,35 @@ _NUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 # big-endian. A NaN or an infinity has every exponent bit set: a sign byte of 0x7f or 0xff
 # next to one whose high four bits are set. Nothing can hide a false negative here (every
 # float object is written so), and other bytes that spell these merely send the value to
-# the read-back below.
-_MARSHAL_NOT_FINITE = re.compile(rb"[g\xe7].{6}[\xf0-\xff][\x7f\xff]", re.DOTALL)
+# the read-back below. Each pattern starts with one byte, which the regex engine skips
+# ahead to: one pattern for both type bytes, starting with a set of bytes, is tried at
+# every position, and took longer than the read-back it saves.
+_MARSHAL_FLOAT_NOT_FINITE = re.compile(rb"g.{6}[\xf0-\xff][\x7f\xff]", re.DOTALL)
+_MARSHAL_REFERRED_NOT_FINITE = re.compile(rb"\xe7.{6}[\xf0-\xff][\x7f\xff]", re.DOTALL)
 _PICKLE_NOT_FINITE = re.compile(rb"G[\x7f\xff][\xf0-\xff]")
+
+
+def _marshal_not_finite(data: bytes) -> bool:
+    """Whether marshal's ``data`` may hold a NaN or an infinity (never False where it does)."""
+    return (
+        _MARSHAL_FLOAT_NOT_FINITE.search(data) is not None
+        or _MARSHAL_REFERRED_NOT_FINITE.search(data) is not None
+    )
 
 
 def _finite(value: Any, written: bytes) -> bool:
     """False if ``value`` holds NaN or an infinity, which orjson writes as ``null``.
 
-    Output without ``null`` holds neither; otherwise the value's marshal (C code, about a
-    third of the cost of reading the output back, and half that of its pickle, which keeps a
-    memo of every string) is searched for the bytes a non-finite float is written as; a
-    value marshal refuses (an enum, which orjson writes as its value) is pickled and
-    searched so. Only a value whose bytes have them, or that neither writes, is read back
-    and compared with the value (``None`` equals no float)."""
+    Output without ``null`` holds neither; otherwise the value's marshal (C code: with the
+    search, a half to nine tenths of the cost of reading the output back, and half that of
+    its pickle, which keeps a memo of every string) is searched for the bytes a non-finite
+    float is written as; a value marshal refuses (an enum, which orjson writes as its
+    value) is pickled and searched so. Only a value whose bytes have them, or that neither
+    writes, is read back and compared with the value (``None`` equals no float)."""
     if b"null" not in written:
         return True
     try:
-        if not _MARSHAL_NOT_FINITE.search(marshal.dumps(value, 4)):
+        if not _marshal_not_finite(marshal.dumps(value, 4)):
             return True
     except ValueError:  # a type marshal does not write
         try:
