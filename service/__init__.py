@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask import Flask, Request, Response, request
+from flask import Flask, Request, Response
 from flask.sessions import NullSession, SecureCookieSession, SecureCookieSessionInterface
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -19,6 +19,7 @@ from .engine.errors import KINDS, RuleError
 from .http import cors, dice_api, jsonbody, meta, metrics, receipts, referee, request_id, seeds
 from .http.api import Api
 from .http.components import COMPONENTS, component_to_property, nullable_as_one_of
+from .http.context import current_request
 from .http.contract import RulesetAPI, registered
 from .http.envelope import RULESET_ID
 from .http.fields import StrictBoolean, StrictInteger, const_to_property, one_of_to_property
@@ -102,8 +103,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     @app.before_request
     def require_json_body() -> Response | None:
         """Every POST takes a JSON object; say so plainly rather than guess."""
-        # The request itself, looked up once: each read through the proxy looks it up again.
-        req: Request = request._get_current_object()  # type: ignore[attr-defined]
+        req = current_request()
         if req.method != "POST" or req.routing_exception is not None:
             return None
         # Before anything reads the body; set on the request either way, so each read of
@@ -120,7 +120,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             )
         length = req.content_length
         if length is None and req.environ.get("wsgi.input_terminated"):
-            refused = _read_unsized_body()
+            refused = _read_unsized_body(req)
             if refused is not None:
                 return refused
         if not length and not req.get_data(cache=True):
@@ -132,15 +132,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             )
         return None
 
-    def _read_unsized_body() -> Response | None:
+    def _read_unsized_body(req: Request) -> Response | None:
         """A body without Content-Length (chunked): the server ends it, so read it here, up
         to one byte past the limit. Werkzeug would stop at the limit and hand on a cut body
         (a 400 "Invalid JSON body" instead of the 413 a Content-Length gets), and a framing
         error the server raises while reading would surface as a 500."""
-        limit = request.max_content_length
+        limit = req.max_content_length
         if limit is None:
             return None
-        source = request.environ["wsgi.input"]
+        source = req.environ["wsgi.input"]
         data = bytearray()
         try:
             while len(data) <= limit:
@@ -157,8 +157,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             )
         if len(data) > limit:
             raise RequestEntityTooLarge()  # the same problem as an oversized Content-Length
-        request.environ["wsgi.input"] = io.BytesIO(bytes(data))
-        request.__dict__.pop("stream", None)  # werkzeug caches the stream it made
+        req.environ["wsgi.input"] = io.BytesIO(bytes(data))
+        req.__dict__.pop("stream", None)  # werkzeug caches the stream it made
         return None
 
     @app.errorhandler(RuleError)

@@ -18,6 +18,7 @@ from webargs.flaskparser import abort
 from werkzeug.exceptions import HTTPException
 
 from ..engine.errors import FALLBACK_KIND, KIND_OF_STATUS
+from .context import current_request
 from .jsonbody import MalformedBody
 from .loading import Load, planned
 from .problems import PROBLEM_MIMETYPE, ProblemSchema, flatten, problem, schema_problem_detail
@@ -43,7 +44,7 @@ def json_arguments(schema: Schema, load: Load) -> Any:
     data, and the same 422 on a ValidationError (its messages under ``json``, as webargs
     nests them)."""
     try:
-        data = _load_json(request, schema)
+        data = _load_json(current_request(), schema)
         return load({} if data is missing else data)
     except ValidationError as error:
         error.messages = {"json": error.messages}

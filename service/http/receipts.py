@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
@@ -27,6 +27,7 @@ from ..receipts.signing import Signer
 from ..rulesets import REGISTERED
 from ..startup import StartupError, quoted
 from .components import EnumType, camel, component, ref
+from .context import current_request, this_app
 from .fields import date_time
 from .problems import problem
 
@@ -71,7 +72,7 @@ def _issuer(name: str) -> str:
 
 
 def current_keys() -> Keys:
-    found: Keys = current_app.extensions[EXTENSION]
+    found: Keys = this_app().extensions[EXTENSION]
     return found
 
 
@@ -152,12 +153,12 @@ PREFER_COMPONENT = {
 }
 
 
-def prefers_minimal() -> bool:
+def prefers_minimal(environ: dict[str, Any]) -> bool:
     """Whether the request's first ``return`` preference (RFC 7240) is ``minimal``; other
     preferences, and anything unreadable, are ignored as the RFC says."""
     # Straight from the environ: a WSGI server joins repeated Prefer headers into one
     # (RFC 9110 section 5.3), so this is the very list Headers.getlist would give, unparsed.
-    header: str = request.environ.get("HTTP_PREFER", "")
+    header: str = environ.get("HTTP_PREFER", "")
     for preference in header.split(","):
         name, _, value = preference.split(";", 1)[0].partition("=")
         if name.strip().lower() == "return":
@@ -168,12 +169,13 @@ def prefers_minimal() -> bool:
 def signed(document: dict[str, Any]) -> Response:
     """The response with its provenance and receipt, as JSON."""
     signer = current_keys().signer
-    body = request.get_json(silent=True)
-    minimal = prefers_minimal() and isinstance(body, dict)
+    req = current_request()
+    body = req.get_json(silent=True)
+    minimal = prefers_minimal(req.environ) and isinstance(body, dict)
     try:
         document = {
             **document,
-            "provenance": signer.provenance(request.path, body, digest=minimal),
+            "provenance": signer.provenance(req.path, body, digest=minimal),
         }
         document = signer.sign(document)
     except CanonicalizationError:
@@ -659,9 +661,10 @@ NO_QUERY = VERIFY_QUERY.load({})
 def verify_query() -> dict[str, Any]:
     """The query's arguments, as ``blp.arguments(VerifyQuerySchema, location="query")``
     loads them (the same 422 on a value it refuses)."""
-    if not request.environ.get("QUERY_STRING"):
+    req = current_request()
+    if not req.environ.get("QUERY_STRING"):
         return dict(NO_QUERY)
-    query: dict[str, Any] = _QUERY_PARSER.parse(VERIFY_QUERY, request, location="query")
+    query: dict[str, Any] = _QUERY_PARSER.parse(VERIFY_QUERY, req, location="query")
     return query
 
 
@@ -687,7 +690,7 @@ def _plainly(documented: Callable[..., Any]) -> Callable[[], Response]:
 @blp.response(200, VerifyResponseSchema, example=VERIFY_ANSWER)
 def verify(query: dict[str, Any]) -> Response:
     """Check a response or a whole game log"""
-    document = request.get_json()
+    document = current_request().get_json()
     checkpoint = None
     if isinstance(document, dict) and set(document) == {"checkpoint", "entries"}:
         checkpoint, document = document["checkpoint"], document["entries"]
