@@ -203,6 +203,20 @@ def test_a_json_body_is_told_by_its_content_type_as_flask_tells_it(
     assert IJsonRequest(environ).is_json is Request(environ).is_json
 
 
+@pytest.mark.parametrize("transfer_encoding", [None, "chunked", "gzip, chunked", "gzip", ""])
+@pytest.mark.parametrize("length", [None, "12", "0", "-1", "abc", "+5", " 5", "1_0", ""])
+def test_a_body_size_is_read_as_flask_reads_it(
+    length: str | None, transfer_encoding: str | None
+) -> None:
+    """None for a chunked body or one of no stated size, 0 for a size that is no number."""
+    environ = EnvironBuilder(method="POST", data=b"{}").get_environ()
+    environ.pop("CONTENT_LENGTH", None)
+    for key, value in (("CONTENT_LENGTH", length), ("HTTP_TRANSFER_ENCODING", transfer_encoding)):
+        if value is not None:
+            environ[key] = value
+    assert IJsonRequest(environ).content_length == Request(environ).content_length
+
+
 def test_a_request_has_flasks_null_session_and_a_secret_key_brings_cookies() -> None:
     bare = Flask(__name__)
     for app in (create_app(), bare):

@@ -47,7 +47,7 @@ from flask import Flask, Request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import BadRequest, ClientDisconnected, RequestEntityTooLarge
 from werkzeug.utils import cached_property
-from werkzeug.wsgi import LimitedStream
+from werkzeug.wsgi import LimitedStream, get_content_length
 
 from ..engine.errors import LimitError
 
@@ -369,6 +369,12 @@ class IJsonRequest(Request):
     @json_module.setter
     def json_module(self, provider: Any) -> None:
         pass
+
+    @cached_property
+    def content_length(self) -> int | None:
+        """werkzeug's answer, from the environ as werkzeug's ``get_content_length`` reads it
+        (the same two values), without building the request's headers to ask them."""
+        return get_content_length(self.environ)
 
     @cached_property
     def is_json(self) -> bool:
