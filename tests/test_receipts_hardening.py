@@ -535,6 +535,10 @@ def test_orjsons_reading_is_taken_only_as_the_decoder_reads(
         (json.dumps({f"x{i}": 0 for i in range(256)}).encode(), True),
         (json.dumps({f"x{i}": 0 for i in range(257)}).encode(), False),
         (json.dumps({"a": {f"x{i}": [i] for i in range(257)}}).encode(), False),
+        # the shortest texts with 256 and 257 members, either side of the walk's threshold
+        (b"[" + b"0," * 255 + b"0]", True),
+        (b"[" + b"0," * 256 + b"0]", False),
+        (b"[[" + b"0," * 256 + b"0]]", False),
         (b"5", True),
         (b'"a"', True),
         (b"[]", True),

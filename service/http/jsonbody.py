@@ -230,6 +230,11 @@ _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 # An escape of a colon (\u003a) adds a colon to the value that the body's bytes lack.
 _COLON_ESCAPE = b"\\u003"
 _CONTAINER = frozenset({dict, list}).__contains__
+# A text shorter than this can neither nest deeper than ORJSON_DEPTH (each level opens and
+# closes a bracket) nor hold a container of more than MAX_OBJECT_MEMBERS (every member but
+# the last ends with a comma, and "[0,0]" is the shortest list): nothing for the walk of its
+# containers to find. Most step requests are this short.
+_WALKED_FROM = min(2 * (ORJSON_DEPTH + 1), 2 * MAX_OBJECT_MEMBERS + 3)
 
 
 class _Unproven:
@@ -260,22 +265,23 @@ def _read_by_orjson(text: bytes, bounded: bool) -> Any:
     - the containers are walked level by level (those a container holds, as the garbage
       collector's traversal lists them, in C): at most ``ORJSON_DEPTH`` levels, and,
       reading a request, no container over ``MAX_OBJECT_MEMBERS`` (a list that long is
-      left to the decoder too, which takes it).
+      left to the decoder too, which takes it); a text too short for either is not walked.
     """
     try:
         value = orjson.loads(text)
     except orjson.JSONDecodeError:
         return UNPROVEN
-    level = [value]
-    for _ in range(ORJSON_DEPTH + 1):
-        containers = list(compress(level, map(_CONTAINER, map(type, level))))
-        if not containers:
-            break
-        if bounded and max(map(len, containers)) > MAX_OBJECT_MEMBERS:
-            return UNPROVEN
-        level = gc.get_referents(*containers)
-    else:
-        return UNPROVEN  # deeper than ORJSON_DEPTH (and than orjson writes out again)
+    if len(text) >= _WALKED_FROM:
+        level = [value]
+        for _ in range(ORJSON_DEPTH + 1):
+            containers = list(compress(level, map(_CONTAINER, map(type, level))))
+            if not containers:
+                break
+            if bounded and max(map(len, containers)) > MAX_OBJECT_MEMBERS:
+                return UNPROVEN
+            level = gc.get_referents(*containers)
+        else:
+            return UNPROVEN  # deeper than ORJSON_DEPTH (and than orjson writes out again)
     if (
         (b"\\" in text and text.find(_COLON_ESCAPE) >= 0)  # a lone byte is found fastest
         or _has_long_number(text)
