@@ -318,7 +318,8 @@ def summary(rows: list[Row]) -> str:
             if judged
             else "not judged"
         )
-        lines.append(f"- {kind}: {len(mine)} endpoints, ratio {ratios}; {verdict}")
+        counted = f"{len(mine)} endpoint" + ("" if len(mine) == 1 else "s")
+        lines.append(f"- {kind}: {counted}, ratio {ratios}; {verdict}")
     return "\n".join(lines)
 
 
