@@ -3,7 +3,7 @@
 Flask's ``request`` and ``current_app`` are proxies: each attribute read through one looks
 the object up in the context again, after first failing to find the attribute on the proxy
 itself (an AttributeError made and thrown away: about a microsecond a read). Code on every
-request's path that reads more than one attribute takes the object once, here.
+request's path takes the object here, once, and reads its attributes directly.
 """
 
 from __future__ import annotations

@@ -231,9 +231,10 @@ _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _COLON_ESCAPE = b"\\u003"
 _CONTAINER = frozenset({dict, list}).__contains__
 # A text shorter than this can neither nest deeper than ORJSON_DEPTH (each level opens and
-# closes a bracket) nor hold a container of more than MAX_OBJECT_MEMBERS (every member but
-# the last ends with a comma, and "[0,0]" is the shortest list): nothing for the walk of its
-# containers to find. Most step requests are this short.
+# closes a bracket) nor hold a container of more than MAX_OBJECT_MEMBERS (each member takes
+# a byte at least, and a comma but the last: 257 members take 515 bytes with the
+# brackets): nothing for the walk of its containers to find. Most step requests are this
+# short.
 _WALKED_FROM = min(2 * (ORJSON_DEPTH + 1), 2 * MAX_OBJECT_MEMBERS + 3)
 
 
