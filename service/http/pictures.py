@@ -33,8 +33,10 @@ from fractions import Fraction
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from flask import Response, request
+from flask import Response
 from werkzeug.exceptions import NotAcceptable
+
+from .context import current_request
 
 SVG = "image/svg+xml"
 JSON = "application/json"
@@ -91,7 +93,7 @@ def wants_svg() -> bool:
     No Accept header, or one that accepts anything, gets JSON: the picture only when asked
     for (ties go to JSON).
     """
-    accept = request.accept_mimetypes
+    accept = current_request().accept_mimetypes
     if not accept:
         return False
     best = accept.best_match(OFFERS)
@@ -106,7 +108,7 @@ def wants_svg() -> bool:
 def asked() -> Mapping[str, Any]:
     """The request's body, as the one decoder read it (and as a receipt's provenance names
     it): what a picture shows besides the answer, such as the squares already fired at."""
-    body = request.get_json(silent=True)
+    body = current_request().get_json(silent=True)
     return body if isinstance(body, Mapping) else {}
 
 
