@@ -62,8 +62,10 @@ _NUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 # the read-back below. Each pattern starts with one byte, which the regex engine skips
 # ahead to: one pattern for both type bytes, starting with a set of bytes, is tried at
 # every position, and took longer than the read-back it saves.
-_MARSHAL_FLOAT_NOT_FINITE = re.compile(rb"g.{6}[\xf0-\xff][\x7f\xff]", re.DOTALL)
-_MARSHAL_REFERRED_NOT_FINITE = re.compile(rb"\xe7.{6}[\xf0-\xff][\x7f\xff]", re.DOTALL)
+_NOT_FINITE_AFTER_TYPE = rb".{6}[\xf0-\xff][\x7f\xff]"  # the float's bytes, little-endian
+_MARSHAL_FLOAT_NOT_FINITE, _MARSHAL_REFERRED_NOT_FINITE = (
+    re.compile(re.escape(kind) + _NOT_FINITE_AFTER_TYPE, re.DOTALL) for kind in (b"g", b"\xe7")
+)
 _PICKLE_NOT_FINITE = re.compile(rb"G[\x7f\xff][\xf0-\xff]")
 
 
