@@ -18,6 +18,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from .engine.errors import KINDS, RuleError
 from .http import cors, dice_api, jsonbody, meta, metrics, receipts, referee, request_id, seeds
 from .http.api import Api
+from .http.budget import RequestBudget
 from .http.components import COMPONENTS, component_to_property, nullable_as_one_of
 from .http.context import current_request
 from .http.contract import RulesetAPI, registered
@@ -183,6 +184,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(referee.blp)  # GET /referee: checks a game log in the browser
     metrics.init_app(app)
     cors.init_app(app)
+    app.wsgi_app = RequestBudget(app.wsgi_app)  # type: ignore[method-assign]
     app.wsgi_app = request_id.RequestId(app.wsgi_app)  # type: ignore[method-assign]
     return app
 
