@@ -36,9 +36,21 @@ sys.path.insert(0, str(ROOT))
 from werkzeug.test import EnvironBuilder  # noqa: E402
 
 from service import create_app  # noqa: E402
+from service.engine import budget as work  # noqa: E402
+from service.http import budget as request_budget  # noqa: E402
 from tests.worst_cases import PLAIN, WORST_CASES, Case  # noqa: E402
 
 BUDGET_MS = 50.0
+REFUSAL_BYTES = 16 * 1024  # a refusal's answer is at most this long
+_spent: list[int] = []  # the work budget each request spent, as it closes
+
+
+def _closing(token: object) -> None:
+    _spent.append(work.current().spent)
+    work.close_budget(token)
+
+
+request_budget.close_budget = _closing  # type: ignore[assignment]
 
 
 class RawClient:
@@ -96,13 +108,16 @@ class Measured:
     calls: int
     request_bytes: int
     response_bytes: int
+    units: int  # of the request's work budget, spent
 
 
 def measure(client: RawClient, case: Case, seconds: float, body: Any = None) -> Measured:
     if body is None:
         body = body_of(case, client)
     environ, data = client.environ(case.method, case.path, body)
+    _spent.clear()
     status, out = client.call(environ, data)  # warm: first-call caches
+    units = _spent[-1] if _spent else 0
     times: list[float] = []
     spent = 0.0
     while spent < seconds or len(times) < 5:
@@ -111,23 +126,31 @@ def measure(client: RawClient, case: Case, seconds: float, body: Any = None) -> 
         took = time.process_time() - start
         times.append(took)
         spent += took
-    return Measured(case, status, statistics.median(times) * 1000, len(times), len(data), len(out))
+    ms = statistics.median(times) * 1000
+    return Measured(case, status, ms, len(times), len(data), len(out), units)
 
 
 def table(rows: list[Measured], plain: Measured, budget: float = BUDGET_MS) -> str:
     lines = [
         f"| endpoint | limit that bounds it | CPU ms per request | ratio to a plain step "
-        f"({plain.ms:.2f} ms) | status |",
-        "|---|---|---:|---:|---:|",
+        f"({plain.ms:.2f} ms) | work units | status |",
+        "|---|---|---:|---:|---:|---:|",
     ]
     for row in rows:
         case = row.case
-        over = " **over**" if row.ms > (case.budget_ms or budget) else ""
+        over = " **over**" if _over(row, budget) else ""
         lines.append(
             f"| `{case.method} {case.path}` | {case.limit} | {row.ms:.2f}{over} | "
-            f"{row.ms / plain.ms:.1f} | {row.status} |"
+            f"{row.ms / plain.ms:.1f} | {row.units:,} | {row.status} |"
         )
     return "\n".join(lines)
+
+
+def _over(row: Measured, budget: float) -> bool:
+    """Past its CPU budget, or a refusal past its answer's length."""
+    refusal = row.status >= 400 and row.case.budget_ms is not None
+    too_long = refusal and row.response_bytes > REFUSAL_BYTES
+    return row.ms > (row.case.budget_ms or budget) or too_long
 
 
 ODDS_EXAMPLE_BUDGET_MS = 5.0
@@ -213,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print(table(rows, plain, budget))
     wrong = [r for r in rows if r.status != r.case.status]
-    over = [r for r in rows if r.ms > (r.case.budget_ms or budget)]  # advice: its own
+    over = [r for r in rows if _over(r, budget)]  # advice: its own
     if args.json:
         args.json.write_text(
             json.dumps(
@@ -229,6 +252,7 @@ def main(argv: list[str] | None = None) -> int:
                             "calls": r.calls,
                             "request_bytes": r.request_bytes,
                             "response_bytes": r.response_bytes,
+                            "units": r.units,
                         }
                         for r in rows
                     ],
@@ -240,7 +264,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{row.case.path}: answered {row.status}, not {row.case.status}", file=sys.stderr)
     for row in over:
         limit = row.case.budget_ms or budget
-        print(f"{row.case.path}: {row.ms:.1f} ms of CPU, over {limit:g} ms", file=sys.stderr)
+        print(
+            f"{row.case.path}: {row.ms:.1f} ms of CPU ({limit:g} ms allowed), "
+            f"{row.response_bytes:,} bytes answered",
+            file=sys.stderr,
+        )
     return 1 if over or wrong else 0
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from service.engine import dice, notation
+from service.engine import budget, dice, notation
 from service.engine.errors import DiceError, LimitError
 
 
@@ -25,7 +25,8 @@ def test_documented_limits() -> None:
     assert notation.MAX_NOTATION_LENGTH == 200
     assert notation.MAX_REROLLS == notation.MAX_EXPLOSIONS == 5
     assert notation.MAX_NOTATION_DRAWS == dice.MAX_DICE_PER_REQUEST
-    assert notation.MAX_NOTATION_ODDS_BRANCHES == 200_000
+    assert budget.REQUEST_WORK == 400_000
+    assert budget.REQUEST_MS == 40
     assert dice.MAX_NONCE == 2**53 - 1
 
 

@@ -8,12 +8,18 @@ import itertools
 from collections import Counter
 from fractions import Fraction
 from typing import Any, cast
+from unittest import mock
 
 import pytest
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
-from service.engine import dice
-from service.engine.notation import MAX_NOTATION_ODDS_BRANCHES, Notation, odds, roll
+from service.engine import budget, dice
+from service.engine.budget import REQUEST_MS
+from service.engine.errors import LimitError, RuleError
+from service.engine.notation import Notation, roll
+from service.engine.notation_odds import foreseen_units, odds
 from service.engine.resolution import Resolution
 
 
@@ -67,12 +73,14 @@ def test_an_exploding_die_is_exact_up_to_its_cap(client: FlaskClient) -> None:
     assert max(by_total) == 36
 
 
-def test_the_odds_past_their_branch_limit_are_a_limit_problem(client: FlaskClient) -> None:
+def test_the_odds_past_the_work_budget_are_a_limit_problem(client: FlaskClient) -> None:
     answer = client.post("/v1/dice/odds", json={"notation": "40d20kh10"})
     assert answer.status_code == 422
     problem = answer.get_json()
     assert problem["type"] == "/problems#limit"
-    assert f"more than {MAX_NOTATION_ODDS_BRANCHES} branches" in problem["detail"]
+    assert "more work than one request may do" in problem["detail"]
+    assert f"a request's work budget is {REQUEST_MS} ms" in problem["detail"]
+    assert "roll fewer dice" in problem["detail"]
     assert problem["errors"][0]["field"] == "notation"
 
 
@@ -278,3 +286,78 @@ def test_keep_highest_agrees_with_an_independent_count() -> None:
             counts[sum(kept)] += 1
         expected = {total: Fraction(n, 6**4) for total, n in counts.items()}
         assert odds(Notation.parse(f"4d6{keep}2")) == expected, keep
+
+
+# --- the odds' work, foreseen and charged ---------------------------------------------------
+
+MODIFIERS = ["r1", "ro<2", "r>=3", "min2", "max3", "!", "!!", "!>=3", "kh1", "kl2", "dh1", "dl1"]
+SUCCESSES = ["", ">=3", ">2f1", "<2", "=2f>=4"]
+
+
+@st.composite
+def small_notations(draw: st.DrawFn) -> str:
+    """Notations across the grammar small enough to walk face by face."""
+    terms: list[str] = []
+    for _ in range(draw(st.integers(1, 2))):
+        count = draw(st.integers(1, 2))
+        sides = draw(st.sampled_from(["2", "3", "4", "F"]))
+        mods = draw(st.lists(st.sampled_from(MODIFIERS), max_size=2, unique=True))
+        sign = draw(st.sampled_from(["+", "-"])) if terms else ""
+        terms.append(f"{sign}{count}d{sides}{''.join(mods)}{draw(st.sampled_from(SUCCESSES))}")
+    constant = draw(st.integers(-3, 3))
+    return "".join(terms) + (f"{constant:+d}" if constant else "")
+
+
+def _readable(text: str) -> Notation | None:
+    try:
+        return Notation.parse(text)
+    except RuleError:
+        return None
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_notations())
+def test_generated_odds_are_the_walk_of_every_face(text: str) -> None:
+    notation = _readable(text)
+    assume(notation is not None)
+    assert notation is not None
+    try:
+        with mock.patch.object(dice, "MAX_ODDS_BRANCHES", 20_000):
+            walked = walk_every_face(notation)
+    except LimitError:
+        assume(False)
+    assert odds(notation) == walked
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_notations())
+def test_the_odds_spend_no_more_than_foreseen(text: str) -> None:
+    notation = _readable(text)
+    assume(notation is not None)
+    assert notation is not None
+    foreseen = foreseen_units(notation)
+    with budget.scope() as spent:
+        exact = odds(notation)
+    assert sum(exact.values()) == 1
+    assert 0 < spent.spent <= foreseen <= budget.REQUEST_WORK
+
+
+@pytest.mark.parametrize("text", ["1d1000r<=999+" * 13 + "1d1000r<=999", "20d%", "40d20kh10"])
+def test_odds_past_the_budget_are_refused_before_the_work(text: str) -> None:
+    """The refusal comes from foreseeing the work: nothing is charged to the budget."""
+    notation = Notation.parse(text)
+    with budget.scope() as spent, pytest.raises(LimitError, match="work budget"):
+        odds(notation)
+    assert spent.spent == 0
+    assert foreseen_units(notation) > budget.REQUEST_WORK
+
+
+def test_the_odds_charge_the_requests_budget_not_one_of_their_own() -> None:
+    """Two notations' odds in one request draw on one budget: the second is refused when
+    the first has spent most of it."""
+    heavy = Notation.parse("100d10")
+    with budget.scope() as spent:
+        odds(heavy)
+        assert spent.spent > budget.REQUEST_WORK // 2
+        with pytest.raises(LimitError, match="work budget"):
+            odds(heavy)

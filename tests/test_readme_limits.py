@@ -19,6 +19,7 @@ import pytest
 from service import MAX_BODY_BYTES, create_app
 from service.engine import dice as engine_dice
 from service.engine import notation
+from service.engine.budget import REQUEST_MS
 from service.engine.errors import LimitError
 from service.http import problems, seeds
 from service.http.jsonbody import BYTES_PER_OBJECT, MAX_OBJECT_MEMBERS
@@ -94,16 +95,10 @@ LIMITS = [
     ("README.md", rf"rerolled or exploded at most {NUMBER} times", notation.MAX_REROLLS),
     ("README.md", rf"rerolled or exploded at most {NUMBER} times", notation.MAX_EXPLOSIONS),
     ("README.md", rf"at most {NUMBER} dice drawn", notation.MAX_NOTATION_DRAWS),
-    (
-        "README.md",
-        rf"the odds within {NUMBER} branches",
-        notation.MAX_NOTATION_ODDS_BRANCHES,
-    ),
-    (
-        "README.md",
-        rf"`/v1/dice/odds` at most {NUMBER} branches of its own",
-        notation.MAX_NOTATION_ODDS_BRANCHES,
-    ),
+    ("README.md", rf"the odds within a work budget of\s+about {NUMBER} ms", REQUEST_MS),
+    ("README.md", rf"within a work budget of about {NUMBER} ms of CPU", REQUEST_MS),
+    ("docs/dice.md", rf"the request's work budget \(about {NUMBER} ms", REQUEST_MS),
+    ("docs/dice.md", rf"work budget of about {NUMBER} ms of CPU", REQUEST_MS),
     ("README.md", rf"naming each bad field \(at most {NUMBER};", problems.MAX_FIELD_ERRORS),
     ("README.md", rf"An action holds at most {NUMBER} ships", dreadnought_turn.MAX_SHIPS),
     ("README.md", rf"at most {NUMBER} torpedo salvoes", dreadnought_turn.MAX_SALVOES),
@@ -144,16 +139,6 @@ LIMITS = [
     ("docs/dice.md", rf"could draw more than {NUMBER} dice", notation.MAX_NOTATION_DRAWS),
     ("docs/dice.md", rf"a compare point\) is at most {NUMBER} either way", engine_dice.MAX_SIDES),
     ("docs/dice.md", rf"a keep or drop counts at most {NUMBER} dice", notation.MAX_NOTATION_DRAWS),
-    (
-        "docs/dice.md",
-        rf"`/v1/dice/odds` works within {NUMBER} branches",
-        notation.MAX_NOTATION_ODDS_BRANCHES,
-    ),
-    (
-        "docs/dice.md",
-        rf"within a budget of {NUMBER} branches",
-        notation.MAX_NOTATION_ODDS_BRANCHES,
-    ),
     ("docs/dice.md", rf"at most {NUMBER} entries in a log", checking.MAX_LOG_ENTRIES),
     ("docs/dice.md", rf"{NUMBER} dice in a whole document", checking.MAX_DOCUMENT_DICE),
     ("docs/dice.md", rf"a 422 past {NUMBER} branches", engine_dice.MAX_ODDS_BRANCHES),

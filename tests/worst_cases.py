@@ -18,14 +18,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from service.engine.budget import REQUEST_WORK
 from service.engine.dice import MAX_SIDES
+from service.engine.errors import RuleError
 from service.engine.notation import (
     MAX_EXPLOSIONS,
     MAX_NOTATION_DICE,
     MAX_NOTATION_DRAWS,
-    MAX_NOTATION_ODDS_BRANCHES,
+    MAX_NOTATION_LENGTH,
     MAX_REROLLS,
+    Notation,
 )
+from service.engine.notation_odds import foreseen_units
 from service.http.jsonbody import BYTES_PER_OBJECT
 from service.http.receipts import VERIFY_BODY_BYTES
 from service.http.seeds import EXAMPLE_TOKEN, MAX_REVEAL_IN
@@ -822,6 +826,101 @@ def notation_terms() -> str:
 
 # The verify route's own allowance, as the advisor's: a whole game in one request costs more
 # than a step, bounded by its body limit and the checker's limits (docs/performance.md).
+# --- dice notation odds: every form of the grammar at the edge of the work budget ----------
+#
+# Each form is one way of writing a term (or a sum of terms) with ``n`` dice. Its case is the
+# largest ``n`` whose odds the budget has room for (answered), and ``past`` the next one
+# (refused, before the work: the refusal cases below hold it to the refusals' few ms). A form
+# with no room even for one die is a refusal case. Every modifier of a term appears in some
+# form: tests/test_worst_cases.py fails when one of the Term's fields is in none.
+NOTATION_FORMS: list[Callable[[int], str]] = [
+    lambda n: f"{n}d6",
+    lambda n: f"{n}d10",
+    lambda n: f"{n}d%",
+    lambda n: f"{n}dF",
+    lambda n: f"{n}d{MAX_SIDES}",
+    lambda n: f"{n}d20r1",
+    lambda n: f"{n}d20ro<3",
+    lambda n: f"{n}d{MAX_SIDES}r<={MAX_SIDES - 1}",
+    lambda n: f"{n}d%r>=2",
+    lambda n: f"{n}d6min2",
+    lambda n: f"{n}d6max4",
+    lambda n: f"{n}d6!",
+    lambda n: f"{n}d6!!",
+    lambda n: f"{n}d%!>=2",
+    lambda n: f"{n}d%!!>=2",
+    lambda n: f"{n}d{MAX_SIDES}!",
+    lambda n: f"{n}d6kh3",
+    lambda n: f"{n}d20kl2",
+    lambda n: f"{n}d6dh1",
+    lambda n: f"{n}d10dl3",
+    lambda n: f"{n}d20k1",
+    lambda n: f"{n}d%>=50",
+    lambda n: f"{n}d10>=8f1",
+    lambda n: f"{n}d{MAX_SIDES}>=500f<10",
+    lambda n: f"{n}d6r1!kh3",
+    lambda n: f"{n}d6!!kl1>=4f1",
+    lambda n: f"{n}d12ro10min3max11",
+    lambda n: f"{n}d%!dl2",
+    lambda n: f"{n}d12ro10+{n}d12min3-{n}d%r>=63",
+    lambda n: "+".join(["d6"] * n),  # a long sum
+    lambda n: "+".join([f"d{MAX_SIDES}r1"] * n),
+]
+
+
+def _odds_fit(text: str) -> bool | None:
+    """Whether the odds of ``text`` fit the budget (None: it does not read, or a limit of
+    the notation itself refuses it)."""
+    if len(text) > MAX_NOTATION_LENGTH:
+        return None
+    try:
+        notation = Notation.parse(text)
+    except RuleError:
+        return None
+    return foreseen_units(notation) <= REQUEST_WORK
+
+
+def notation_odds_cases() -> list[Case]:
+    """Every form at the edge of the budget, found by counting up its dice."""
+    cases = []
+    for form in NOTATION_FORMS:
+        most = 0
+        for n in range(1, MAX_NOTATION_DICE + 1):
+            fits = _odds_fit(form(n))
+            if not fits:
+                break
+            most = n
+        if most == 0:
+            cases.append(_refusal("/v1/dice/odds", f"refused: {form(1)}", {"notation": form(1)}))
+            continue
+        past = {"notation": form(most + 1)}
+        cases.append(
+            Case(
+                "POST",
+                "/v1/dice/odds",
+                f"{form(most)}: the most dice of this form within the work budget",
+                {"notation": form(most)},
+                past=past,
+            )
+        )
+        if _odds_fit(form(most + 1)) is False:
+            cases.append(
+                _refusal("/v1/dice/odds", f"refused: {form(most + 1)}, just past the budget", past)
+            )
+    return cases
+
+
+# The refusals the odds foresee at the most cost: terms that each cost little to foresee
+# alone but much together, as many as 200 characters hold.
+COSTLIEST_FORESIGHT = [
+    "+".join([f"1d{MAX_SIDES}r<={MAX_SIDES - 1}"] * 14),
+    "+".join(["1d%!>=2"] * 25),
+    "+".join([f"1d{MAX_SIDES}kh1"] * 22),
+    "1d1000r<=999",
+    "2d1000r>=2",
+]
+
+
 VERIFY_BUDGET_MS = 150.0
 
 
@@ -878,26 +977,6 @@ OTHER_CASES = [
         f"{MAX_NOTATION_DRAWS} dice drawn at most: every die rerolled and exploded to its caps",
         {"notation": f"{MOST_REROLLED}d6r1!kh3", "dice": {"values": most_draws()}},
         past={"notation": f"{MOST_REROLLED + 1}d6r1!kh3"},
-    ),
-    Case(
-        "POST",
-        "/v1/dice/odds",
-        f"{MAX_NOTATION_ODDS_BRANCHES} branches: the largest sum of d6 within them",
-        {"notation": f"{MAX_NOTATION_DICE}d6"},
-        past={"notation": f"{MAX_NOTATION_DICE}d7"},
-    ),
-    Case(
-        "POST",
-        "/v1/dice/odds",
-        "a keep whose states fill the branches",
-        {"notation": f"{MAX_NOTATION_DICE}d6kh3"},
-    ),
-    Case(
-        "POST",
-        "/v1/dice/odds",
-        "refused at the branch limit, once its budget is spent",
-        {"notation": "90d8"},
-        status=422,
     ),
     Case(
         "POST",
@@ -1016,12 +1095,22 @@ REFUSAL_CASES = [
     _refusal("/v1/dice/roll", "refused: notation that does not read", {"notation": "d" * 200}),
 ]
 
+NOTATION_ODDS_CASES = [
+    *notation_odds_cases(),
+    *[
+        _refusal("/v1/dice/odds", f"refused: {text}", {"notation": text})
+        for text in COSTLIEST_FORESIGHT
+        if _odds_fit(text) is False
+    ],
+]
+
 WORST_CASES: list[Case] = [
     *SOLO_CASES,
     *DREAD_CASES,
     *FLEET_CASES,
     *GRID_CASES,
     *OTHER_CASES,
+    *NOTATION_ODDS_CASES,
     *UNDOCUMENTED,
     *REFUSAL_CASES,
 ]

@@ -28,6 +28,7 @@ from .errors import LimitError
 # writing the answer) every answer stays within 50 ms of CPU.
 REQUEST_WORK = 400_000
 UNIT_US = 0.1  # what one unit of work costs, about, in microseconds of CPU
+REQUEST_MS = round(REQUEST_WORK * UNIT_US / 1000)
 
 
 class Budget:
@@ -48,8 +49,8 @@ class Budget:
         if units > self.limit - self.spent:
             raise LimitError(
                 f"{what} would take more work than one request may do (about "
-                f"{_ms(units)} ms of CPU where a request has {_ms(self.limit)} ms in all); "
-                f"{change}",
+                f"{_ms(units)} ms of CPU or more, where a request's work budget is "
+                f"{_ms(self.limit)} ms); {change}",
                 field=field,
             )
 

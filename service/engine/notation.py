@@ -26,15 +26,12 @@ A Fate die is drawn as a d3 (1, 2, 3 show -1, 0, +1), and is supplied that way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from fractions import Fraction
-from functools import reduce
-from typing import Any, Literal
+from typing import Literal
 
 from . import dice
 from .dice_results import DieCause, DieFate, DieSuccess, RolledDie, RolledTerm, RollResult
-from .distribution import combine, repeat
 from .errors import LimitError, NotationError
 
 MAX_NOTATION_LENGTH = 200
@@ -48,12 +45,6 @@ MAX_EXPLOSIONS = 5
 # Every die a notation could draw with every reroll and explosion it allows: the dice limit
 # of a request, checked before any die is drawn (so no roll is refused half way by luck).
 MAX_NOTATION_DRAWS = dice.MAX_DICE_PER_REQUEST
-# The exact odds add up states of the dice so far and faces of the next one; each such
-# pair is a branch. 200,000 branches cost about 40 ms of CPU (bench/worst_case.py).
-MAX_NOTATION_ODDS_BRANCHES = 200_000
-# A branch of a keep or drop counts this many (and one more for every 4 dice it keeps): it
-# sorts values where a sum adds two numbers, some 5 to 8 times the CPU.
-_KEEP_WEIGHT = 5
 EXAMPLES = "3d6, 4d6kh3, 2d20kl1, 3d6!, 10d6>=5, 4dF or 1d20+5"
 
 Operator = Literal[">=", "<=", ">", "<", "="]
@@ -81,6 +72,21 @@ class Compare:
             case "<":
                 return value < self.number
         return value == self.number
+
+    @property
+    def bounds(self) -> tuple[int, int]:
+        """The values that meet it, as one interval (open ends past any die's face)."""
+        n, far = self.number, 1 << 30
+        match self.operator:
+            case ">=":
+                return n, far
+            case "<=":
+                return -far, n
+            case ">":
+                return n + 1, far
+            case "<":
+                return -far, n - 1
+        return n, n
 
     def __str__(self) -> str:
         return f"{self.operator}{self.number}"
@@ -130,6 +136,12 @@ class Term:
         if self.maximum is not None and face > self.maximum:
             face = self.maximum
         return face
+
+    @property
+    def value_span(self) -> tuple[int, int]:
+        """The least and most a die of the term counts after min and max: every value in
+        between is some face's (min and max only pull faces together)."""
+        return self.value(self.faces[0]), self.value(self.faces[-1])
 
     def rerolls(self) -> int:
         if self.reroll is None:
@@ -339,11 +351,14 @@ class _Reader:
 
     def meaningful(self, term: Term, start: int) -> None:
         """Refuse a reroll or an explosion that every face meets: it could never stop."""
-        for kind, point in (("reroll", term.reroll), ("explosion", term.explode)):
+        for kind, point, (low, high) in (
+            ("reroll", term.reroll, (term.faces[0], term.faces[-1])),
+            ("explosion", term.explode, term.value_span),
+        ):
             if point is None:
                 continue
-            seen = (term.value(face) if kind == "explosion" else face for face in term.faces)
-            if all(point(value) for value in seen):
+            lo, hi = point.bounds
+            if lo <= low and high <= hi:
                 raise self.fail(f"the {kind} {point} of {term} meets every face", start)
 
     def limits(self, terms: list[Term], constant: int) -> None:
@@ -511,167 +526,3 @@ def roll(notation: Notation, draw: Draw) -> RollResult:
         "constant": notation.constant,
         "terms": terms,
     }
-
-
-# --- exact odds ------------------------------------------------------------------------------
-#
-# One die of a term (with its rerolls and its chain of explosions) is independent of the
-# others, so its odds are worked out once and the term's N dice folded together (``repeat``),
-# each die summed up as the fold needs it: its score where every die counts, the highest or
-# lowest few values where a keep or drop picks. The terms are then added up (``combine``).
-
-
-class _Budget:
-    """Counts the branches the odds visit, refusing past the limit."""
-
-    def __init__(self) -> None:
-        self.left = MAX_NOTATION_ODDS_BRANCHES
-        self.weight = 1
-
-    def spend(self, branches: int) -> None:
-        self.left -= branches * self.weight
-        if self.left < 0:
-            raise LimitError(
-                f"the exact odds of this notation take more than {MAX_NOTATION_ODDS_BRANCHES} "
-                "branches to work out",
-                field="notation",
-            )
-
-
-def _face_odds(term: Term) -> dict[int, Fraction]:
-    """The face a die of the term stands on once rerolled (at most its reroll cap): with k
-    rerolls left, a face that meets the reroll stands as the die with k - 1 left does."""
-    chance = Fraction(1, len(term.faces))
-    standing: dict[int, Fraction] = dict.fromkeys(term.faces, chance)
-    point = term.reroll
-    for _ in range(term.rerolls()):
-        assert point is not None
-        following: dict[int, Fraction] = dict.fromkeys(term.faces, Fraction(0))
-        for face in term.faces:
-            if not point(face):
-                following[face] += chance
-                continue
-            for after, p in standing.items():
-                following[after] += chance * p
-        standing = {face: p for face, p in following.items() if p}
-    return standing
-
-
-def _die_odds(
-    term: Term,
-    single: Callable[[int], Hashable],
-    join: Callable[[Any, Any], Any],
-    budget: _Budget,
-) -> dict[Any, Fraction]:
-    """One die of the term, with its explosions, as ``single`` and ``join`` sum it up."""
-    values: dict[int, Fraction] = {}
-    for face, p in _face_odds(term).items():
-        value = term.value(face)
-        values[value] = values.get(value, Fraction(0)) + p
-    point = term.explode
-
-    def meets(value: int) -> bool:
-        return point is not None and point(value)
-
-    if term.compound:
-        # one die of the chain's summed value
-        chain: dict[int, Fraction] = dict(values)
-        for _ in range(term.explodes()):
-            budget.spend(len(values) * len(chain))
-            following: dict[int, Fraction] = {}
-            for value, p in values.items():
-                if not meets(value):
-                    following[value] = following.get(value, Fraction(0)) + p
-                    continue
-                for rest, q in chain.items():
-                    following[value + rest] = following.get(value + rest, Fraction(0)) + p * q
-            chain = following
-        return _apply(chain, single)
-    summed: dict[Any, Fraction] = _apply(values, single)
-    for _ in range(term.explodes()):
-        budget.spend(len(values) * len(summed))
-        following2: dict[Any, Fraction] = {}
-        for value, p in values.items():
-            if not meets(value):
-                key = single(value)
-                following2[key] = following2.get(key, Fraction(0)) + p
-                continue
-            for rest, q in summed.items():
-                key = join(single(value), rest)
-                following2[key] = following2.get(key, Fraction(0)) + p * q
-        summed = following2
-    return summed
-
-
-def _apply(odds: Mapping[Any, Fraction], rule: Callable[[Any], Any]) -> dict[Any, Fraction]:
-    out: dict[Any, Fraction] = {}
-    for key, p in odds.items():
-        mapped = rule(key)
-        out[mapped] = out.get(mapped, Fraction(0)) + p
-    return out
-
-
-def _top(n: int, highest: bool) -> Callable[[tuple[int, ...], tuple[int, ...]], tuple[int, ...]]:
-    def join(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(sorted(a + b, reverse=highest)[:n])
-
-    return join
-
-
-def term_odds(term: Term, budget: _Budget | None = None) -> dict[int, Fraction]:
-    """The exact distribution of what one term adds (before its sign)."""
-    budget = budget or _Budget()
-    score = term.score
-    # a branch of a keep or drop merges sorted values, dearer the more it keeps
-    budget.weight = 1 if term.keep is None else _KEEP_WEIGHT + term.keep_count // 4
-    if term.keep is None:
-        die = _die_odds(term, score, lambda a, b: a + b, budget)
-        budget.spend(len(die))
-        return repeat(0, die, term.count, lambda a, b: a + b, spend=budget.spend)
-    n = term.keep_count
-    highest = term.keep in ("kh", "dh")
-    pick = _top(n, highest)
-    if term.keep in ("kh", "kl"):
-        picked = _die_odds(term, lambda v: (v,), pick, budget)
-        budget.spend(len(picked))
-        nothing: tuple[int, ...] = ()
-        pools = repeat(nothing, picked, term.count, pick, spend=budget.spend)
-        return _apply(pools, lambda kept: sum(map(score, kept)))
-
-    # drop: every die's score, less the scores of the n dropped
-    def single(value: int) -> tuple[int, tuple[int, ...]]:
-        return score(value), (value,)
-
-    def join(
-        a: tuple[int, tuple[int, ...]], b: tuple[int, tuple[int, ...]]
-    ) -> tuple[int, tuple[int, ...]]:
-        return a[0] + b[0], pick(a[1], b[1])
-
-    both = _die_odds(term, single, join, budget)
-    budget.spend(len(both))
-    start: tuple[int, tuple[int, ...]] = (0, ())
-    folded = repeat(start, both, term.count, join, spend=budget.spend)
-    return _apply(folded, lambda state: state[0] - sum(map(score, state[1])))
-
-
-def odds(notation: Notation) -> dict[int, Fraction]:
-    """The exact distribution of the notation's total."""
-    budget = _Budget()
-    parts = []
-    for term in notation.terms:
-        part = term_odds(term, budget)
-        parts.append(part if term.sign > 0 else {-total: p for total, p in part.items()})
-
-    budget.weight = 1
-
-    def add(a: dict[int, Fraction], b: dict[int, Fraction]) -> dict[int, Fraction]:
-        budget.spend(len(a) * len(b))
-        return combine(a, b, lambda x, y: x + y)
-
-    summed = reduce(add, parts)
-    return {total + notation.constant: p for total, p in summed.items()}
-
-
-def outcomes(notation: Notation) -> list[tuple[Mapping[str, Any], Fraction]]:
-    """The odds as (result, chance) pairs, in the form every ``/odds`` answers."""
-    return [({"total": total}, p) for total, p in sorted(odds(notation).items())]

@@ -10,6 +10,7 @@ from flask import Response
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
+from ..engine import budget, notation_odds
 from ..engine import dice as engine_dice
 from ..engine import notation as nt
 from ..engine.dice_results import DiceOddsResult, RollResult
@@ -47,7 +48,7 @@ ROLL = Step(
     dice="as written",
     resolve=_roll,
     odds=True,
-    exact_odds=lambda inp: nt.outcomes(inp.notation),
+    exact_odds=lambda inp: notation_odds.outcomes(inp.notation),
 )
 
 GRAMMAR = (
@@ -197,9 +198,10 @@ def roll(args: dict[str, Any]) -> Response:
     summary="Odds: roll dice in dice notation",
     description="The exact distribution of a notation's total (its count of successes, if "
     "it counts them), most likely first, as fractions and floats; exploding and rerolled "
-    "dice exactly as they roll, up to their caps. No dice are rolled. Past "
-    f"{nt.MAX_NOTATION_ODDS_BRANCHES} branches of work (a branch of a keep or drop counts "
-    "more) the answer is a `limit` problem.",
+    "dice exactly as they roll, up to their caps. No dice are rolled. The work is "
+    "foreseen from the notation first: where it would pass the request's work budget "
+    f"(about {budget.REQUEST_MS} ms of CPU) the answer is a `limit` problem, given before "
+    "any of it is done.",
     **pictures.doc(),
 )
 @blp.arguments(ODDS_REQUEST, example=ODDS_EXAMPLE)
