@@ -6,6 +6,7 @@ No timing here: the figures are in docs/performance.md.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from fractions import Fraction
@@ -15,7 +16,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service.engine.notation import Notation, Term
 from tests.worst_cases import (
+    NOTATION_FORMS,
+    NOTATION_ODDS_CASES,
     PLAIN,
     UNDOCUMENTED,
     WORST_CASES,
@@ -118,3 +122,28 @@ def test_the_verify_worst_case_of_tiny_values_fills_the_body_limit(client: Flask
     assert 1000 * 1024 < len(body) <= 1024 * 1024
     answer = client.post("/v1/receipts/verify", data=body, content_type="application/json")
     assert answer.status_code == 200 and answer.get_json()["valid"] is False
+
+
+def test_every_modifier_of_the_notation_has_a_form_at_the_budgets_edge() -> None:
+    """The notation's forms cover the grammar: every field a Term may set (each modifier,
+    d%, dF) is set by some form, so a new modifier fails here until it has one."""
+    defaults = Term(count=1, sides=6)
+    optional = {f.name for f in dataclasses.fields(Term)} - {"count", "sides", "sign"}
+    covered = {
+        name
+        for form in NOTATION_FORMS
+        for term in Notation.parse(form(2)).terms
+        for name in optional
+        if getattr(term, name) != getattr(defaults, name)
+    }
+    assert optional - covered == set()
+    assert any(t.sign < 0 for form in NOTATION_FORMS for t in Notation.parse(form(2)).terms)
+
+
+def test_each_notation_form_is_answered_at_its_edge_and_refused_past_it() -> None:
+    """Every form either has an answered case with the next die refused, or is refused
+    with one die; none is left out."""
+    answered = {c.body["notation"] for c in NOTATION_ODDS_CASES if c.status == 200}  # type: ignore[index]
+    refused = {c.body["notation"] for c in NOTATION_ODDS_CASES if c.status == 422}  # type: ignore[index]
+    for form in NOTATION_FORMS:
+        assert any(form(n) in answered for n in range(1, 101)) or form(1) in refused
