@@ -81,12 +81,16 @@ SEED_SIDES = 1000
 class SearchLimit(RuleError):
     """No fitting layout was found within the search's budget (none was proven impossible)."""
 
+    work = 0  # the sampler's work before it gave up
 
-def _not_found() -> SearchLimit:
-    return SearchLimit(
+
+def _not_found(work: int) -> SearchLimit:
+    out = SearchLimit(
         "no placement of the rival's fleet that fits this view was found within the search's limit",
         "view",
     )
+    out.work = work
+    return out
 
 
 @dataclass(frozen=True)
@@ -675,7 +679,7 @@ def _plan(prob: Problem, bits: _Bits, work: int, funds: _Funds | None = None) ->
     # Every way places at least as many ships as the squares to cover need: with one ship
     # free at most, the listing counts the view exactly.
     whole = prob.ships_needed(prob.required)[0] >= bits.n - 1 and guess <= FORESEEN * budget
-    if whole and guess > cap(budget, LIST_UNITS, 10):
+    if whole and ROOM * guess > cap(budget, LIST_UNITS, 10):
         # A whole listing counts the view, and may leave the sampler less (a tenth); one
         # foreseen past what the request's budget leaves it is not begun.
         whole = False
@@ -687,14 +691,18 @@ def _plan(prob: Problem, bits: _Bits, work: int, funds: _Funds | None = None) ->
         spend(cost, LIST_UNITS)
         if listed is not None:
             return _Plan(listed, None, spent)
-    product, cost = _product(prob, bits, work, cap(work // 5, PRODUCT_UNITS))
+    # (the trial draws come after the counting: at most TRIED of work)
+    product, cost = _product(prob, bits, work, max(0, cap(work // 5, PRODUCT_UNITS) - TRIED))
     spent += cost
     spend(cost, PRODUCT_UNITS)
     if product is not None:
         return _Plan(None, product, spent)
     if guess > FORESEEN * budget or whole:  # (a whole listing was tried)
         return _Plan(None, None, spent)
-    listed, cost = ways_told(prob, bits, budget, cap(budget, LIST_UNITS))
+    ceiling = cap(budget, LIST_UNITS)
+    if ROOM * guess > ceiling:  # foreseen past what the budget leaves it: not begun
+        return _Plan(None, None, spent)
+    listed, cost = ways_told(prob, bits, budget, ceiling)
     spend(cost, LIST_UNITS)
     return _Plan(listed, None, spent + cost)
 
@@ -837,7 +845,13 @@ def heat(
                 seed = seed * SEED_SIDES + (value - 1)
         per = SAMPLE_UNITS[_kind(plan)]
         share = left_over(work, plan.spent)
-        found = _sampled(prob, bits, plan, seed, share, funds.allow(GRACE * share, per))
+        # A sampler stops within a checkpoint, a draw and the answer's weighing of ``most``.
+        most = max(0, funds.allow(GRACE * share, per) - OVER)
+        try:
+            found = _sampled(prob, bits, plan, seed, share, most)
+        except SearchLimit as none:
+            funds.spend(none.work, per)
+            raise
         funds.spend(found.work, per)
         return found
 
@@ -862,7 +876,9 @@ LIST_UNITS = 2.0  # the listing of the ways, per piece of its work
 PRODUCT_UNITS = 1.9  # the counting of exact draws and their trials
 BITS_UNITS = 2.0  # the bitsets of a problem, per place
 COUNTED_COST = 20  # counting a way that leaves at most one ship free, in listing work
-SAMPLE_UNITS = {"stratified": 1.9, "exact": 1.0, "tree": 1.05}  # a sampler's, per place
+SAMPLE_UNITS = {"stratified": 1.9, "exact": 1.0, "tree": 1.5}  # a sampler's, per place
+OVER = 2 * CHECK_COST + 2_000  # how far past its ``most`` a sampler's work can go
+ROOM = 1.5  # a listing is begun when the budget leaves it this many times its foreseen work
 ANSWER = 20_000  # units kept for the answer: the heat's rows, the best squares, a draw over
 WHAT = "the heat map's search"
 CHANGE = "tell the heat map less at once, or fire more shots first"
@@ -870,9 +886,10 @@ CHANGE = "tell the heat map less at once, or fire more shots first"
 
 class _Funds:
     """The request's budget as the heat map draws on it: each part of the search is given
-    at most what is left (less what is kept for the answer), in its own work at its own
-    factor, and what it did is charged once it has done it (never past what is left, so an
-    answer found is never refused: a part stops within a piece of work of its limit)."""
+    at most what is left (less what is kept for the answer, and less how far past its limit
+    it can go), in its own work at its own factor, and what it did is charged once it has
+    done it: so the charge never finds the budget short, and a search that would pass the
+    budget is stopped by its own limit (an answer sampled, or the search's refusal)."""
 
     def __init__(self, budget: Budget) -> None:
         self.budget = budget
@@ -882,12 +899,12 @@ class _Funds:
         return max(0, min(work, int((self.budget.left - ANSWER - keep) / per)))
 
     def spend(self, work: float, per: float) -> None:
-        self.budget.charge(min(math.ceil(work * per), self.budget.left), WHAT, CHANGE)
+        self.budget.charge(math.ceil(work * per), WHAT, CHANGE)
 
     def kept(self, work: int, share: int) -> int:
         """The units the sampler keeps while the ways are listed or counted: ``work`` over
-        ``share`` (at the exact draws' and the tree's factor)."""
-        return math.ceil(work // share * SAMPLE_UNITS["tree"])
+        ``share`` (at the exact draws' factor)."""
+        return math.ceil(work // share * SAMPLE_UNITS["exact"])
 
 
 # --- the sampler's bitsets: each ship's places as bits of one integer ---------------------
@@ -1541,7 +1558,7 @@ def _bit_tree_sample(
             kept += 1
             spent += tally.add(b, pos, weight)
     if not kept:
-        raise _not_found()
+        raise _not_found(spent)
     return _weighed(prob, tally, "importance", seed, drawn, spent + CHECK_COST)
 
 
@@ -1603,7 +1620,7 @@ def _bit_stratified(
         if weight:
             spent += tally.add(b, pos, weight)
     if not any(tally.totals):
-        raise _not_found()
+        raise _not_found(spent)
     return _weighed(prob, tally, "stratified", seed, drawn, spent + CHECK_COST)
 
 
@@ -1721,6 +1738,7 @@ TRIALS = 200  # the draws that try the exact draws out (with a fixed seed)
 KEPT_LEAST = 0.02  # exact draws are used when at least this share of those is kept
 DRAWN_COST = 4  # an exact draw's work, besides 4 a ship placed
 KEPT_COST = 4  # and a kept one's, besides 1 a ship
+TRIED = TRIALS * (DRAWN_COST + 4 * len(GAME.fleet))  # the exact draws' trials, at most
 
 
 def _product(
@@ -1775,7 +1793,7 @@ def _product_sample(
                 seen[k][pos[k]] += 1
             spent += KEPT_COST + n
     if not kept:
-        raise _not_found()
+        raise _not_found(spent)
     return _counted_draws(prob, bits, seen, kept, seed, spent + CHECK_COST)
 
 
