@@ -12,11 +12,20 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from service.engine import budget as work_budget
 from service.engine.errors import RuleError
 from service.rulesets.salvo_grid import heatmap as hm
+from service.rulesets.salvo_grid.api import SalvoGridHeatmapInputs
 from service.rulesets.salvo_grid.fleet import names, parse
+from tests.heat_views import view_at
 from tests.salvo_grid_helpers import FLEET_A, refused, resolve
-from tests.worst_cases import HEAT_COUNTS, HEAT_VIEW
+from tests.worst_cases import (
+    HEAT_COUNTS,
+    HEAT_VIEW,
+    HEAVIEST_IMPOSSIBLE,
+    HEAVIEST_STEP,
+    HEAVIEST_VIEW,
+)
 
 SMALL = hm.Board(5, 5, (("cruiser", 3), ("destroyer", 2)))
 Fleet = dict[str, frozenset[tuple[int, int]]]
@@ -799,3 +808,55 @@ def test_the_worst_case_benchs_view_is_counted_as_the_whole_tree_walked(
     for r, row in enumerate(result["rows"]):
         for c, p in enumerate(row):
             assert p == pytest.approx(want[r * 10 + c], abs=1e-6)
+
+
+# --- the request's work budget -------------------------------------------------------------
+
+
+def told_at(path: str) -> hm.Told:
+    """A generated heavy view (tests/heat_views.py), read as the step reads it."""
+    loaded = SalvoGridHeatmapInputs().load(view_at(path))
+    return hm.told_of(loaded["view"], tuple(loaded["counts"]))
+
+
+def heat_within(told: hm.Told, limit: int) -> tuple[str, int]:
+    """The heat map's answer (its method, or the refusal's kind) and the work it charged,
+    under a budget of ``limit`` units."""
+    with work_budget.scope(limit) as funds:
+        try:
+            found = hm.heat(told, None)
+        except RuleError as refused:
+            return type(refused).__name__, funds.spent
+    return found.method, funds.spent
+
+
+@pytest.mark.parametrize("limit", [work_budget.REQUEST_WORK, work_budget.REQUEST_WORK // 3])
+@pytest.mark.parametrize("path", [HEAVIEST_VIEW, HEAVIEST_STEP, HEAVIEST_IMPOSSIBLE])
+def test_a_heavy_view_s_search_stays_within_the_request_s_budget(path: str, limit: int) -> None:
+    """Every part of the search draws on the request's budget: a heavy view is answered
+    (sampled, with its margin) or refused by the search's own limit, never by the budget
+    running short, having charged at most the budget, and the same each time."""
+    told = told_at(path)
+    kind, spent = heat_within(told, limit)
+    assert kind in {"exact", "sampled", "SearchLimit", "RuleError"}, kind  # not LimitError
+    assert spent <= limit
+    assert spent > limit // 2  # the search is bounded by the budget, not by its own counters
+    if path != HEAVIEST_IMPOSSIBLE and limit == work_budget.REQUEST_WORK:
+        assert kind == "sampled"
+    if path == HEAVIEST_IMPOSSIBLE:
+        assert kind == "SearchLimit"
+    assert heat_within(told, limit) == (kind, spent)
+
+
+def test_an_ordinary_view_charges_its_exact_count() -> None:
+    """A view counted exactly charges the exact count's work, far under the budget."""
+    told = hm.Told(
+        hits=squares("E8"),
+        sunk=(
+            ("carrier", squares("A1", "B1", "C1", "D1", "E1")),
+            ("battleship", squares("A3", "B3", "C3", "D3")),
+            ("cruiser", squares("A5", "B5", "C5")),
+        ),
+    )
+    kind, spent = heat_within(told, 10**6)
+    assert kind == "exact" and 0 < spent < work_budget.REQUEST_WORK // 4

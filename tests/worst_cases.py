@@ -39,6 +39,7 @@ from service.rulesets.dreadnought.turn import MAX_PLOT, MAX_SALVOES, MAX_SHIPS
 from service.rulesets.dreadnought.turn_odds import BRANCH_LIMIT as TURN_ODDS_BRANCHES
 from service.rulesets.dreadnought.turn_odds import GAMES as TURN_ODDS_GAMES
 from service.rulesets.salvo_grid.api import FLEET_A, LOOT_A
+from tests.heat_views import view_at
 
 Body = dict[str, Any] | list[Any] | None
 # A body that depends on the running app (signed responses to verify): built by calling
@@ -739,6 +740,13 @@ HEAT_SCATTERED = {
     ],
 }
 
+# Named by bench/heatmap_views.py: the costliest legal view of 200 generated (56 ms of CPU
+# before the heat map drew on the request's budget), the costliest of 300 views one step
+# from them that is answered (54 ms), and the costliest refused (126 ms).
+HEAVIEST_VIEW = "heavy-49"
+HEAVIEST_STEP = "heavy-88/m76"
+HEAVIEST_IMPOSSIBLE = "heavy-150/m133"
+
 GRID_CASES = [
     Case("POST", f"{GRID}/layout", "a random fleet placed", {"dice": SEED}),
     Case(
@@ -794,6 +802,27 @@ GRID_CASES = [
         f"{GRID}/heatmap",
         "hits apart, a sonar row: too many ways to list, drawn exactly",
         {**HEAT_LISTED_OUT, "dice": SEED},
+    ),
+    # The heaviest views found among real fleets (tests/heat_views.py, bench/heatmap_views.py):
+    # each search ends within the request's work budget.
+    Case(
+        "POST",
+        f"{GRID}/heatmap",
+        "a real fleet's heaviest view: hits, contacts, both counts; sampled in the budget",
+        {**view_at(HEAVIEST_VIEW), "dice": SEED},
+    ),
+    Case(
+        "POST",
+        f"{GRID}/heatmap",
+        "one step from a real fleet's view, still legal: sampled in the budget",
+        {**view_at(HEAVIEST_STEP), "dice": SEED},
+    ),
+    Case(
+        "POST",
+        f"{GRID}/heatmap",
+        "one step from a real fleet's view, none fits: searched to the budget, refused",
+        {**view_at(HEAVIEST_IMPOSSIBLE), "dice": SEED},
+        status=422,
     ),
     Case("POST", f"{GRID}/rating", "no dice", {"a": 0, "b": 10_000, "result": "draw"}),
 ]

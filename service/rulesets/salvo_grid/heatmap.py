@@ -47,6 +47,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...engine.budget import Budget, scope
 from ...engine.errors import RuleError
 from ...engine.resolution import Resolution
 from . import tables as t
@@ -79,6 +80,17 @@ SEED_SIDES = 1000
 
 class SearchLimit(RuleError):
     """No fitting layout was found within the search's budget (none was proven impossible)."""
+
+    work = 0  # the sampler's work before it gave up
+
+
+def _not_found(work: int) -> SearchLimit:
+    out = SearchLimit(
+        "no placement of the rival's fleet that fits this view was found within the search's limit",
+        "view",
+    )
+    out.work = work
+    return out
 
 
 @dataclass(frozen=True)
@@ -230,6 +242,7 @@ class Heat:
     placements: int | None = None
     sampler: SalvoGridSampler | None = None
     margin: float = 0.0  # how far off a square's probability can be (0 when exact)
+    work: int = 0  # a sampler's work (places looked at), the answer's weighing included
 
     def p(self, index: int) -> float:
         return self.weights[index] / self.total
@@ -540,6 +553,11 @@ def _expand(
 def exact(prob: Problem, budget: int = EXACT_WORK) -> Heat | None:
     """Every consistent placement counted, or None when the search passes ``budget`` (places
     looked at, and ``NODE_COST`` a node)."""
+    return _exact(prob, budget)[0]
+
+
+def _exact(prob: Problem, budget: int) -> tuple[Heat | None, int]:
+    """``exact``, and the work it did."""
     board = prob.board
     n = len(prob.ships)
     per: list[dict[int, int]] = [{} for _ in range(n)]
@@ -607,14 +625,14 @@ def exact(prob: Problem, budget: int = EXACT_WORK) -> Heat | None:
     try:
         walk(0, prob.blocked, tuple(range(n)))
     except _Budget:
-        return None
+        return None, spent
     if not total:
         raise _impossible(_why_none(prob), "view")
     weights = [0.0] * (board.columns * board.rows)
     for d in per:
         for m, k in d.items():
             _spread(weights, m, float(k))
-    return Heat(board, weights, float(total), "exact", placements=total, margin=0.0)
+    return Heat(board, weights, float(total), "exact", placements=total, margin=0.0), spent
 
 
 def sample(prob: Problem, seed: int, work: int = WORK) -> Heat:
@@ -637,37 +655,69 @@ class _Plan:
     spent: int
 
 
-def _plan(prob: Problem, bits: _Bits, work: int) -> _Plan:
+def _plan(prob: Problem, bits: _Bits, work: int, funds: _Funds | None = None) -> _Plan:
     """Listed when the listing is foreseen short and is (within ``SHORT_CAP`` of its
     budget), or foreseen within budget and sure to leave at most one ship free (the view is
     then counted); else by exact draws when enough are kept; else listed when foreseen
-    within budget and it is; else down the tree."""
+    within budget and it is; else down the tree.
+
+    With ``funds`` (the request's budget), each listing and the counting of exact draws
+    stop where the budget would leave the sampler less than a third of ``work``: the
+    decisions are the same, the work done on them is bounded by the request's."""
+
+    def cap(limit: int, per: float, share: int = 3) -> int:
+        """``limit``, or what the budget leaves once the sampler has kept its ``share``."""
+        return limit if funds is None else funds.allow(limit, per, funds.kept(work, share))
+
+    def spend(done: float, per: float) -> None:
+        if funds is not None:
+            funds.spend(done, per)
+
     guess, spent = foresee(prob, bits)
+    spend(spent, PROBE_UNITS)
     budget = listing(work)
     # Every way places at least as many ships as the squares to cover need: with one ship
     # free at most, the listing counts the view exactly.
     whole = prob.ships_needed(prob.required)[0] >= bits.n - 1 and guess <= FORESEEN * budget
+    if whole and ROOM * guess > cap(budget, LIST_UNITS, 10):
+        # A whole listing counts the view, and may leave the sampler less (a tenth); one
+        # foreseen past what the request's budget leaves it is not begun.
+        whole = False
     if guess <= SHORT * budget or whole:
-        listed, cost = ways_told(prob, bits, budget if whole else int(SHORT_CAP * budget))
+        limit = budget if whole else int(SHORT_CAP * budget)
+        ceiling = cap(limit, LIST_UNITS, 10 if whole else 3)
+        listed, cost = ways_told(prob, bits, limit, ceiling)
         spent += cost
+        spend(cost, LIST_UNITS)
         if listed is not None:
             return _Plan(listed, None, spent)
-    product, cost = _product(prob, bits, work)
+    # (the trial draws come after the counting: at most TRIED of work)
+    product, cost = _product(prob, bits, work, max(0, cap(work // 5, PRODUCT_UNITS) - TRIED))
     spent += cost
+    spend(cost, PRODUCT_UNITS)
     if product is not None:
         return _Plan(None, product, spent)
     if guess > FORESEEN * budget or whole:  # (a whole listing was tried)
         return _Plan(None, None, spent)
-    listed, cost = ways_told(prob, bits, budget)
+    ceiling = cap(budget, LIST_UNITS)
+    if ROOM * guess > ceiling:  # foreseen past what the budget leaves it: not begun
+        return _Plan(None, None, spent)
+    listed, cost = ways_told(prob, bits, budget, ceiling)
+    spend(cost, LIST_UNITS)
     return _Plan(listed, None, spent + cost)
 
 
-def _sampled(prob: Problem, bits: _Bits, plan: _Plan, seed: int, work: int) -> Heat:
+def _sampled(
+    prob: Problem, bits: _Bits, plan: _Plan, seed: int, work: int, most: int | None = None
+) -> Heat:
+    """Drawn by the plan's sampler for ``work``, going on while no fitting layout has been
+    drawn; never past ``most`` (by default ``GRACE`` times ``work``; the step's, what the
+    request's budget has left)."""
     if plan.listed is not None:
-        return _bit_stratified(prob, plan.listed, seed, work, bits)
+        return _bit_stratified(prob, plan.listed, seed, work, bits, most=most)
     if plan.product is not None:
-        return _product_sample(prob, bits, plan.product, seed, work)
-    return _bit_tree_sample(prob, seed, work, bits)
+        return _product_sample(prob, bits, plan.product, seed, work, most)
+    return _bit_tree_sample(prob, seed, work, bits, most=most)
 
 
 def left_over(work: int, spent: int) -> int:
@@ -692,11 +742,13 @@ def foresee(prob: Problem, bits: _Bits) -> tuple[float, int]:
     return guess, PROBE_COST * PROBES
 
 
-def ways_told(prob: Problem, bits: _Bits, budget: int) -> tuple[list[BitCore] | None, int]:
+def ways_told(
+    prob: Problem, bits: _Bits, budget: int, ceiling: float = math.inf
+) -> tuple[list[BitCore] | None, int]:
     """Every way of meeting what was told, or None when its listing passes ``budget`` (or
-    is foreseen to, as it goes: see ``_bit_cores``); and the work it took."""
+    is foreseen to, as it goes: see ``_bit_cores``) or ``ceiling``; and the work it took."""
     try:
-        cores, took = _bit_cores(prob, bits, budget)
+        cores, took = _bit_cores(prob, bits, budget, ceiling=ceiling)
     except _Budget as over:
         return None, int(over.args[0])
     return cores, int(took)
@@ -772,21 +824,87 @@ def heat(
     """Exact if the search fits its budget, or if every way of meeting what was told leaves
     at most one ship free; otherwise sampled with a seed from the dice (``label``'s roll)."""
     prob = problem(told, board)
-    found = exact(prob, exact_work)
-    if found is not None:
-        return found
-    bits = _Bits(prob)
-    plan = _plan(prob, bits, work)
-    if plan.listed is not None:
-        found = counted(prob, bits, plan.listed)
+    with scope() as budget:
+        funds = _Funds(budget)
+        found, spent = _exact(prob, funds.allow(exact_work, EXACT_UNITS))
+        funds.spend(spent, EXACT_UNITS)
         if found is not None:
             return found
-    seed = 0
-    if res is not None:
-        roll = res.roll(label, SEED_DICE, SEED_SIDES)
-        for value in roll.values:
-            seed = seed * SEED_SIDES + (value - 1)
-    return _sampled(prob, bits, plan, seed, left_over(work, plan.spent))
+        bits = _Bits(prob)
+        funds.spend(bits.cost, BITS_UNITS)
+        plan = _plan(prob, bits, work, funds)
+        if plan.listed is not None:
+            funds.spend(COUNTED_COST * len(plan.listed), LIST_UNITS)
+            found = counted(prob, bits, plan.listed)
+            if found is not None:
+                return found
+        seed = 0
+        if res is not None:
+            roll = res.roll(label, SEED_DICE, SEED_SIDES)
+            for value in roll.values:
+                seed = seed * SEED_SIDES + (value - 1)
+        per = SAMPLE_UNITS[_kind(plan)]
+        share = left_over(work, plan.spent)
+        # A sampler stops within a checkpoint, a draw and the answer's weighing of ``most``.
+        most = max(0, funds.allow(GRACE * share, per) - OVER)
+        try:
+            found = _sampled(prob, bits, plan, seed, share, most)
+        except SearchLimit as none:
+            funds.spend(none.work, per)
+            raise
+        funds.spend(found.work, per)
+        return found
+
+
+def _kind(plan: _Plan) -> str:
+    if plan.listed is not None:
+        return "stratified"
+    return "tree" if plan.product is None else "exact"
+
+
+# --- the request's budget --------------------------------------------------------------------
+#
+# The search counts its own work (places looked at, ``NODE_COST`` a node); the request's
+# budget (service/engine/budget.py) is in units of about 0.1 us of CPU. Each part of the
+# search turns its work into units by its own factor, measured on the development machine
+# (bench/heatmap_views.py; docs/performance.md): its CPU per piece of work at the upper end
+# of what heavy views showed, so that the units charged are at least the CPU spent.
+
+EXACT_UNITS = 2.3  # the exact count, per place looked at
+PROBE_UNITS = 4.5  # the probes, per piece of their declared work (PROBE_COST a path)
+LIST_UNITS = 2.0  # the listing of the ways, per piece of its work
+PRODUCT_UNITS = 1.9  # the counting of exact draws and their trials
+BITS_UNITS = 2.0  # the bitsets of a problem, per place
+COUNTED_COST = 20  # counting a way that leaves at most one ship free, in listing work
+SAMPLE_UNITS = {"stratified": 1.9, "exact": 1.0, "tree": 1.5}  # a sampler's, per place
+OVER = 2 * CHECK_COST + 2_000  # how far past its ``most`` a sampler's work can go
+ROOM = 1.5  # a listing is begun when the budget leaves it this many times its foreseen work
+ANSWER = 20_000  # units kept for the answer: the heat's rows, the best squares, a draw over
+WHAT = "the heat map's search"
+CHANGE = "tell the heat map less at once, or fire more shots first"
+
+
+class _Funds:
+    """The request's budget as the heat map draws on it: each part of the search is given
+    at most what is left (less what is kept for the answer, and less how far past its limit
+    it can go), in its own work at its own factor, and what it did is charged once it has
+    done it: so the charge never finds the budget short, and a search that would pass the
+    budget is stopped by its own limit (an answer sampled, or the search's refusal)."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+
+    def allow(self, work: int, per: float, keep: int = 0) -> int:
+        """``work``, or less if the budget left (less ``ANSWER`` and ``keep`` units) is less."""
+        return max(0, min(work, int((self.budget.left - ANSWER - keep) / per)))
+
+    def spend(self, work: float, per: float) -> None:
+        self.budget.charge(math.ceil(work * per), WHAT, CHANGE)
+
+    def kept(self, work: int, share: int) -> int:
+        """The units the sampler keeps while the ways are listed or counted: ``work`` over
+        ``share`` (at the exact draws' factor)."""
+        return math.ceil(work // share * SAMPLE_UNITS["exact"])
 
 
 # --- the sampler's bitsets: each ship's places as bits of one integer ---------------------
@@ -1110,7 +1228,7 @@ BitCore = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]
 
 
 def _bit_cores(
-    prob: Problem, bits: _Bits, budget: float, rnd: Any = None
+    prob: Problem, bits: _Bits, budget: float, rnd: Any = None, ceiling: float = math.inf
 ) -> tuple[list[BitCore], float]:
     """Every way to satisfy the hits, contacts and counts, down the search tree as
     ``_bit_draw`` walks it (each way a leaf where the ships left lie anywhere clear); raises
@@ -1119,7 +1237,9 @@ def _bit_cores(
     ``LATE`` of it, once it foresees more than the budget).
     With ``rnd``, one path is walked instead, a branch drawn uniformly at each node, and
     the work answered is the listing's, estimated (each node's work times the product of
-    the branch counts above it)."""
+    the branch counts above it). ``ceiling`` stops it too, without changing when the
+    listing is foreseen too long (the request's budget: see ``_Funds``)."""
+    budget_or_ceiling = min(budget, ceiling)
     allowed, tabs, cross = bits.allowed, bits.tabs, bits.cross
     areas, required, sizes = prob.areas, prob.required, prob.sizes
     out: list[BitCore] = []
@@ -1137,7 +1257,7 @@ def _bit_cores(
     ) -> None:
         nonlocal spent, done
         if (
-            spent > budget
+            spent > budget_or_ceiling
             or spent > EARLY * budget
             and spent > PROJECTED * budget * done
             or spent > LATE * budget
@@ -1255,7 +1375,7 @@ def _bit_cores(
         spent += len(rest_left) * scale
         if len(rest_left) == 1:  # as walk would, without copying what the ship blocks
             j = rest_left[0]
-            if spent > budget:
+            if spent > budget_or_ceiling:
                 raise _Budget(spent)
             last(
                 occ | tabs[k].lines[i],
@@ -1403,7 +1523,12 @@ def _unpacked(
 
 
 def _bit_tree_sample(
-    prob: Problem, seed: int, work: int, bits: _Bits, batches: int = BATCHES
+    prob: Problem,
+    seed: int,
+    work: int,
+    bits: _Bits,
+    batches: int = BATCHES,
+    most: int | None = None,
 ) -> Heat:
     """Importance sampling down the search tree (docs/computer.md): layouts drawn one after
     another, independently, until ``work`` is spent; each weighted by one over the chance of
@@ -1416,10 +1541,11 @@ def _bit_tree_sample(
     # Each draw's first random number is a batch's next point (as the stratified sampler's).
     starts = [rng.random() for _ in range(batches)]
     check = work // CHECKS
-    while spent < work or not kept and spent < work * GRACE:
+    most = work * GRACE if most is None else most
+    while spent < most and (spent < work or not kept):
         b = drawn % batches
         if spent >= check and not b and kept:
-            found = _weighed(prob, tally, "importance", seed, drawn)
+            found = _weighed(prob, tally, "importance", seed, drawn, spent + CHECK_COST)
             if found.margin < STOP:
                 return found
             check += work // CHECKS
@@ -1432,16 +1558,18 @@ def _bit_tree_sample(
             kept += 1
             spent += tally.add(b, pos, weight)
     if not kept:
-        raise SearchLimit(
-            "no placement of the rival's fleet that fits this view was found within the "
-            "search's limit",
-            "view",
-        )
-    return _weighed(prob, tally, "importance", seed, drawn)
+        raise _not_found(spent)
+    return _weighed(prob, tally, "importance", seed, drawn, spent + CHECK_COST)
 
 
 def _bit_stratified(
-    prob: Problem, cores: list[BitCore], seed: int, work: int, bits: _Bits, batches: int = BATCHES
+    prob: Problem,
+    cores: list[BitCore],
+    seed: int,
+    work: int,
+    bits: _Bits,
+    batches: int = BATCHES,
+    most: int | None = None,
 ) -> Heat:
     """Importance sampling over the ways of meeting what was told (``cores``): a way drawn
     in proportion to the product of its free ships' places clear of it (as if they could not
@@ -1470,10 +1598,11 @@ def _bit_stratified(
     # independent draws do; the batches, started apart, stay independent of each other.
     starts = [rnd() for _ in range(batches)]
     check = work // CHECKS
-    while spent < work or not any(tally.totals) and spent < work * GRACE:
+    most = work * GRACE if most is None else most
+    while spent < most and (spent < work or not any(tally.totals)):
         b = drawn % batches
         if spent >= check and not b and any(tally.totals):
-            found = _weighed(prob, tally, "stratified", seed, drawn)
+            found = _weighed(prob, tally, "stratified", seed, drawn, spent + CHECK_COST)
             if found.margin < STOP:
                 return found
             check += work // CHECKS
@@ -1490,7 +1619,9 @@ def _bit_stratified(
         drawn += 1
         if weight:
             spent += tally.add(b, pos, weight)
-    return _weighed(prob, tally, "stratified", seed, drawn)
+    if not any(tally.totals):
+        raise _not_found(spent)
+    return _weighed(prob, tally, "stratified", seed, drawn, spent + CHECK_COST)
 
 
 class _Product:
@@ -1607,14 +1738,18 @@ TRIALS = 200  # the draws that try the exact draws out (with a fixed seed)
 KEPT_LEAST = 0.02  # exact draws are used when at least this share of those is kept
 DRAWN_COST = 4  # an exact draw's work, besides 4 a ship placed
 KEPT_COST = 4  # and a kept one's, besides 1 a ship
+TRIED = TRIALS * (DRAWN_COST + 4 * len(GAME.fleet))  # the exact draws' trials, at most
 
 
-def _product(prob: Problem, bits: _Bits, work: int) -> tuple[_Product | None, int]:
+def _product(
+    prob: Problem, bits: _Bits, work: int, count: int | None = None
+) -> tuple[_Product | None, int]:
     """The product of the ships' places under what was told (``_Product``), or None when it
-    cannot be counted within a fifth of ``work`` or keeps under ``KEPT_LEAST`` of
-    ``TRIALS`` draws (with a fixed seed: the same view decides alike); and the work."""
+    cannot be counted within ``count`` (by default a fifth of ``work``) or keeps under
+    ``KEPT_LEAST`` of ``TRIALS`` draws (with a fixed seed: the same view decides alike); and
+    the work."""
     try:
-        product = _Product(prob, bits, work // 5)
+        product = _Product(prob, bits, work // 5 if count is None else count)
     except _Budget as over:
         return None, int(over.args[0])
     if not product.ways:
@@ -1628,7 +1763,9 @@ def _product(prob: Problem, bits: _Bits, work: int) -> tuple[_Product | None, in
     return product, spent
 
 
-def _product_sample(prob: Problem, bits: _Bits, product: _Product, seed: int, work: int) -> Heat:
+def _product_sample(
+    prob: Problem, bits: _Bits, product: _Product, seed: int, work: int, most: int | None = None
+) -> Heat:
     """Layouts drawn exactly uniformly (``_Product``) and counted as they lie, until
     ``work`` is spent (or half of it, once the margin is under ``STOP``)."""
     rng = random.Random(seed)
@@ -1640,9 +1777,10 @@ def _product_sample(prob: Problem, bits: _Bits, product: _Product, seed: int, wo
     pos = [0] * n
     check = work // CHECKS
     draw = product.draw
-    while spent < work or not kept and spent < work * GRACE:
+    most = work * GRACE if most is None else most
+    while spent < most and (spent < work or not kept):
         if spent >= check and kept:
-            found = _counted_draws(prob, bits, seen, kept, seed)
+            found = _counted_draws(prob, bits, seen, kept, seed, spent + CHECK_COST)
             if found.margin < STOP:
                 return found
             check += work // CHECKS
@@ -1655,15 +1793,13 @@ def _product_sample(prob: Problem, bits: _Bits, product: _Product, seed: int, wo
                 seen[k][pos[k]] += 1
             spent += KEPT_COST + n
     if not kept:
-        raise SearchLimit(
-            "no placement of the rival's fleet that fits this view was found within the "
-            "search's limit",
-            "view",
-        )
-    return _counted_draws(prob, bits, seen, kept, seed)
+        raise _not_found(spent)
+    return _counted_draws(prob, bits, seen, kept, seed, spent + CHECK_COST)
 
 
-def _counted_draws(prob: Problem, bits: _Bits, seen: list[list[int]], kept: int, seed: int) -> Heat:
+def _counted_draws(
+    prob: Problem, bits: _Bits, seen: list[list[int]], kept: int, seed: int, work: int = 0
+) -> Heat:
     """The heat of ``kept`` exact draws (``seen``: how often each ship lay on each of its
     lines), and its margin: the draws are independent and each exactly uniform, so a
     square's share of them is off by a standard error of sqrt(p (1 - p) / kept); the
@@ -1691,6 +1827,7 @@ def _counted_draws(prob: Problem, bits: _Bits, seen: list[list[int]], kept: int,
             "samples": kept,
         },
         margin=min(1.0, _quantile(len(weights)) * math.sqrt(max(worst, 0.0) / kept)),
+        work=work,
     )
 
 
@@ -1702,7 +1839,9 @@ def _quantile(squares: int) -> float:
     return statistics.NormalDist().inv_cdf(1 - MISS / (2 * squares))
 
 
-def _weighed(prob: Problem, tally: _Tally, method: str, seed: int, drawn: int) -> Heat:
+def _weighed(
+    prob: Problem, tally: _Tally, method: str, seed: int, drawn: int, work: int = 0
+) -> Heat:
     """The heat of weighted draws kept in batches, and its margin: three standard errors of
     the worst square, from the spread between the batches."""
     board = prob.board
@@ -1732,6 +1871,7 @@ def _weighed(prob: Problem, tally: _Tally, method: str, seed: int, drawn: int) -
             "samples": drawn,
         },
         margin=min(1.0, margin),
+        work=work,
     )
 
 
