@@ -92,7 +92,7 @@ MIB = 1024 * 1024
 
 
 def crowded_object() -> bytes:
-    members = (f'"m{i:05d}":0' for i in range(96_000))
+    members = (f'"{i:05x}":0' for i in range(96_000))
     return b"{" + ",".join(members).encode() + b"}"
 
 

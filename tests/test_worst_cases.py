@@ -117,4 +117,7 @@ def test_the_verify_worst_case_of_tiny_values_fills_the_body_limit(client: Flask
     body = json.dumps(log).encode()
     assert 1000 * 1024 < len(body) <= 1024 * 1024
     answer = client.post("/v1/receipts/verify", data=body, content_type="application/json")
-    assert answer.status_code == 200 and answer.get_json()["valid"] is False
+    problem = answer.get_json()
+    assert answer.status_code == 422 and problem["type"].endswith("#limit"), problem
+    assert "more work than one request may do" in problem["detail"]
+    assert "in parts" in problem["detail"] and "checkpoint" in problem["detail"]
