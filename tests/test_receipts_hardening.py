@@ -537,8 +537,9 @@ def test_orjsons_reading_is_taken_only_as_the_decoder_reads(
         (json.dumps({"a": {f"x{i}": [i] for i in range(257)}}).encode(), False),
         # the shortest texts with 256 and 257 members, either side of the walk's threshold
         (b"[" + b"0," * 255 + b"0]", True),
-        (b"[" + b"0," * 256 + b"0]", False),
-        (b"[[" + b"0," * 256 + b"0]]", False),
+        # a list of any length is taken, as the decoder takes it: only objects are bounded
+        (b"[" + b"0," * 256 + b"0]", True),
+        (b"[[" + b"0," * 256 + b"0]]", True),
         (b"5", True),
         (b'"a"', True),
         (b"[]", True),
@@ -559,3 +560,55 @@ def test_orjsons_reading_of_a_game_log_is_taken(game_client: FlaskClient) -> Non
         assert _held_to_the_decoder(text.encode())
     answer = post_text(game_client, VERIFY, json.dumps(log))
     assert answer.status_code == 200 and answer.get_json()["valid"] is True
+
+
+# --- the work of a whole log, counted off its bytes before any of it is done ---------------
+
+
+def _verify_bytes(client: FlaskClient, body: bytes) -> Any:
+    return client.post("/v1/receipts/verify", data=body, content_type="application/json")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[" + b",".join([b"0"] * 500_000) + b"]",
+        b"{" + b",".join(b'"%05x":0' % i for i in range(95_000)) + b"}",
+        b"[" + b",".join([b'{"a":[' + b",".join([b"1"] * 3000) + b"]}"] * 100) + b"]",
+    ],
+    ids=["a-million-bytes-of-zeros", "one-object-of-95000-members", "100-entries-of-ones"],
+)
+def test_a_body_too_dear_to_check_is_refused_naming_the_work_and_the_split(
+    client: FlaskClient, body: bytes
+) -> None:
+    answer = _verify_bytes(client, body)
+    problem = answer.get_json()
+    assert answer.status_code == 422, problem
+    assert problem["type"].endswith("#limit")
+    assert problem["errors"][0]["field"] == "(body)"
+    assert "would take more work than one request may do" in problem["detail"]
+    assert "verify the game in parts" in problem["detail"]
+    assert "docs/verifiable-rolls.md, Checkpoints" in problem["detail"]
+    assert len(answer.get_data()) <= 16 * 1024
+
+
+def test_a_crowded_object_within_the_work_is_refused_as_the_decoder_refuses_it(
+    client: FlaskClient,
+) -> None:
+    body = json.dumps([{f"x{i}": 0 for i in range(300)}]).encode()
+    problem = _verify_bytes(client, body).get_json()
+    assert problem["status"] == 422 and problem["type"].endswith("#limit")
+    assert "at most 256 members, not 300" in problem["detail"]
+
+
+def test_a_long_list_is_read_by_orjson_as_the_decoder_reads_it() -> None:
+    from service.http import jsonbody
+
+    text = b'[{"values": [' + b",".join([b"6"] * 1000) + b"]}]"
+    assert jsonbody._read_by_orjson(text, True) == jsonbody.decoded(text) != jsonbody.UNPROVEN
+
+
+def test_a_game_log_within_the_work_is_checked(game_client: FlaskClient) -> None:
+    log = play(game_client)
+    report = _verify_bytes(game_client, json.dumps(log).encode()).get_json()
+    assert report["valid"] is True, report

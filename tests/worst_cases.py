@@ -853,8 +853,6 @@ def notation_terms() -> str:
     return text + "+10000"
 
 
-# The verify route's own allowance, as the advisor's: a whole game in one request costs more
-# than a step, bounded by its body limit and the checker's limits (docs/performance.md).
 # --- dice notation odds: every form of the grammar at the edge of the work budget ----------
 #
 # Each form is one way of writing a term (or a sum of terms) with ``n`` dice. Its case is the
@@ -939,24 +937,41 @@ def notation_odds_cases() -> list[Case]:
     return cases
 
 
-# The refusals the odds foresee at the most cost: terms that each cost little to foresee
-# alone but much together, as many as 200 characters hold.
-COSTLIEST_FORESIGHT = [
-    "+".join([f"1d{MAX_SIDES}r<={MAX_SIDES - 1}"] * 14),
-    "+".join(["1d%!>=2"] * 25),
-    "+".join([f"1d{MAX_SIDES}kh1"] * 22),
-    "1d1000r<=999",
-    "2d1000r>=2",
+def _most_terms(term: Callable[[int], str]) -> str:
+    """As many terms as 200 characters hold, each ``term(i)`` (distinct, where it can be)."""
+    text = term(0)
+    for i in range(1, MAX_NOTATION_DICE):
+        longer = f"{text}+{term(i)}"
+        if len(longer) > MAX_NOTATION_LENGTH:
+            break
+        text = longer
+    return text
+
+
+# Notations whose odds once cost seconds or were refused only after the work, and the
+# refusals the odds foresee at the most cost: terms that each cost little to foresee alone
+# but much together, as many as 200 characters hold. Each is answered within the budget or
+# refused before the work, whichever the budget says.
+HARD_NOTATIONS = [
+    f"1d{MAX_SIDES}r<={MAX_SIDES - 1}",
+    f"2d{MAX_SIDES}r>=2",
+    "+".join(["1d%r>=2"] * 6),
+    "4d12ro10 + 4d12min3-5d%r>=63",
+    "+".join(["d6"] * 67),
+    "3d%!>=2",
+    "100d10",
+    _most_terms(lambda i: f"d{MAX_SIDES - i}r<{MAX_SIDES - i}"),
+    _most_terms(lambda i: f"1d{MAX_SIDES}r<={MAX_SIDES - 1}"),
+    _most_terms(lambda i: "1d%!>=2"),
+    _most_terms(lambda i: f"1d{MAX_SIDES - i}kh1"),
+    _most_terms(lambda i: f"d{MAX_SIDES - i}!!>=2"),
 ]
-
-
-VERIFY_BUDGET_MS = 150.0
 
 
 def tiny_values_log(post: Callable[[str, Any], Any]) -> Body:
     """100 signed answers, each padded with one-digit numbers until the verify route's body
-    limit is full: the most JSON values a body holds, each decoded, walked into canonical
-    JSON and signature-checked (the padding makes every signature fail, after all that)."""
+    limit is full: the most JSON values a body holds, which would each be decoded, walked
+    into canonical JSON and signature-checked; refused from its bytes for the work."""
     entry = post("/v1/dice/roll", {"notation": "1d6", "dice": SEED})
     room = (VERIFY_BODY_BYTES - MAX_LOG_ENTRIES * (len(json.dumps(entry)) + 10)) // MAX_LOG_ENTRIES
     return [{**entry, "x": [1] * (room // 3)} for _ in range(MAX_LOG_ENTRIES)]  # "1, " each
@@ -1012,14 +1027,6 @@ OTHER_CASES = [
         "/v1/receipts/verify",
         "100 entries of 100-dice rolls: the checker's 10,000 dice",
         signed_log,
-        budget_ms=VERIFY_BUDGET_MS,
-    ),
-    Case(
-        "POST",
-        "/v1/receipts/verify",
-        "the route's body limit (1 MiB) of the tiniest JSON values in 100 entries",
-        tiny_values_log,
-        budget_ms=VERIFY_BUDGET_MS,
     ),
     Case("POST", "/v1/seeds", "one seal and a receipt", {"reveal_in": MAX_REVEAL_IN, "prev": PREV}),
     Case("POST", "/v1/seeds/reveal", "one token opened", {"sealed": EXAMPLE_TOKEN}),
@@ -1080,7 +1087,7 @@ STRADDLE = {
 }
 
 
-def _refusal(path: str, limit: str, body: Body, status: int = 422) -> Case:
+def _refusal(path: str, limit: str, body: Body | BodyMaker, status: int = 422) -> Case:
     return Case("POST", path, limit, body, status=status, budget_ms=REFUSAL_BUDGET_MS)
 
 
@@ -1121,15 +1128,31 @@ REFUSAL_CASES = [
         status=400,
     ),
     _refusal("/v1/receipts/verify", "refused: a log of 64 KiB of empty entries", flood({})),
+    _refusal(
+        "/v1/receipts/verify",
+        "refused: the route's body limit (1 MiB) of the tiniest JSON values in 100 entries",
+        tiny_values_log,
+    ),
+    _refusal(
+        "/v1/receipts/verify",
+        "refused: 1 MiB of zeros",
+        [0] * (VERIFY_BODY_BYTES // len("0, ") - 1),
+    ),
+    _refusal(
+        "/v1/receipts/verify",
+        "refused: one object of the most members 1 MiB holds",
+        {f"{i:05x}": 0 for i in range(VERIFY_BODY_BYTES // len('"00000": 0, ') - 1)},
+    ),
     _refusal("/v1/dice/roll", "refused: notation that does not read", {"notation": "d" * 200}),
 ]
 
 NOTATION_ODDS_CASES = [
     *notation_odds_cases(),
     *[
-        _refusal("/v1/dice/odds", f"refused: {text}", {"notation": text})
-        for text in COSTLIEST_FORESIGHT
-        if _odds_fit(text) is False
+        Case("POST", "/v1/dice/odds", f"answered: {text}", {"notation": text})
+        if _odds_fit(text)
+        else _refusal("/v1/dice/odds", f"refused: {text}", {"notation": text})
+        for text in HARD_NOTATIONS
     ],
 ]
 

@@ -49,6 +49,7 @@ from werkzeug.exceptions import BadRequest, ClientDisconnected, RequestEntityToo
 from werkzeug.utils import cached_property
 from werkzeug.wsgi import LimitedStream, get_content_length
 
+from ..engine import budget
 from ..engine.errors import LimitError
 
 # Far above the members of any object the service takes or answers (15 at most today).
@@ -57,6 +58,17 @@ MAX_OBJECT_MEMBERS = 256
 # (4,096 for 64 KiB): a game log opens one every 50 to 120 bytes. Every object costs the
 # decoder a call of its own, so a flood of empty ones is refused before it is read.
 BYTES_PER_OBJECT = 16
+
+# What reading a body costs, in the work units of service/engine/budget.py (about 0.1 us
+# of CPU), counted off its bytes before it is read: orjson's reading and the walk of its
+# value cost about a unit for each value (a comma or a colon before it) and for each 16
+# bytes; the decoder, which a body orjson's reading cannot stand for goes to, about four
+# units a value and a unit for each 4 bytes (a call into Python per object, a str per
+# name). Strings holding commas count them too: a bound, never an undercount.
+READING_WORK_PER_VALUE = 1
+READING_BYTES_PER_WORK = 16
+DECODING_WORK_PER_VALUE = 4
+DECODING_BYTES_PER_WORK = 4
 
 
 class BodyError(ValueError):
@@ -230,6 +242,7 @@ _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 # An escape of a colon (\u003a) adds a colon to the value that the body's bytes lack.
 _COLON_ESCAPE = b"\\u003"
 _CONTAINER = frozenset({dict, list}).__contains__
+_OBJECT = frozenset({dict}).__contains__
 # A text shorter than this can neither nest deeper than ORJSON_DEPTH (each level opens and
 # closes a bracket) nor hold a container of more than MAX_OBJECT_MEMBERS (each member takes
 # a byte at least, and a comma but the last: 257 members take 515 bytes with the
@@ -265,8 +278,8 @@ def _read_by_orjson(text: bytes, bounded: bool) -> Any:
       body's colons only when nothing was dropped;
     - the containers are walked level by level (those a container holds, as the garbage
       collector's traversal lists them, in C): at most ``ORJSON_DEPTH`` levels, and,
-      reading a request, no container over ``MAX_OBJECT_MEMBERS`` (a list that long is
-      left to the decoder too, which takes it); a text too short for either is not walked.
+      reading a request, no object over ``MAX_OBJECT_MEMBERS`` (a list of any length is
+      taken, as the decoder takes it); a text too short for either is not walked.
     """
     try:
         value = orjson.loads(text)
@@ -275,11 +288,14 @@ def _read_by_orjson(text: bytes, bounded: bool) -> Any:
     if len(text) >= _WALKED_FROM:
         level = [value]
         for _ in range(ORJSON_DEPTH + 1):
-            containers = list(compress(level, map(_CONTAINER, map(type, level))))
+            types = list(map(type, level))
+            containers = list(compress(level, map(_CONTAINER, types)))
             if not containers:
                 break
-            if bounded and max(map(len, containers)) > MAX_OBJECT_MEMBERS:
-                return UNPROVEN
+            if bounded:
+                objects = list(compress(level, map(_OBJECT, types)))
+                if objects and max(map(len, objects)) > MAX_OBJECT_MEMBERS:
+                    return UNPROVEN
             level = gc.get_referents(*containers)
         else:
             return UNPROVEN  # deeper than ORJSON_DEPTH (and than orjson writes out again)
@@ -347,23 +363,62 @@ class MalformedBody(BadRequest):
         self.data = {"messages": {error.field: [error.message]}, "message": error.message}
 
 
+class BodyCounts:
+    """What a body's bytes say of the work of reading it, counted at memory speed: its
+    objects (``{``), and its values after the first (``,`` and ``:``; both counted in
+    strings too, so never fewer than the body has)."""
+
+    __slots__ = ("size", "objects", "values")
+
+    def __init__(self, text: str | bytes) -> None:
+        data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+        self.size = len(data)
+        self.objects = data.count(b"{")
+        self.values = data.count(b",") + data.count(b":") + 1
+
+    def reading(self) -> int:
+        """Work units of reading the body with orjson (and proving its reading)."""
+        return self.values * READING_WORK_PER_VALUE + self.size // READING_BYTES_PER_WORK
+
+    def decoding(self) -> int:
+        """Work units of reading it with the decoder, when orjson's reading is not taken."""
+        return self.values * DECODING_WORK_PER_VALUE + self.size // DECODING_BYTES_PER_WORK
+
+
+def _charge_reading(units: int) -> None:
+    budget.current().charge(
+        units,
+        "reading this request body",
+        "send a body of fewer JSON values",
+        field="(body)",
+    )
+
+
 class _RequestJson:
     """The JSON module of one request: its body decoded by ``loads`` with its objects
-    bounded, their number by the request's size limit."""
+    bounded, their number by the request's size limit, and its reading charged to the
+    request's work budget before it is done (from the counts of ``BodyCounts``)."""
 
-    def __init__(self, size_limit: int | None) -> None:
+    def __init__(self, size_limit: int | None, counts: Callable[[], BodyCounts]) -> None:
         self.size_limit = size_limit
+        self.counts = counts
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         most = (self.size_limit or len(s)) // BYTES_PER_OBJECT
-        opened = s.count(b"{") if isinstance(s, bytes) else s.count("{")
-        if opened > most:
+        counted = self.counts() if isinstance(s, bytes) else BodyCounts(s)
+        if counted.objects > most:
             raise LimitError(
                 f"a request body opens at most {most} objects (one for each "
-                f"{BYTES_PER_OBJECT} bytes of its size limit), not {opened}",
+                f"{BYTES_PER_OBJECT} bytes of its size limit), not {counted.objects}",
                 field="(body)",
             )
-        return loads(s, _REQUEST_DECODER)
+        _charge_reading(counted.reading())
+        if isinstance(s, bytes):
+            read = _read_by_orjson(s, bounded=True)
+            if read is not UNPROVEN:
+                return read
+        _charge_reading(counted.decoding())
+        return decoded(s, _REQUEST_DECODER)
 
 
 class IJsonRequest(Request):
@@ -371,11 +426,18 @@ class IJsonRequest(Request):
     # body is read with its objects bounded all the same, whatever it was handed.
     @property
     def json_module(self) -> Any:
-        return _RequestJson(self.max_content_length)
+        return _RequestJson(self.max_content_length, self.body_counts)
 
     @json_module.setter
     def json_module(self, provider: Any) -> None:
         pass
+
+    def body_counts(self) -> BodyCounts:
+        """``BodyCounts`` of the body (read whole), counted once a request."""
+        counted: BodyCounts | None = self.__dict__.get("_body_counts")
+        if counted is None:
+            counted = self.__dict__["_body_counts"] = BodyCounts(self.get_data())
+        return counted
 
     @cached_property
     def content_length(self) -> int | None:
@@ -437,6 +499,13 @@ class IJsonRequest(Request):
         if isinstance(e, BodyError):
             raise MalformedBody(e)
         return super().on_json_loading_failed(e)
+
+
+def body_counts(request: Request) -> BodyCounts:
+    """``BodyCounts`` of a request's body, counted once a request (``IJsonRequest``)."""
+    if isinstance(request, IJsonRequest):
+        return request.body_counts()
+    return BodyCounts(request.get_data())  # pragma: no cover - every request is one
 
 
 def init_app(app: Flask) -> None:

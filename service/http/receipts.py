@@ -19,6 +19,7 @@ from flask import Flask, Response
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from ..engine import budget
 from ..engine import dice as engine_dice
 from ..engine.errors import KINDS, RuleError
 from ..receipts import checking, keys
@@ -26,6 +27,7 @@ from ..receipts.canonical import CanonicalizationError
 from ..receipts.signing import Signer
 from ..rulesets import REGISTERED
 from ..startup import StartupError, quoted
+from . import jsonbody
 from .components import EnumType, camel, component, ref
 from .context import current_request, this_app
 from .fields import date_time
@@ -690,7 +692,26 @@ def _plainly(documented: Callable[..., Any]) -> Callable[[], Response]:
 @blp.response(200, VerifyResponseSchema, example=VERIFY_ANSWER)
 def verify(query: dict[str, Any]) -> Response:
     """Check a response or a whole game log"""
-    document = current_request().get_json()
+    req = current_request()
+    # The whole of the work, counted off the bytes before any of it is done: a log too dear
+    # for one request is refused for the price of counting, with the way to split it.
+    counts = jsonbody.body_counts(req)
+    receipts = req.get_data().count(b'"receipt"')
+    work = counts.reading() + checking.checking_work(receipts, counts.values)
+    budget.current().afford(
+        work,
+        f"checking this body ({counts.size} bytes, at most {counts.values} JSON values and "
+        f"{min(receipts, checking.MAX_LOG_ENTRIES + 1)} signatures)",
+        checking.SPLIT,
+        field="(body)",
+    )
+    document = req.get_json()
+    budget.current().charge(
+        counts.values * checking.CANONICAL_WORK_PER_VALUE,
+        "the canonical JSON of this body's entries",
+        checking.SPLIT,
+        field="(body)",
+    )
     checkpoint = None
     if isinstance(document, dict) and set(document) == {"checkpoint", "entries"}:
         checkpoint, document = document["checkpoint"], document["entries"]

@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from ..engine import budget
 from ..engine.dice import (
     MAX_DICE_PER_REQUEST,
     MAX_NONCE,
@@ -55,6 +56,20 @@ MAX_LOG_PROBLEMS = 20
 MAX_ECHO = 60
 MAX_NAME = 64
 SEALED_NOT_YET = "sealed-not-yet-checkable"
+
+# What checking costs, in the work units of service/engine/budget.py (about 0.1 us of CPU):
+# an entry's signature about 1,500 (a signature that fails is asked of libsodium, then of
+# OpenSSL, whose verdict stands), its canonical JSON about a unit a value, and each die
+# re-derived about 12. A log is charged as it is checked; the route affords the whole of
+# it from the body's bytes before reading them (``checking_work``), so a log too dear for
+# one request is refused before any of the work, with the way to split it.
+SIGNATURE_WORK = 1_500
+CANONICAL_WORK_PER_VALUE = 1
+DIE_WORK = 12
+SPLIT = (
+    "verify the game in parts of fewer entries: a valid part's answer carries a signed "
+    "checkpoint to send with the next part (docs/verifiable-rolls.md, Checkpoints)"
+)
 CHECKPOINT_FORMAT = "fc-checkpoint-v1"
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
@@ -114,6 +129,17 @@ def declared_dice(document: Any) -> int:
     return total
 
 
+def checking_work(receipts: int, values: int) -> int:
+    """Work units of checking a body's entries (dice aside: ``dice_work``) when its bytes
+    hold ``receipts`` receipts (the member's name counted, a checkpoint's included) and
+    ``values`` JSON values at most: every signature, and every value's canonical JSON."""
+    return min(receipts, MAX_LOG_ENTRIES + 1) * SIGNATURE_WORK + values * CANONICAL_WORK_PER_VALUE
+
+
+def _charge(units: int, what: str) -> None:
+    budget.current().charge(units, what, SPLIT, field="(body)")
+
+
 def document_limits(documents: list[Any]) -> LimitError | None:
     """A 422 for a document bigger than anything the service could have answered."""
     if len(documents) > MAX_LOG_ENTRIES:
@@ -129,6 +155,10 @@ def document_limits(documents: list[Any]) -> LimitError | None:
             f"(a request rolls at most {MAX_DICE_PER_REQUEST} dice of 2 to {MAX_SIDES} sides)",
             field="(body)",
         )
+    try:
+        budget.current().afford(dice * DIE_WORK, f"re-deriving {dice} dice", SPLIT, "(body)")
+    except LimitError as error:
+        return error
     return None
 
 
@@ -832,7 +862,10 @@ def check(
         start, continues, opening = read_checkpoint(keys, checkpoint)
         log = True
     offset = start.entries if start is not None else 0
-    entries = [check_entry(offset + i, doc, keys, seals, now) for i, doc in enumerate(documents)]
+    entries = []
+    for i, doc in enumerate(documents):
+        _charge(SIGNATURE_WORK + declared_dice(doc) * DIE_WORK, f"checking {entry_name(i)}")
+        entries.append(check_entry(offset + i, doc, keys, seals, now))
     report, carry = None, None
     if log:
         report, carry = continue_log(
