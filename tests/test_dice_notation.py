@@ -361,3 +361,11 @@ def test_the_odds_charge_the_requests_budget_not_one_of_their_own() -> None:
         assert spent.spent > budget.REQUEST_WORK // 2
         with pytest.raises(LimitError, match="work budget"):
             odds(heavy)
+
+
+def test_each_request_has_a_work_budget_of_its_own(client: FlaskClient) -> None:
+    """100d10's odds spend most of a request's budget: asked twice, both are answered, as
+    each request draws on its own; and in one request, twice, the second is refused."""
+    for _ in range(2):
+        assert client.post("/v1/dice/odds", json={"notation": "100d10"}).status_code == 200
+    assert foreseen_units(Notation.parse("100d10")) > budget.REQUEST_WORK // 2

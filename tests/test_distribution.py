@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.engine import dice
+from service.engine import budget, dice
 from service.engine import distribution as d
 from service.engine.errors import LimitError
 from service.engine.resolution import Resolution
@@ -244,3 +244,15 @@ def test_walk_step_walks_the_classes_it_is_given() -> None:
 def test_the_class_dice_say_they_are_enumerated() -> None:
     # as the walk of every face does (dice._EnumeratingDice)
     assert d._ClassDice([], d.by_total).describe() == {"mode": "enumerated"}
+
+
+def test_a_walk_charges_each_run_to_the_budget_in_force() -> None:
+    """3d6 walked by total is 16 runs of the step, each charged before it runs."""
+    with budget.scope() as spent:
+        d.walk(lambda source: source.draw("3d6", 3, 6).total, d.by_total)
+    assert spent.spent == 16 * dice.BRANCH_UNITS
+
+
+def test_a_walk_past_the_budget_in_force_is_refused_naming_it() -> None:
+    with budget.scope(15 * dice.BRANCH_UNITS), pytest.raises(LimitError, match="work budget"):
+        d.walk(lambda source: source.draw("3d6", 3, 6).total, d.by_total)

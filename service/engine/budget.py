@@ -49,8 +49,8 @@ class Budget:
         if units > self.limit - self.spent:
             raise LimitError(
                 f"{what} would take more work than one request may do (about "
-                f"{_ms(units)} ms of CPU or more, where a request's work budget is "
-                f"{_ms(self.limit)} ms); {change}",
+                f"{_ms(self.spent + units)} ms of CPU or more, where a request's work budget "
+                f"is {_ms(self.limit)} ms); {change}",
                 field=field,
             )
 
@@ -71,19 +71,22 @@ def _ms(units: int) -> str:
 
 
 _CURRENT: ContextVar[Budget | None] = ContextVar("fire_control_budget", default=None)
+# Outside a request and outside any scope (a test's brute-force oracle, a tool), work is
+# not bounded: every request has a budget of its own (service/http/budget.py).
+NO_LIMIT = 1 << 62
+_UNBOUNDED = Budget(NO_LIMIT)
 
 
 def current() -> Budget:
-    """The budget in force: the request's, or the one an engine call opened outside a
-    request (``scope``). Outside both, a budget of its own for this one charge."""
+    """The budget in force: the request's, or a scope's; outside both, no bound."""
     budget = _CURRENT.get()
-    return Budget() if budget is None else budget
+    return _UNBOUNDED if budget is None else budget
 
 
 @contextmanager
 def scope(limit: int = REQUEST_WORK) -> Iterator[Budget]:
-    """The budget in force, or a new one of ``limit`` units for the calls inside: an engine
-    entry point opens one, so that it is bounded when called outside a request too."""
+    """The budget in force, or a new one of ``limit`` units for the calls inside (a test
+    or a tool that wants a request's bound outside a request)."""
     budget = _CURRENT.get()
     if budget is not None:
         yield budget

@@ -32,6 +32,7 @@ from fractions import Fraction
 from itertools import chain
 from typing import Any
 
+from . import budget as work
 from .dice_requests import Again
 from .errors import DiceError, LimitError
 
@@ -45,6 +46,11 @@ MAX_DICE_PER_REQUEST = 1000
 # trees (dreadnought fire and torpedo, fleet-action pools) are worked out from
 # distributions and walk no branch (docs/performance.md).
 MAX_ODDS_BRANCHES = 1_000
+# What a branch of a walk costs the request's budget: one resolution of a step, about 31 us
+# for a Salvo! straddle at the cap (bench/worst_case.py --cap), so the cap's walk fits.
+BRANCH_UNITS = 310
+WALK = "walking every outcome of these dice"
+FEWER = "ask for fewer dice or rolls"
 MAX_NONCE = 2**53 - 1
 
 
@@ -298,8 +304,10 @@ def enumerate_outcomes(
     counts: dict[tuple[Hashable, int], int] = {}
     prefix: list[int] = []
     branches = 0
+    budget = work.current()
     while True:
         branches += 1
+        budget.charge(BRANCH_UNITS, WALK, FEWER)
         if branches > MAX_ODDS_BRANCHES:
             raise LimitError(
                 f"these inputs have more than {MAX_ODDS_BRANCHES} dice outcomes to enumerate"

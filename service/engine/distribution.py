@@ -29,7 +29,8 @@ from functools import lru_cache
 from math import prod
 from typing import Any, TypeVar
 
-from .dice import DiceSource, Roll
+from . import budget as work
+from .dice import BRANCH_UNITS, FEWER, WALK, DiceSource, Roll
 from .errors import LimitError
 from .resolution import Resolution
 
@@ -38,6 +39,8 @@ V = TypeVar("V", bound=Hashable)
 S = TypeVar("S", bound=Hashable)
 
 Distribution = dict[Any, Fraction]
+PAIR_UNITS = 5  # a (state, value) pair of ``repeat``'s fold, in budget units
+FOLD = "adding up the odds of these dice"
 ONE = Fraction(1)
 
 
@@ -147,24 +150,22 @@ def repeat(
     step: Mapping[V, Fraction],
     times: int,
     rule: Callable[[K, V], K],
-    *,
-    spend: Callable[[int], None] | None = None,
 ) -> dict[K, Fraction]:
     """``times`` independent draws of ``step`` folded into ``start`` by ``rule``.
 
     The chances are kept as integers over one common denominator while they are added up
     (an integer sum is many times cheaper than a fraction's), then made fractions.
-    ``spend`` is told, before each draw, how many (state, value) pairs it folds: a caller
-    with a budget refuses there.
+    Each draw's (state, value) pairs are charged to the request's budget before they are
+    folded.
     """
     denominator = 1
     for p in step.values():
         denominator = denominator * p.denominator // _gcd(denominator, p.denominator)
     weights = [(value, int(p * denominator)) for value, p in step.items()]
     states: dict[K, int] = {start: 1}
+    budget = work.current()
     for _ in range(times):
-        if spend is not None:
-            spend(len(states) * len(weights))
+        budget.charge(len(states) * len(weights) * PAIR_UNITS, FOLD, FEWER)
         following: dict[K, int] = {}
         for state, n in states.items():
             for value, w in weights:
@@ -252,8 +253,10 @@ def walk(
     out: dict[K, Fraction] = {}
     prefix: list[int] = []
     runs = 0
+    budget = work.current()
     while True:
         runs += 1
+        budget.charge(BRANCH_UNITS, WALK, FEWER)
         if runs > cap:
             raise LimitError(f"these inputs have more than {cap} dice outcomes to enumerate")
         source = _ClassDice(prefix, classes)

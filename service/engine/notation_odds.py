@@ -50,7 +50,6 @@ DIGITS_PER_UNIT = 1  # and its numbers' digits: written out, read back, signed
 DIGITS_SQUARED_PER_UNIT = 4000  # writing a number's digits out costs their square
 MULTIPLY_SCALE = 10  # a big multiplication: (digits of the larger x digits of the
 # smaller ** 0.585) / MULTIPLY_SCALE units, in 30-bit digits (CPython's Karatsuba)
-NO_LIMIT = 1 << 62  # a count too large to matter: anything this big is refused
 
 
 class _Plan:
@@ -303,7 +302,7 @@ def _sum_term(term: Term, plan: _Plan) -> _Ways:
 
 def _multisets(kinds: int, size: int) -> int:
     """Sorted tuples of at most ``size`` values of ``kinds`` kinds."""
-    return comb(kinds + size, size) if size < 64 else NO_LIMIT
+    return comb(kinds + size, size) if size < 64 else work.NO_LIMIT  # too many to matter
 
 
 def _keep_term(term: Term, plan: _Plan) -> _Ways:
@@ -340,7 +339,7 @@ def _keep_term(term: Term, plan: _Plan) -> _Ways:
         picked = _multisets(kinds, min(n, dice))
         if not dropping:
             return picked
-        return min(NO_LIMIT, picked * ((s_hi - s_lo) * dice + 1))
+        return min(work.NO_LIMIT, picked * ((s_hi - s_lo) * dice + 1))
 
     # one die with its explosions, as states
     die: dict[tuple[int, tuple[int, ...]], int] | None = None
@@ -425,12 +424,11 @@ def _run(notation: Notation, plan: _Plan) -> _Ways:
 def odds(notation: Notation) -> dict[int, Fraction]:
     """The exact distribution of the notation's total, or a ``limit`` refusal before any of
     the work when it would cost more than the request's budget."""
-    with work.scope():
-        foreseen = _Plan(dry=True)
-        _run(notation, foreseen)
-        plan = _Plan(dry=False)
-        plan.budget.afford(foreseen.units, WHAT, CHANGE, field="notation")
-        result = _run(notation, plan)
+    foreseen = _Plan(dry=True)
+    _run(notation, foreseen)
+    plan = _Plan(dry=False)
+    plan.budget.afford(foreseen.units, WHAT, CHANGE, field="notation")
+    result = _run(notation, plan)
     assert result.ways is not None
     c = notation.constant
     return {t + c: Fraction(n, result.out_of) for t, n in sorted(result.ways.items())}
@@ -439,7 +437,7 @@ def odds(notation: Notation) -> dict[int, Fraction]:
 def foreseen_units(notation: Notation) -> int:
     """What the odds of ``notation`` are foreseen to cost, in budget units (the tests hold
     the work done to it)."""
-    with work.scope(NO_LIMIT):
+    with work.scope(work.NO_LIMIT):
         plan = _Plan(dry=True)
         _run(notation, plan)
     return plan.units

@@ -22,6 +22,7 @@ from fractions import Fraction
 from math import lcm
 from typing import Final, cast
 
+from ...engine import budget as work
 from ...engine.dice import SeededDice
 from ...engine.errors import RuleError
 from ...engine.resolution import Resolution
@@ -44,6 +45,12 @@ from .turn import ActionShip, Attack, TurnInput, plan_turn
 # request at the documented limits (docs/performance.md, bench/worst_case.py).
 BRANCH_LIMIT: Final = 40_000
 GAMES: Final = 200
+# What the work costs the request's budget, in units (about 0.1 us): a branch of the exact
+# odds (a state and a pair of points), a throw drawn in a seeded game.
+BRANCH_UNITS: Final = 7
+THROW_UNITS: Final = 30
+WHAT: Final = "the odds of this turn"
+CHANGE: Final = "declare fewer batteries or torpedo salvoes at once"
 ALGORITHM: Final = "fc-dreadnought-turn-v1"
 DESTROYED: Final = "ship destroyed"
 
@@ -285,7 +292,10 @@ def turn_odds(inp: TurnInput, res: Resolution) -> DreadnoughtTurnOddsResult:
         at.setdefault(attack.target, []).append(attack_outcomes(attack, target, criticals))
     afloat = [entry for entry in plan.ships.values() if not entry.ship.sunk]
     most = sum(branches_at_most(e.ship.boxes_left, throws_at(at, e)) for e in afloat)
+    budget = work.current()
     if most > BRANCH_LIMIT:
+        throws = sum(len(throws_at(at, entry)) for entry in afloat)
+        budget.charge(GAMES * throws * THROW_UNITS, WHAT, CHANGE)
         return {
             "turn": plan.state.turn,
             "ships": _sampled(afloat, at, dice.seed, dice.nonce),
@@ -297,6 +307,7 @@ def turn_odds(inp: TurnInput, res: Resolution) -> DreadnoughtTurnOddsResult:
                 "algorithm": ALGORITHM,
             },
         }
+    budget.charge(most * BRANCH_UNITS, WHAT, CHANGE)
     ships, spent = _exact(afloat, at)
     return {
         "turn": plan.state.turn,

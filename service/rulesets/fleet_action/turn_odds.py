@@ -25,6 +25,7 @@ from fractions import Fraction
 from math import gcd, lcm
 from typing import Final, cast
 
+from ...engine import budget as work_budget
 from ...engine.dice import SeededDice
 from ...engine.errors import LimitError, RuleError
 from ...engine.resolution import Resolution
@@ -44,6 +45,12 @@ from .turn import Activation, TurnState, attack_of, check_move, check_state, oth
 
 ALGORITHM: Final = "fc-fleet-turn-odds-v1"
 SINK: Final = -1  # an attack's outcome: a catastrophic hit got through
+# What the work costs the request's budget, in units (about 0.1 us): a (state, outcome)
+# pair of the exact walk, an attack drawn in a seeded game.
+PAIR_UNITS: Final = 10
+DRAW_UNITS: Final = 30
+WHAT: Final = "the odds of this turn's fire"
+CHANGE: Final = "declare fewer attacks at once"
 
 
 @dataclass(frozen=True)
@@ -170,10 +177,13 @@ def exact(hull: list[int], start: list[int], attacks: list[Declared], limit: int
             settle(ship)
         project(ship, -1)
     fires: list[Fraction] = []
+    budget = work_budget.current()
     for k, attack in enumerate(attacks):
-        work += len(states) * len(attack.outcomes)
+        pairs = len(states) * len(attack.outcomes)
+        work += pairs
         if work > limit:
             return None
+        budget.charge(pairs * PAIR_UNITS, WHAT, CHANGE)
         f, g, most = attack.firer, attack.target, hull[attack.target]
         following: dict[tuple[int, ...], int] = {}
         fired = 0
@@ -207,6 +217,7 @@ def sampled(
     hull: list[int], start: list[int], attacks: list[Declared], seed: str, nonce: int
 ) -> Sampled:
     """``TURN_ODDS_SAMPLES`` seeded games of the declared fire."""
+    work_budget.current().charge(t.TURN_ODDS_SAMPLES * len(attacks) * DRAW_UNITS, WHAT, CHANGE)
     picks = [weighted(a.outcomes, a.denominator) for a in attacks]
     counts: list[dict[int, int]] = [{} for _ in start]
     fired = [0] * len(attacks)

@@ -42,6 +42,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Final, cast
 
+from ...engine import budget as work
 from ...engine import sampling
 from ...engine.dice import DiceSource, SeededDice
 from ...engine.errors import RuleError
@@ -60,6 +61,10 @@ from .results import (
 from .ships import Ship, ShipState
 
 ALGORITHM: Final = "fc-advice-v2"  # v1 kept the judged Action every later turn
+# The advisor's own allowance of work (about 250 ms of CPU), in the request's budget, and
+# what a turn of a seeded game costs of it (about 40 us).
+ADVICE_WORK = 2_500_000
+TURN_UNITS = 400
 SAMPLES = 300  # games per Action at most
 TURN_BUDGET = 900  # turns played per Action: no game is started once they are used up
 HORIZON = 40  # turns per game at most, from the state's turn
@@ -489,6 +494,9 @@ def judge(
         played += 1
         picker = StreamPicker(seed, nonce, sample)
         ending = play_game(game, state, action, picker, enemy_act, later=later)
+        work.current().charge(
+            ending.turns * TURN_UNITS, "this advice", "ask about a state nearer its end"
+        )
         turns += ending.turns
         if not ending.finished:
             unfinished += 1
@@ -555,6 +563,7 @@ def advice(inp: AdviceInput, res: Resolution) -> SalvoSoloAdviceResult:
             "a fresh seed (supplied and sealed dice are for rolls a player makes)",
             "dice",
         )
+    work.current().allow(ADVICE_WORK)
     game = Game(inp.state)
     judged = [
         judge(inp.state, action, dice.seed, dice.nonce, inp.enemy_action, game=game)
