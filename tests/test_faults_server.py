@@ -4,6 +4,8 @@
 - SIGTERM lets the requests a worker has in hand finish, and under load answers every
   connection the server had accepted (none is reset);
 - a flood of bad bodies never gets a 5xx (nor a traceback in the server's log);
+- the dearest request of every operation, and every refusal at its dearest, is answered
+  or refused by the same workers: none runs long enough for the server to replace it;
 - a server setting that cannot be used stops the start in one line naming it.
 """
 
@@ -34,6 +36,7 @@ from tests.serving_helpers import (
     running,
     stop,
 )
+from tests.worst_cases import WORST_CASES, Case
 
 DEADLINE = 30.0  # seconds, for anything a test waits on
 
@@ -346,6 +349,30 @@ def test_a_flood_of_bad_bodies_never_gets_a_5xx(tmp_path: Path) -> None:
     log = srv.stderr.read_text()
     assert "Traceback" not in log and "ERROR" not in log, log[-3000:]
     assert stop(srv) == 0
+
+
+def test_the_dearest_requests_never_cost_a_worker(tmp_path: Path) -> None:
+    """Every case of tests/worst_cases.py (each operation at its limits, every notation form
+    at the edge of the work budget, the refusals at their dearest), sent two at a time to a
+    server whose timeout is a tenth of the production one: none is a 5xx, each is answered
+    as written, and no worker is replaced (the timeout would kill one that ran past it)."""
+    cases = [c for c in WORST_CASES if c.method == "POST" and not callable(c.body)]
+    with running(tmp_path, workers=2, cmd_args="--timeout 3") as srv:
+        before = srv.workers()
+
+        def send(case: Case) -> tuple[str, int, int]:
+            answer = srv.request("POST", case.path, case.body, timeout=DEADLINE)
+            return f"{case.path} ({case.limit[:80]})", case.status, answer.status
+
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            answers = list(pool.map(send, cases))
+        after = srv.workers()
+    assert len(answers) > 100
+    assert [a for a in answers if a[2] >= 500] == []
+    assert [a for a in answers if a[1] != a[2]] == []
+    assert after == before
+    log = srv.stderr.read_text()
+    assert "WORKER TIMEOUT" not in log and "Traceback" not in log, log[-3000:]
 
 
 # --- a server setting that cannot be used ---------------------------------------------------
