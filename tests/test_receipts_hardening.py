@@ -540,6 +540,11 @@ def test_orjsons_reading_is_taken_only_as_the_decoder_reads(
         # a list of any length is taken, as the decoder takes it: only objects are bounded
         (b"[" + b"0," * 256 + b"0]", True),
         (b"[[" + b"0," * 256 + b"0]]", True),
+        # a level of objects and strings only is measured whole: a long string is no object
+        (json.dumps([{"a": 0}] * 600 + ["x" * 300]).encode(), True),
+        (json.dumps(["x" * 300, {f"x{i}": 0 for i in range(257)}]).encode(), False),
+        (json.dumps([0, {f"x{i}": 0 for i in range(257)}]).encode(), False),
+        (json.dumps([[{}] * 300] * 2).encode(), True),
         (b"5", True),
         (b'"a"', True),
         (b"[]", True),
@@ -599,6 +604,22 @@ def test_a_crowded_object_within_the_work_is_refused_as_the_decoder_refuses_it(
     problem = _verify_bytes(client, body).get_json()
     assert problem["status"] == 422 and problem["type"].endswith("#limit")
     assert "at most 256 members, not 300" in problem["detail"]
+
+
+def test_a_log_of_65000_empty_entries_is_refused_for_its_length(client: FlaskClient) -> None:
+    problem = _verify_bytes(client, b"[" + b",".join([b"{}"] * 65_000) + b"]").get_json()
+    assert problem["status"] == 422 and problem["type"].endswith("#limit"), problem
+    assert "a log to verify holds at most 100 entries, not 65000" in problem["detail"]
+
+
+def test_a_long_log_with_an_entry_not_an_object_is_refused_for_its_shape_first(
+    client: FlaskClient,
+) -> None:
+    problem = _verify_bytes(client, json.dumps([{}] * 200 + [5]).encode()).get_json()
+    assert problem["status"] == 422 and problem["type"].endswith("#validation"), problem
+    assert problem["errors"] == [
+        {"field": "(body)", "message": "Must be an object or a list of objects."}
+    ]
 
 
 def test_a_long_list_is_read_by_orjson_as_the_decoder_reads_it() -> None:

@@ -1130,6 +1130,11 @@ REFUSAL_CASES = [
     _refusal("/v1/receipts/verify", "refused: a log of 64 KiB of empty entries", flood({})),
     _refusal(
         "/v1/receipts/verify",
+        "refused: a log of 65,000 empty entries, near the objects the body may open",
+        [{}] * 65_000,
+    ),
+    _refusal(
+        "/v1/receipts/verify",
         "refused: the route's body limit (1 MiB) of the tiniest JSON values in 100 entries",
         tiny_values_log,
     ),

@@ -39,7 +39,8 @@ import gc
 import json
 import re
 from collections.abc import Callable, Iterator
-from itertools import compress
+from itertools import compress, repeat
+from operator import is_
 from typing import Any
 
 import orjson
@@ -242,7 +243,6 @@ _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 # An escape of a colon (\u003a) adds a colon to the value that the body's bytes lack.
 _COLON_ESCAPE = b"\\u003"
 _CONTAINER = frozenset({dict, list}).__contains__
-_OBJECT = frozenset({dict}).__contains__
 # A text shorter than this can neither nest deeper than ORJSON_DEPTH (each level opens and
 # closes a bracket) nor hold a container of more than MAX_OBJECT_MEMBERS (each member takes
 # a byte at least, and a comma but the last: 257 members take 515 bytes with the
@@ -265,6 +265,19 @@ def _has_long_number(text: bytes) -> bool:
     return _STRING.sub(b'""', text).translate(_DIGITS_AS_ZERO).find(_LONG_NUMBER) >= 0
 
 
+def _crowded_object(level: list[Any]) -> bool:
+    """Whether an object of ``level`` has more than ``MAX_OBJECT_MEMBERS`` members. A level
+    of containers and strings only (a flood of objects) is measured whole first: none of
+    them that long, no object is."""
+    try:
+        if max(map(len, level)) <= MAX_OBJECT_MEMBERS:
+            return False
+    except TypeError:  # a number, true, false or null: no len
+        pass
+    objects = list(compress(level, map(is_, map(type, level), repeat(dict))))
+    return bool(objects) and max(map(len, objects)) > MAX_OBJECT_MEMBERS
+
+
 def _read_by_orjson(text: bytes, bounded: bool) -> Any:
     """orjson's value of ``text`` when it is the value ``loads`` reads with the decoder,
     with no rule of this module broken; else ``UNPROVEN`` (the decoder reads it then).
@@ -276,10 +289,12 @@ def _read_by_orjson(text: bytes, bounded: bool) -> Any:
       without a word: a dropped member takes its colon with it, so the value written out
       again (where every colon is a raw one, and the body has no colon escaped) has the
       body's colons only when nothing was dropped;
-    - the containers are walked level by level (those a container holds, as the garbage
-      collector's traversal lists them, in C): at most ``ORJSON_DEPTH`` levels, and,
-      reading a request, no object over ``MAX_OBJECT_MEMBERS`` (a list of any length is
-      taken, as the decoder takes it); a text too short for either is not walked.
+    - the value is walked level by level (what the containers of a level hold, as the
+      garbage collector's traversal lists them, in C; a number or a string holds nothing):
+      no container deeper than ``ORJSON_DEPTH`` levels, and, reading a request, no object
+      over ``MAX_OBJECT_MEMBERS`` (a list of any length is taken, as the decoder takes
+      it), looked for only on a level that holds more than twice that many values (a
+      member is two); a text too short for either is not walked.
     """
     try:
         value = orjson.loads(text)
@@ -287,18 +302,16 @@ def _read_by_orjson(text: bytes, bounded: bool) -> Any:
         return UNPROVEN
     if len(text) >= _WALKED_FROM:
         level = [value]
-        for _ in range(ORJSON_DEPTH + 1):
-            types = list(map(type, level))
-            containers = list(compress(level, map(_CONTAINER, types)))
-            if not containers:
+        for _ in range(ORJSON_DEPTH):
+            inner = gc.get_referents(*level)
+            if bounded and len(inner) > 2 * MAX_OBJECT_MEMBERS and _crowded_object(level):
+                return UNPROVEN
+            level = inner
+            if not level:
                 break
-            if bounded:
-                objects = list(compress(level, map(_OBJECT, types)))
-                if objects and max(map(len, objects)) > MAX_OBJECT_MEMBERS:
-                    return UNPROVEN
-            level = gc.get_referents(*containers)
         else:
-            return UNPROVEN  # deeper than ORJSON_DEPTH (and than orjson writes out again)
+            if any(map(_CONTAINER, map(type, level))):
+                return UNPROVEN  # deeper than ORJSON_DEPTH (and than orjson writes out again)
     if (
         (b"\\" in text and text.find(_COLON_ESCAPE) >= 0)  # a lone byte is found fastest
         or _has_long_number(text)

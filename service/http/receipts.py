@@ -12,6 +12,7 @@ import inspect
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 import orjson
@@ -719,7 +720,7 @@ def verify(query: dict[str, Any]) -> Response:
             document = None  # refused below
     if isinstance(document, dict):
         documents, log = [document], False
-    elif isinstance(document, list) and document and all(isinstance(i, dict) for i in document):
+    elif isinstance(document, list) and document and all(map(isinstance, document, repeat(dict))):
         documents, log = document, True
     else:
         return problem(
