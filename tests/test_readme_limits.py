@@ -22,7 +22,7 @@ from service.engine import notation
 from service.engine.budget import REQUEST_MS
 from service.engine.errors import LimitError
 from service.http import problems, seeds
-from service.http.jsonbody import BYTES_PER_OBJECT, MAX_OBJECT_MEMBERS
+from service.http.jsonbody import BYTES_PER_OBJECT, MAX_BODY_OBJECTS, MAX_OBJECT_MEMBERS
 from service.receipts import checking
 from service.rulesets.dreadnought import turn as dreadnought_turn
 from service.rulesets.dreadnought import turn_odds as dreadnought_odds
@@ -88,6 +88,7 @@ LIMITS = [
     ("README.md", rf"\| body \| {NUMBER} KB \(the service's own\)", MAX_BODY_BYTES // 1024),
     ("README.md", rf"an object of at most {NUMBER} members", MAX_OBJECT_MEMBERS),
     ("README.md", rf"opening at most one object per {NUMBER} bytes", BYTES_PER_OBJECT),
+    ("README.md", rf"per 16 bytes of it and {NUMBER} in all", MAX_BODY_OBJECTS),
     ("README.md", rf"a die of \d+ to {NUMBER} sides", engine_dice.MAX_SIDES),
     ("README.md", rf"at most {NUMBER} dice per request", engine_dice.MAX_DICE_PER_REQUEST),
     ("README.md", rf"{NUMBER} in a `/v1/dice/roll` notation", notation.MAX_NOTATION_DICE),

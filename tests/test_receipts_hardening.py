@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service import create_app
+from service.http.jsonbody import MAX_BODY_OBJECTS
 from service.receipts import checking
 from tests.receipts_helpers import (
     GAME_SEED,
@@ -606,10 +607,16 @@ def test_a_crowded_object_within_the_work_is_refused_as_the_decoder_refuses_it(
     assert "at most 256 members, not 300" in problem["detail"]
 
 
-def test_a_log_of_65000_empty_entries_is_refused_for_its_length(client: FlaskClient) -> None:
+def test_a_log_of_65000_empty_entries_is_refused_off_its_bytes(client: FlaskClient) -> None:
+    """The route takes 1 MiB but no more than MAX_BODY_OBJECTS objects: 65,000 empty entries
+    are refused before they are read, naming that limit; as many as it allows are read and
+    refused for the log's length."""
     problem = _verify_bytes(client, b"[" + b",".join([b"{}"] * 65_000) + b"]").get_json()
     assert problem["status"] == 422 and problem["type"].endswith("#limit"), problem
-    assert "a log to verify holds at most 100 entries, not 65000" in problem["detail"]
+    assert f"{MAX_BODY_OBJECTS} at most), not 65000" in problem["detail"]
+    most = b"[" + b",".join([b"{}"] * MAX_BODY_OBJECTS) + b"]"
+    problem = _verify_bytes(client, most).get_json()
+    assert f"a log to verify holds at most 100 entries, not {MAX_BODY_OBJECTS}" in problem["detail"]
 
 
 def test_a_long_log_with_an_entry_not_an_object_is_refused_for_its_shape_first(

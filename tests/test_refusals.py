@@ -19,7 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import create_app
-from service.http.jsonbody import BYTES_PER_OBJECT, MAX_OBJECT_MEMBERS
+from service.http.jsonbody import BYTES_PER_OBJECT, MAX_BODY_OBJECTS, MAX_OBJECT_MEMBERS
 from service.http.problems import MAX_FIELD_ERRORS
 
 BODY_LIMIT = 64 * 1024
@@ -267,7 +267,8 @@ def test_a_body_of_thousands_of_objects_is_refused_before_it_is_read(
         {
             "field": "(body)",
             "message": f"a request body opens at most {most} objects (one for each "
-            f"{BYTES_PER_OBJECT} bytes of its size limit), not {most + 2}",
+            f"{BYTES_PER_OBJECT} bytes of its size limit, {MAX_BODY_OBJECTS} at most), "
+            f"not {most + 2}",
         }
     ]
     body["counts"] = [{}] * (most - 2)  # read, and refused for the list's length

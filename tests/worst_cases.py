@@ -30,7 +30,7 @@ from service.engine.notation import (
     Notation,
 )
 from service.engine.notation_odds import foreseen_units
-from service.http.jsonbody import BYTES_PER_OBJECT
+from service.http.jsonbody import BYTES_PER_OBJECT, MAX_BODY_OBJECTS
 from service.http.receipts import VERIFY_BODY_BYTES
 from service.http.seeds import EXAMPLE_TOKEN, MAX_REVEAL_IN
 from service.receipts.checking import MAX_LOG_ENTRIES
@@ -1130,8 +1130,18 @@ REFUSAL_CASES = [
     _refusal("/v1/receipts/verify", "refused: a log of 64 KiB of empty entries", flood({})),
     _refusal(
         "/v1/receipts/verify",
-        "refused: a log of 65,000 empty entries, near the objects the body may open",
+        "refused: a log of 65,000 empty entries, past the objects a body may open",
         [{}] * 65_000,
+    ),
+    _refusal(
+        "/v1/receipts/verify",
+        "refused: a log of as many empty entries as a body may open, read and too long",
+        [{}] * (MAX_BODY_OBJECTS - 1),
+    ),
+    _refusal(
+        "/v1/receipts/verify",
+        'refused: as many {"a": 0} entries as a body may open, read and too long',
+        [{"a": 0}] * (MAX_BODY_OBJECTS - 1),
     ),
     _refusal(
         "/v1/receipts/verify",

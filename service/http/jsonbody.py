@@ -59,6 +59,10 @@ MAX_OBJECT_MEMBERS = 256
 # (4,096 for 64 KiB): a game log opens one every 50 to 120 bytes. Every object costs the
 # decoder a call of its own, so a flood of empty ones is refused before it is read.
 BYTES_PER_OBJECT = 16
+# and at most this many in all (a game log opens one every 80 to 150 bytes: 1 MiB of it
+# about 13,000), so that reading a body the size of the verify route's limit, only to find
+# its list of entries too long, stays within a refusal's few milliseconds.
+MAX_BODY_OBJECTS = 20_000
 
 # What reading a body costs, in the work units of service/engine/budget.py (about 0.1 us
 # of CPU), counted off its bytes before it is read: orjson's reading and the walk of its
@@ -417,12 +421,13 @@ class _RequestJson:
         self.counts = counts
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
-        most = (self.size_limit or len(s)) // BYTES_PER_OBJECT
+        most = min((self.size_limit or len(s)) // BYTES_PER_OBJECT, MAX_BODY_OBJECTS)
         counted = self.counts() if isinstance(s, bytes) else BodyCounts(s)
         if counted.objects > most:
             raise LimitError(
                 f"a request body opens at most {most} objects (one for each "
-                f"{BYTES_PER_OBJECT} bytes of its size limit), not {counted.objects}",
+                f"{BYTES_PER_OBJECT} bytes of its size limit, {MAX_BODY_OBJECTS} at most), "
+                f"not {counted.objects}",
                 field="(body)",
             )
         _charge_reading(counted.reading())
