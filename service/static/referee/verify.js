@@ -944,14 +944,16 @@ export async function check(document, keys, revealed, acceptSupplied, carried = 
  * hold (and which part it is). */
 export async function checkParts(parts, keys, revealed, acceptSupplied) {
   let report = null;
+  let entries = 0; // of the game: every part checked so far, not the last alone
   for (const [i, part] of parts.entries()) {
     if (report !== null && report.carry === null) {
-      report.part = { number: i, of: parts.length, held: false };
+      report.part = { number: i, of: parts.length, held: false, entries };
       return report;
     }
     report = await check(part, keys, revealed, acceptSupplied, report === null ? null : report.carry);
+    entries += report.entries?.length ?? 0;
   }
-  report.part = { number: parts.length, of: parts.length, held: true };
+  report.part = { number: parts.length, of: parts.length, held: true, entries };
   return report;
 }
 
