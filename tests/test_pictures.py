@@ -154,6 +154,14 @@ def _label(bar: ET.Element) -> str:
     return " ".join(t.text or "" for t in texts)
 
 
+def _titled(bar: ET.Element) -> tuple[str, str]:
+    """A bar's or a column's words and chance as its title gives them ("Total 0: 3.7% (...)"),
+    as a player hovering over it reads them."""
+    title = bar.findtext(f"{NS}title") or ""
+    label, _, rest = title.rpartition(": ")
+    return label, rest.split(" (")[0]
+
+
 def test_every_odds_picture_shows_the_json_numbers_in_words(
     client: FlaskClient, every_odds: list[tuple[str, dict[str, Any]]]
 ) -> None:
@@ -170,11 +178,127 @@ def test_every_odds_picture_shows_the_json_numbers_in_words(
             indices = [int(i) for i in (bar.get("data-outcome") or "").split()]
             chance = sum((Fraction(outcomes[i]["probability"]) for i in indices), Fraction(0))
             assert bar.get("data-probability") == str(chance), path
-            assert percent(chance) in [t.text for t in bar.iter(f"{NS}text")], path
-            label = _label(bar)
+            label, shown = _titled(bar)
+            assert shown == percent(chance), path
             assert label and not label[0].islower(), (path, label)
             assert "_" not in label and " ," not in label and "{" not in label, (path, label)
-        assert len(bars) <= 12, path  # a few bars, not one for each of dozens of outcomes
+            assert "other outcomes" not in label, (path, label)  # none lumped together
+        labels = [_titled(bar)[0] for bar in bars]
+        assert len(set(labels)) == len(labels), path  # outcomes that read alike share a bar
+
+
+def odds_operations(app: Flask) -> list[tuple[str, dict[str, Any]]]:
+    """Every operation the document lists whose path ends in /odds, with its example."""
+    document = app.test_client().get("/openapi.json").get_json()
+    return [
+        (path, operations["post"]["requestBody"]["content"]["application/json"]["example"])
+        for path, operations in document["paths"].items()
+        if path.endswith("/odds")
+    ]
+
+
+def test_every_odds_the_document_lists_answers_a_picture(app: Flask, client: FlaskClient) -> None:
+    """Read from the document, so no /odds added later (a whole turn's odds at turn/odds, a
+    new ruleset's) can answer JSON to a client that asked for the picture."""
+    document = app.test_client().get("/openapi.json").get_json()
+    found = odds_operations(app)
+    assert len(found) >= 20
+    for path, body in found:
+        responses = document["paths"][path]["post"]["responses"]
+        assert SVG in responses["200"]["content"], path
+        picture = parse(client.post(path, json=body, headers={"Accept": SVG}))
+        assert picture.findtext(f"{NS}title"), path
+
+
+def test_a_dice_total_of_nothing_is_labelled_a_total(client: FlaskClient) -> None:
+    """3d20-30 can total 0, -27 or 30: each is a column of the histogram, labelled as the
+    total it is (a total of 0 is no "No effect"), in order from the least to the most."""
+    body = {"notation": "3d20-30"}
+    outcomes = client.post("/v1/dice/odds", json=body).get_json()["outcomes"]
+    picture = parse(client.post("/v1/dice/odds", json=body, headers={"Accept": SVG}))
+    columns = _bars(picture, "data-outcome")
+    assert len(columns) == len(outcomes) == 58  # every total drawn: none lumped
+    labels = [_titled(column)[0] for column in columns]
+    assert labels == [f"Total {total}" for total in range(-27, 31)]
+    by_total = {o["result"]["total"]: o["probability"] for o in outcomes}
+    assert [column.get("data-probability") for column in columns] == [
+        by_total[total] for total in range(-27, 31)
+    ]
+    shown = " ".join(t.text or "" for t in picture.iter(f"{NS}text"))
+    assert "No effect" not in shown and "other outcomes" not in shown
+    assert {"-27", "0", "30", "Total"} <= set(shown.split())  # the axis says what it counts
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        (
+            "/v1/rulesets/salvo-solo/attack/odds",
+            {"firer": {"ship": "Ajax"}, "target": {"ship": "Graf Spee"}, "range": "Medium",
+             "weather": "Fair", "guns_bearing": "broadside"},
+        ),
+        (
+            "/v1/rulesets/fleet-action/fire/odds",
+            {"firer": {"class": "Battleship", "crew": "Veteran"},
+             "target": {"class": "Destroyer", "crew": "Seasoned", "name": "Destroyer 1"},
+             "range": 40, "line_of_sight": True, "visibility": "Clear"},
+        ),
+    ],
+)  # fmt: skip
+def test_many_outcomes_are_drawn_each_none_lumped_as_other(
+    client: FlaskClient, path: str, body: dict[str, Any]
+) -> None:
+    """An attack's dozens of outcomes, each its own bar, however unlikely: a player sees the
+    whole spread, not the likeliest five and "44 other outcomes 66%"."""
+    outcomes = client.post(path, json=body).get_json()["outcomes"]
+    picture = parse(client.post(path, json=body, headers={"Accept": SVG}))
+    bars = _bars(picture, "data-outcome")
+    assert len(bars) == len(outcomes) > 40
+    assert max(Fraction(bar.get("data-probability") or "1") for bar in bars) < Fraction(1, 5)
+    hits = {
+        bar.get("data-hits") or "": bar.get("data-chance") or "nan"
+        for bar in _bars(picture, "data-hits")
+    }
+    assert "or more" not in " ".join(hits) and sum(map(Fraction, hits.values())) == 1
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "said"),
+    [
+        (
+            "/v1/rulesets/salvo-solo/attack/odds",
+            {"firer": {"ship": "Ajax"}, "target": {"ship": "Graf Spee"}, "range": "Medium",
+             "weather": "Fair", "guns_bearing": "broadside"},
+            "Ajax fires at Graf Spee with its broadside guns at Medium range",
+        ),
+        (
+            "/v1/rulesets/dreadnought/fire/odds",
+            {"firer": {"ship": "Queen Elizabeth"}, "battery": 15,
+             "target": {"ship": "Derfflinger"}, "distance": 20},
+            'Queen Elizabeth fires at Derfflinger with its 15" guns at 20"',
+        ),
+        (
+            "/v1/rulesets/dreadnought/torpedo/odds",
+            {"firer": {"ship": "V-class torpedo boat"}, "target": {"ship": "Southampton"},
+             "distance": 8, "torpedoes": 4},
+            'V-class torpedo boat fires at Southampton with 4 torpedoes at 8"',
+        ),
+        (
+            "/v1/rulesets/fleet-action/torpedo/odds",
+            {"firer": {"class": "Destroyer", "crew": "Seasoned", "name": "Destroyer 1"},
+             "target": {"class": "Battleship", "crew": "Veteran"}, "range": 12.5,
+             "line_of_sight": True, "visibility": "Clear"},
+            'Destroyer 1 fires at Battleship with torpedoes at 12.5"',
+        ),
+    ],
+)  # fmt: skip
+def test_the_title_says_who_fires_at_whom_with_what_and_at_what_range(
+    client: FlaskClient, path: str, body: dict[str, Any], said: str
+) -> None:
+    picture = parse(client.post(path, json=body, headers={"Accept": SVG}))
+    assert said in (picture.findtext(f"{NS}title") or "")
+    asked = [t for t in picture.iter(f"{NS}text") if t.get("data-asked") is not None]
+    assert " ".join(t.text or "" for t in asked) == said  # drawn under the title too
 
 
 def test_a_picture_is_self_contained_and_scales_to_the_screen(
@@ -237,7 +361,7 @@ def test_the_attack_picture_answers_a_players_questions(client: FlaskClient) -> 
     labels = [_label(bar) for bar in _bars(picture, "data-outcome")]
     assert "Miss (no straddle)" in labels
     assert any(label.startswith("Straddled, 2 hits (1 flotation, 1 speed)") for label in labels)
-    assert len(_bars(picture, "data-outcome")) <= 7  # after the questions, only the likeliest
+    assert len(_bars(picture, "data-outcome")) == len(outcomes)  # every outcome, none lumped
 
 
 def test_an_outcome_reads_in_the_rulesets_words(client: FlaskClient) -> None:
@@ -352,3 +476,61 @@ def test_the_json_answers_that_have_a_picture_vary_by_accept_too(client: FlaskCl
     odds = client.post("/v1/rulesets/salvo-solo/straddle/odds", json=odds_body)
     assert odds.status_code == 200, odds.get_json()
     assert "Accept" in odds.headers.get("Vary", "")
+
+
+def _turn_odds(client: FlaskClient, app: Flask, ruleset: str) -> tuple[dict[str, Any], ET.Element]:
+    path = f"/v1/rulesets/{ruleset}/turn/odds"
+    body = dict(odds_operations(app))[path]
+    answered = client.post(path, json=body).get_json()
+    return answered["result"], parse(client.post(path, json=body, headers={"Accept": SVG}))
+
+
+def _groups(picture: ET.Element, attribute: str) -> dict[str, dict[str, str]]:
+    """Per ship (its group's number), the ``attribute`` of each bar or column: its chance."""
+    found: dict[str, dict[str, str]] = {}
+    for bar in _bars(picture, attribute):
+        found.setdefault(bar.get("data-group") or "", {})[bar.get(attribute) or ""] = str(
+            Fraction(bar.get("data-probability") or "nan")
+        )
+    return found
+
+
+def _asked(picture: ET.Element) -> list[str]:
+    return [t.text or "" for t in picture.iter(f"{NS}text") if t.get("data-asked") is not None]
+
+
+def test_the_dreadnought_turn_picture_draws_the_boxes_each_ship_marks_off(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Each ship's damage this turn, the whole distribution as the JSON gives it, one column
+    for each number of boxes; and under each ship's name what it fires at."""
+    result, picture = _turn_odds(client, app, "dreadnought")
+    columns = _groups(picture, "data-value")
+    for number, ship in enumerate(result["ships"]):
+        assert columns[str(number)] == {
+            str(d["points"]): str(Fraction(d["chance"]["probability"])) for d in ship["damage"]
+        }, ship["ship"]
+    for column in _bars(picture, "data-value"):
+        boxes = int(column.get("data-value") or "")
+        said = f"{boxes} box marked off" if boxes == 1 else f"{boxes} boxes marked off"
+        assert _titled(column)[0] == said
+    asked = " ".join(_asked(picture))
+    assert 'Queen Elizabeth fires at Derfflinger with its 15" guns at 20"' in asked
+    assert 'Seydlitz fires at Iron Duke with its 11" guns at 24"' in asked
+
+
+def test_the_fleet_action_turn_picture_shows_the_json_numbers(
+    app: Flask, client: FlaskClient
+) -> None:
+    result, picture = _turn_odds(client, app, "fleet-action")
+    bars = _groups(picture, "data-chance")
+    columns = _groups(picture, "data-value")
+    for number, ship in enumerate(result["ships"]):
+        assert bars[str(number)]["sunk"] == str(Fraction(ship["sunk"]["probability"]))
+        assert columns[str(number)] == {
+            str(lost["hull_lost"]): str(Fraction(lost["chance"]["probability"]))
+            for lost in ship["hull_lost"]
+        }, ship["name"]
+    asked = " ".join(_asked(picture))
+    assert 'Battleship fires at Destroyer 1 with its guns at 40"' in asked
+    assert 'Destroyer 2 fires at Battleship with its guns at 18"' in asked

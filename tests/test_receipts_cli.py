@@ -280,3 +280,30 @@ def test_a_seal_answer_whose_signature_fails_is_a_mismatch(
     assert code == 1
     assert out.splitlines()[0] == "entry 1 sealed seed: MISMATCH"
     assert "  [altered] the signature does not match the document: it was altered" in out
+
+
+def test_a_forged_reveal_is_named_as_not_matching_not_as_still_waiting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A reveal passed for the game's commitment whose seed is not the committed one: the
+    sealed rolls are wrong (the reveal does not match), not waiting for a reveal."""
+    log = LOGS / "sealed-after-reveal.json"
+    reveal = json.loads((LOGS / "sealed-after-reveal.revealed.json").read_text(encoding="utf-8"))
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps({**reveal, "seed": "a-seed-of-my-own"}), encoding="utf-8")
+    code, out, _ = run_verifier(capsys, "--jwks", str(LOGS / "jwks.json"), str(log), str(forged))
+    assert code == 1 and "verdict: INVALID" in out
+    assert "[sealed-not-yet-checkable]" not in out and "not yet checkable" not in out
+    assert "[reveal-mismatch]" in out
+    assert "the reveal passed for it does not match" in out
+    code, out, _ = run_verifier(capsys, "--json", str(log), str(forged))
+    verdict = json.loads(out)
+    sealed = [e for e in verdict["entries"] if "reveal-mismatch" in e["codes"]]
+    assert len(sealed) == 4 and all(e["dice_valid"] is False for e in sealed)
+    assert verdict["not_yet_checkable"] == 0
+    # With the true reveal passed as well, the dice are checked against it.
+    true = str(LOGS / "sealed-after-reveal.revealed.json")
+    code, out, _ = run_verifier(
+        capsys, "--jwks", str(LOGS / "jwks.json"), str(log), str(forged), true
+    )
+    assert "[reveal-mismatch]" not in out and "MISMATCH" not in out

@@ -586,6 +586,42 @@ def test_a_phone_shows_the_page_without_scrolling_sideways(page: Page) -> None:
         page.page.set_viewport_size({"width": 1000, "height": 900})
 
 
+@pytest.mark.parametrize("name", sorted(n for n in MANIFEST if n.startswith("whole-")))
+def test_no_kind_of_entry_widens_a_phones_page(page: Page, name: str) -> None:
+    """Every step of every ruleset (a dreadnought turn's modifiers table once ran off the
+    screen), at 390 px: nothing wider than the screen, the page's or any card's."""
+    page.page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        page.drop(name)
+        page.wait_for_luck()
+        wide = page.page.evaluate(
+            """() => [...document.querySelectorAll('#entries > li, #entries table')]
+                .filter((e) => e.getBoundingClientRect().right > 390)
+                .map((e) => e.tagName + ' ' + (e.dataset.index ?? ''))"""
+        )
+        assert wide == []
+        assert page.page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    finally:
+        page.page.set_viewport_size({"width": 1000, "height": 900})
+
+
+def test_a_sealed_log_with_an_edit_says_what_is_wrong_apart_from_what_waits(
+    page: Page, tmp_path: Path
+) -> None:
+    """Before the reveal, one entry edited: one entry has a problem; the sealed rolls of the
+    others only wait for the reveal and are not counted among the problems."""
+    game = json.loads((LOGS / "sealed-before-reveal.json").read_text())
+    edited = next(i for i, e in enumerate(game) if isinstance(e.get("result"), dict))
+    game[edited]["result"]["edited by hand"] = True
+    state = _drop_text(page, json.dumps(game), tmp_path)
+    assert state["verdict"] == "invalid"
+    waiting = state["report"]["not_yet_checkable"]
+    assert waiting > 1
+    summary = page.page.locator("#verdict p").nth(1).inner_text()
+    assert f"{len(game)} entries; 1 with problems" in summary, summary
+    assert f"{waiting} sealed rolls wait for the reveal" in summary, summary
+
+
 def test_a_log_dropped_on_the_page_or_pasted_is_checked(page: Page) -> None:
     page.clear()
     before = page.runs()
@@ -712,6 +748,9 @@ def test_parts_of_a_long_game_chosen_together_are_checked_in_order(
     assert report["log"]["continues_from"]["entries"] == PARTS[-1].start
     assert report["log"]["ends_with"]["index"] == len(long_game) - 1
     assert "3 parts checked in order" in page.page.locator("#notes").inner_text()
+    # The game is counted whole, not as its last part.
+    summary = page.page.locator("#verdict p").nth(1).inner_text()
+    assert summary.startswith(f"{len(long_game)} entries in 3 parts"), summary
     command = [sys.executable, "-I", str(VERIFIER), "--json", "--jwks", str(LOGS / "jwks.json")]
     command += [str(files[0]), "--part", str(files[1]), "--part", str(files[2])]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)

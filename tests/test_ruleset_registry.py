@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -124,3 +125,20 @@ def test_an_app_with_no_ruleset_is_not_ready(
     monkeypatch.setitem(app.extensions, meta.EXTENSION, {})
     assert client.get("/readyz").get_json() == {"status": "starting"}
     assert client.get("/v1/rulesets").get_json() == {"rulesets": []}
+
+
+def steps_named_in_readme(ruleset: str) -> list[str]:
+    """The steps the README's "Steps:" sentence names for a ruleset, in order: its
+    backticked words, less the paths (`/odds`, `turn/odds`)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = re.search(rf"^### {re.escape(ruleset)}:.*?(?=^#{{1,3}} )", text, re.S | re.M)
+    assert section, f"README.md has no section for {ruleset}"
+    start = section.group(0).index("Steps:")
+    sentence = re.split(r"\.\s+(?=[A-Z])", section.group(0)[start:], maxsplit=1)[0]
+    named = re.findall(r"`([^`]+)`", sentence)
+    return list(dict.fromkeys(name for name in named if "/" not in name))
+
+
+@pytest.mark.parametrize("api", registered(), ids=lambda api: api.id)
+def test_the_readme_names_every_step_of_each_ruleset(api: RulesetAPI) -> None:
+    assert steps_named_in_readme(api.id) == [step.name for step in api.ruleset.steps]

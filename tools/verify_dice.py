@@ -71,6 +71,10 @@ MAX_ENTRY_PROBLEMS = 5
 MAX_LOG_PROBLEMS = 20
 MAX_ECHO = 60
 SEALED_NOT_YET = "sealed-not-yet-checkable"
+REVEAL_MISMATCH = "reveal-mismatch"
+# What a reveal whose seed does not hash to its commitment stands for among the revealed seeds:
+# a reveal was passed for that commitment, so its rolls are wrong, not waiting.
+FORGED = object()
 
 
 # --- the dice -----------------------------------------------------------------------------
@@ -485,7 +489,17 @@ def check_dice(entry, revealed):
     client_seed = _seed_text(entry, dice.get("client_seed"), "client seed")
     if client_seed is None:
         return
-    server_seed = revealed.get(dice.get("commitment"))
+    commitment = dice.get("commitment")
+    server_seed = revealed.get(commitment) if isinstance(commitment, str) else None
+    if server_seed is FORGED:
+        entry.dice_valid = False
+        entry.add(
+            REVEAL_MISMATCH,
+            f"sealed roll (commitment {show(commitment)}): the reveal passed for it does not "
+            "match (its seed does not hash to the commitment), so these dice cannot be "
+            "re-derived from it",
+        )
+        return
     if server_seed is None:
         entry.add(
             SEALED_NOT_YET,
@@ -1034,7 +1048,8 @@ def _refused(code, field, message):
 
 
 def revealed_seeds(documents):
-    """Commitment -> server seed, from saved reveal answers, each checked against its hash."""
+    """Commitment -> server seed, from saved reveal answers, each checked against its hash
+    (``FORGED`` for a reveal whose seed does not hash to its commitment)."""
     seeds, problems = {}, []
     for document in documents:
         if not isinstance(document, dict):
@@ -1048,6 +1063,8 @@ def revealed_seeds(documents):
             problems.append(f"a revealed seed is not text: {show(seed)}")
         elif hashlib.sha256(seed.encode("utf-8")).hexdigest() != commitment:
             problems.append(f"the revealed seed does not hash to its commitment {commitment}")
+            if isinstance(commitment, str) and commitment not in seeds:
+                seeds[commitment] = FORGED
         else:
             seeds[commitment] = seed
     return seeds, problems

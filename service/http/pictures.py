@@ -3,12 +3,19 @@
 The heat map (POST /v1/rulesets/salvo-grid/heatmap) and every /odds answer an
 ``Accept: image/svg+xml`` request with a picture of the very answer they would give in JSON.
 
-* An /odds picture with many outcomes first answers the questions a player asks (the chance
-  of any hit, of each kind of hit, of each yes-or-no result such as sunk or silenced, and how
-  many hits), then lists the outcomes in words, most likely first: outcomes that read the
-  same share one bar, and past ``SHOWN`` bars the rest share an "other outcomes" bar. The
-  words come from the outcome's result as ``_say`` reads it, after the ruleset's own
-  rewording where the result's members would not read well (``StepHTTP.words``).
+* An /odds picture's title says what was asked: who fires at whom, with what and at what
+  range, where the request says so.
+* An /odds picture draws the whole distribution, never the likeliest few with the rest
+  lumped together. Outcomes told apart by one number alone (a dice total) are a histogram,
+  a column for each number from the least to the most, each labelled by its number. Others,
+  when they are many, first answer the questions a player asks (the chance of any hit, of
+  each kind of hit, of each yes-or-no result such as sunk or silenced, and of each number of
+  hits), then list every outcome in words, most likely first: outcomes that read the same
+  share one bar, and past ``SHOWN`` bars each outcome takes one line. The words come from
+  the outcome's result as ``_say`` reads it, after the ruleset's own rewording where the
+  result's members would not read well (``StepHTTP.words``).
+* A composite step's odds (a whole turn's) are named chances under a heading a ship, each
+  with what the ship was declared to fire and a histogram of what it loses.
 * The heat map shades each square not yet known by the chance it holds a ship afloat; misses,
   hits, sunk ships and contacts have their own marks and no percentage; a legend says what
   each mark and shade means, and a sentence says how the chances were worked out.
@@ -29,6 +36,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -49,10 +57,10 @@ PAD = 10
 FONT = 13
 LINE = 17
 CHAR = 0.62  # a generous average width of a sans-serif character, in ems
-SHOWN = 10  # outcome bars before the rest share one
+SHOWN = 10  # outcome bars drawn full size; past that, each outcome takes one line
 SHOWN_AFTER_QUESTIONS = 5  # fewer when the questions come first
 FEW = 6  # outcomes a player takes in without the questions first
-HOW_MANY = 7  # bars of "how many hits" before the last counts "or more"
+COLUMNS_HEIGHT = 90  # the tallest column of a histogram
 
 INK = "#222"
 FAINT = "#666"
@@ -186,10 +194,14 @@ def _wrap(text: str, chars: int, most: int = 3) -> list[str]:
     return lines
 
 
-def _paragraph(parent: ET.Element, y: float, text: str, size: int = FONT, **attrs: str) -> float:
-    """Text wrapped to the picture's width from baseline ``y``; the next free baseline."""
+def _paragraph(
+    parent: ET.Element, y: float, text: str, size: int = FONT, asked: bool = False, **attrs: str
+) -> float:
+    """Text wrapped to the picture's width from baseline ``y``; the next free baseline. The
+    lines of what the request asked are marked ``data-asked``."""
+    marks = {"data-asked": ""} if asked else {}
     for line in _wrap(text, _fits(WIDTH - 2 * PAD, size), most=6):
-        _text(parent, PAD, y, line, **{"font-size": str(size), **attrs})
+        _text(parent, PAD, y, line, **{"font-size": str(size), **marks, **attrs})
         y += size + 4
     return y
 
@@ -402,26 +414,90 @@ def _questions(
 
 
 def _how_many(weighed: Sequence[tuple[Mapping[Path, Any], Fraction]]) -> list[tuple[str, Fraction]]:
-    """How many hits in all, when there are more than two answers to it."""
+    """The chance of each number of hits in all, from none to the most (a number no outcome
+    gives is left out), when there are more than two answers to it."""
     totals: dict[int, Fraction] = {}
     for facts, chance in weighed:
         total = _hits(facts)
         totals[total] = totals.get(total, Fraction(0)) + chance
     if len(totals) <= 2:
         return []
-    counts = sorted(totals)
-    bars = [("No hits" if n == 0 else _count(n, "hit"), totals[n]) for n in counts[: HOW_MANY - 1]]
-    if len(counts) >= HOW_MANY:
-        rest = counts[HOW_MANY - 1 :]
-        label = f"{rest[0]} hits" if len(rest) == 1 else f"{rest[0]} or more hits"
-        bars.append((label, sum((totals[n] for n in rest), Fraction(0))))
-    return bars
+    return [("No hits" if n == 0 else _count(n, "hit"), totals[n]) for n in sorted(totals)]
+
+
+# --- what was asked, in words -------------------------------------------------------------
+
+
+def _ship(value: Any) -> str | None:
+    """A ship as a request names it: by its name, its card or its class."""
+    if isinstance(value, Mapping):
+        for key in ("name", "ship", "class"):
+            if isinstance(value.get(key), str):
+                return str(value[key])
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _inches(value: Any) -> str:
+    return f'{_plain(value)}"'
+
+
+def _at(asked: Mapping[str, Any]) -> str | None:
+    """The range asked: a band by its name ("Medium range"), a distance in inches."""
+    band = asked.get("range")
+    if isinstance(band, str):
+        return f"at {band} range"
+    for key in ("range", "distance"):
+        value = asked.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return f"at {_inches(value)}"
+    return None
+
+
+def _with(asked: Mapping[str, Any], torpedoes: bool) -> str | None:
+    """What the firer fires: its battery, its torpedoes, the guns that bear, its weapon."""
+    count = asked.get("torpedoes")
+    if isinstance(count, int) and not isinstance(count, bool):
+        return f"with {_count(count, 'torpedo').replace('torpedos', 'torpedoes')}"
+    battery = asked.get("battery")
+    if isinstance(battery, int | float) and not isinstance(battery, bool):
+        return f"with its {_inches(battery)} guns"
+    weapon = asked.get("weapon")
+    if weapon == "torpedoes" or torpedoes:
+        return "with torpedoes"
+    if isinstance(weapon, str) and weapon != "none":
+        return f"with its {weapon}"
+    bearing = asked.get("guns_bearing")
+    if isinstance(bearing, str):
+        return f"with its {bearing} guns"
+    return None
+
+
+def fires(asked: Mapping[str, Any], firer: str | None = None, step: str = "") -> str | None:
+    """Who fires at whom, with what and at what range, as far as the request says so: "Ajax
+    fires at Graf Spee with its broadside guns at Medium range"; none if it names no target."""
+    target = _ship(asked.get("target"))
+    if target is None:
+        return None
+    firer = firer or _ship(asked.get("firer"))
+    said = [f"{firer} fires at {target}" if firer else f"Fire at {target}"]
+    said += [part for part in (_with(asked, step == "torpedo"), _at(asked)) if part]
+    return " ".join(said)
 
 
 def _title(body: Mapping[str, Any]) -> str:
     step = str(body["step"]).replace("-", " ")
     about = body["ruleset"] if body["ruleset"] is not None else body.get("notation")
     return f"{step[0].upper()}{step[1:]}: the odds ({about})"
+
+
+def _head(root: ET.Element, title: str, said: str | None) -> float:
+    """The title in bold and under it, if any, what was asked; the y below."""
+    _text(root, PAD, PAD + FONT + 2, title, **{"font-weight": "bold", "font-size": "15"})
+    y = PAD + FONT + 10.0
+    if said:
+        y = _paragraph(root, y + FONT, said, asked=True) - FONT + 4
+    return y
 
 
 def _answers(
@@ -434,9 +510,115 @@ def _answers(
     return y
 
 
-def odds(body: Mapping[str, Any], words: Words | None = None) -> str:
-    """The odds of a step: the questions first when the outcomes are many, then the
-    outcomes in words, most likely first."""
+def _line(
+    parent: ET.Element, y: float, label: str, chance: Fraction, attrs: Mapping[str, str]
+) -> float:
+    """An outcome in small, for a list too long for full bars: its words (on at most two
+    lines, whole in its title) over a thin bar, the chance at the right; the y below."""
+    group = ET.SubElement(parent, "g", dict(attrs))
+    shown = percent(chance)
+    ET.SubElement(group, "title").text = f"{label}: {shown} ({chance})"
+    room = WIDTH - 2 * PAD - (len(shown) + 1) * CHAR * FONT
+    lines = _wrap(label, _fits(room), most=2)
+    for index, line in enumerate(lines):
+        _text(group, PAD, y + FONT + index * (FONT + 2), line)
+    _text(group, WIDTH - PAD, y + FONT, shown, **{"text-anchor": "end", "font-weight": "bold"})
+    track = WIDTH - 2 * PAD
+    below = y + FONT + (len(lines) - 1) * (FONT + 2) + 3
+    _shape(group, "rect", x=PAD, y=below, width=track, height=3, fill=TRACK)
+    _shape(group, "rect", x=PAD, y=below, width=round(track * float(chance), 2), height=3,
+           fill=BAR_COLOUR, data_bar="")  # fmt: skip
+    return below + 7
+
+
+def histogram(
+    parent: ET.Element,
+    y: float,
+    columns: Sequence[tuple[int, Fraction, Mapping[str, str]]],
+    say: Callable[[int], str],
+    axis: str,
+) -> float:
+    """A column for each number from the least to the most (a number no outcome gives has an
+    empty column, so the spacing reads true), each labelled ``say(number)`` in its title, the
+    numbers along the bottom as many as fit, and the tallest column's chance over it; the y
+    below. ``columns``: (number, chance, the column's data attributes)."""
+    if not columns:
+        return y
+    by_number = {number: (chance, attrs) for number, chance, attrs in columns}
+    low, high = min(by_number), max(by_number)
+    span = high - low + 1
+    track = WIDTH - 2 * PAD
+    step = min(track / span, 2.0 * CELL)  # a few numbers are not drawn as slabs
+    tallest = max(chance for chance, _ in by_number.values())
+    top = y + FONT + 8  # room for the tallest column's chance
+    floor = top + COLUMNS_HEIGHT
+    group = ET.SubElement(parent, "g", {"data-histogram": axis})
+    labelled = False  # the tallest column's chance, written over the first of them only
+    for offset in range(span):
+        number = low + offset
+        if number not in by_number:
+            continue
+        chance, attrs = by_number[number]
+        column = ET.SubElement(group, "g", dict(attrs))
+        ET.SubElement(column, "title").text = f"{say(number)}: {percent(chance)} ({chance})"
+        height = COLUMNS_HEIGHT * float(chance / tallest) if tallest else 0.0
+        x = PAD + offset * step
+        # A column under a pixel tall is drawn a pixel tall, so no outcome is invisible.
+        height = max(height, 1.0) if chance else 0.0
+        _shape(column, "rect", x=round(x + min(1, step / 8), 2), y=round(floor - height, 2),
+               width=round(max(step - min(2, step / 4), 0.5), 2), height=round(height, 2),
+               fill=BAR_COLOUR, data_bar="")  # fmt: skip
+        if chance == tallest and not labelled:
+            labelled = True
+            half = len(percent(chance)) * CHAR * 11 / 2  # kept whole inside the picture
+            middle = min(max(x + step / 2, PAD + half), WIDTH - PAD - half)
+            _text(column, middle, floor - height - 4, percent(chance),
+                  **{"text-anchor": "middle", "font-size": "11", "fill": INK})  # fmt: skip
+    _shape(group, "path", d=f"M{PAD} {floor:g}H{PAD + span * step:g}", stroke=FAINT,
+           stroke_width=1)  # fmt: skip
+    # Numbers along the bottom: the first, the last, and between them every multiple of the
+    # roundest step that leaves room for them.
+    room = max(len(str(low)), len(str(high))) * CHAR * 11 + 6
+    every = next(n for n in _round_steps() if n * step >= room)
+    ticks = [n for n in range(low, high + 1) if n % every == 0]
+    near = [n for n in ticks if (n - low) * step < room or (high - n) * step < room]
+    for number in sorted({low, high, *(set(ticks) - set(near))}):
+        if number == high and high != low and (high - low) * step < room:
+            continue  # the first and last too close to write both: the first stays
+        _text(group, PAD + (number - low + 0.5) * step, floor + 13, str(number),
+              **{"text-anchor": "middle", "font-size": "11", "fill": FAINT})  # fmt: skip
+    middle = max(PAD + span * step / 2, PAD + len(axis) * CHAR * FONT / 2)
+    _text(group, middle, floor + 28, axis, **{"text-anchor": "middle", "fill": FAINT})
+    return floor + 36
+
+
+def _round_steps() -> Iterable[int]:
+    """1, 2, 5, 10, 20, 50, 100, ...: the steps between the numbers along a histogram."""
+    scale = 1
+    while True:
+        yield from (scale, 2 * scale, 5 * scale)
+        scale *= 10
+
+
+def _numbered(telling: Sequence[Path], all_facts: Sequence[Mapping[Path, Any]]) -> Path | None:
+    """The one member that tells the outcomes apart, if it is a whole number in each (a dice
+    total): such outcomes are a histogram."""
+    if len(telling) != 1:
+        return None
+    path = telling[0]
+    for facts in all_facts:
+        value = facts.get(path)
+        if not isinstance(value, int) or isinstance(value, bool):
+            return None
+    return path
+
+
+def odds(
+    body: Mapping[str, Any], words: Words | None = None, asked: Mapping[str, Any] | None = None
+) -> str:
+    """The odds of a step, whole: a histogram where one number tells the outcomes apart,
+    otherwise the questions first when the outcomes are many, then every outcome in words,
+    most likely first. The title says what was ``asked``, as far as the request says."""
     outcomes = body["outcomes"]
     chances = [Fraction(outcome["probability"]) for outcome in outcomes]
     all_facts = [
@@ -444,6 +626,28 @@ def odds(body: Mapping[str, Any], words: Words | None = None) -> str:
         for outcome in outcomes
     ]
     telling = _telling(all_facts)
+    title = _title(body)
+    said = fires(asked or {}, step=str(body["step"]))
+    root = _svg(
+        f"{title}: {said}" if said else title,
+        f"{len(outcomes)} outcomes, exact over every face of every die, each drawn; the JSON "
+        "answer (Accept: application/json) lists each with its result and is signed.",
+    )
+    y = _head(root, title, said)
+    numbered = _numbered(telling, all_facts)
+    if numbered is not None:
+        name = _name(numbered)
+        name = name[0].upper() + name[1:]
+        by_number: dict[int, list[int]] = {}
+        for index, facts in enumerate(all_facts):
+            by_number.setdefault(int(facts[numbered]), []).append(index)
+        columns = []
+        for number, indices in by_number.items():
+            chance = sum((chances[i] for i in indices), Fraction(0))
+            attrs = {**_outcome_attrs(indices, chance), "data-value": str(number)}
+            columns.append((number, chance, attrs))
+        y = histogram(root, y + 6, columns, lambda n: f"{name} {n}", name)
+        return _finish(root, WIDTH, y + PAD)
     headlines = (*HEADLINES, str(body["step"]))
     weighed = list(zip(all_facts, chances, strict=True))
     groups: dict[str, list[int]] = {}
@@ -452,53 +656,61 @@ def odds(body: Mapping[str, Any], words: Words | None = None) -> str:
     ranked = sorted(
         groups.items(), key=lambda item: -sum((chances[i] for i in item[1]), Fraction(0))
     )
-    title = _title(body)
-    root = _svg(
-        title,
-        f"{len(outcomes)} outcomes, exact over every face of every die; the JSON answer "
-        "(Accept: application/json) lists each with its result and is signed.",
-    )
-    _text(root, PAD, PAD + FONT + 2, title, **{"font-weight": "bold", "font-size": "15"})
-    y = PAD + FONT + 10.0
-    asked = _questions(weighed, telling, headlines) if len(outcomes) > FEW else []
-    if asked:
-        y = _answers(root, y, "Chances", asked, "data-question")
+    questions = _questions(weighed, telling, headlines) if len(outcomes) > FEW else []
+    if questions:
+        y = _answers(root, y, "Chances", questions, "data-question")
         how_many = _how_many(weighed)
         if how_many:
             y = _answers(root, y, "How many hits", how_many, "data-hits")
-    most = SHOWN_AFTER_QUESTIONS if asked else SHOWN
-    shown = ranked if len(ranked) <= most + 2 else ranked[:most]
-    y = _heading(root, y, "Most likely outcomes" if len(shown) < len(ranked) else "Outcomes")
-    for label, indices in shown:
+    full = SHOWN_AFTER_QUESTIONS if questions else SHOWN
+    y = _heading(root, y, f"Every outcome ({len(ranked)}), most likely first")
+    for label, indices in ranked:
         chance = sum((chances[i] for i in indices), Fraction(0))
-        y = _bar(root, y, label, chance, BAR_COLOUR, _outcome_attrs(indices, chance))
-    rest = [i for _, indices in ranked[len(shown) :] for i in indices]
-    if rest:
-        chance = sum((chances[i] for i in rest), Fraction(0))
-        label = f"{len(rest)} other outcomes (the JSON answer lists each)"
-        y = _bar(root, y, label, chance, "#999", _outcome_attrs(rest, chance))
+        attrs = _outcome_attrs(indices, chance)
+        if len(ranked) <= full + 2:
+            y = _bar(root, y, label, chance, BAR_COLOUR, attrs)
+        else:
+            y = _line(root, y, label, chance, attrs)
     return _finish(root, WIDTH, y + PAD)
 
 
-# A composite step's odds summed up: named chances under headings (for a dreadnought turn,
-# one heading a ship), each (label, chance).
-ChanceGroups = Sequence[tuple[str, Sequence[tuple[str, Fraction]]]]
+@dataclass(frozen=True)
+class ChanceGroup:
+    """One heading's part of a composite step's odds (for a turn, one ship's): named chances
+    as bars, and how much it loses as a histogram (``spread``: number, chance)."""
+
+    heading: str
+    bars: Sequence[tuple[str, Fraction]]
+    said: str | None = None  # what it was asked to do, in words
+    spread: Sequence[tuple[int, Fraction]] = ()
+    spread_name: str = ""  # the histogram's axis, such as "Boxes marked off"
+    spread_says: Callable[[int], str] = str  # one column's label, such as "3 boxes marked off"
 
 
-def chances(title: str, desc: str, groups: ChanceGroups) -> str:
-    """Named chances under headings, as bars, each group in the order given."""
+def chances(title: str, desc: str, groups: Sequence[ChanceGroup]) -> str:
+    """Named chances under headings, as bars, each group in the order given, then its
+    histogram."""
     root = _svg(title, desc)
-    _text(root, PAD, PAD + FONT + 2, title, **{"font-weight": "bold", "font-size": "15"})
-    y = PAD + FONT + 10.0
-    for number, (heading, bars) in enumerate(groups):
-        y = _heading(root, y, heading)
-        for label, chance in bars:
+    y = _head(root, title, None)
+    for number, group in enumerate(groups):
+        y = _heading(root, y, group.heading)
+        if group.said:
+            y = _paragraph(root, y + FONT, group.said, asked=True, fill=FAINT)
+            y += 4 - FONT
+        for label, chance in group.bars:
             attrs = {
                 "data-group": str(number),
                 "data-chance": label,
                 "data-probability": str(chance),
             }
             y = _bar(root, y, label, chance, BAR_COLOUR, attrs)
+        if group.spread:
+            columns = [
+                (value, chance, {"data-group": str(number), "data-value": str(value),
+                                 "data-probability": str(chance)})
+                for value, chance in group.spread
+            ]  # fmt: skip
+            y = histogram(root, y, columns, group.spread_says, group.spread_name)
     return _finish(root, WIDTH, y + PAD)
 
 

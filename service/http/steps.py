@@ -221,7 +221,8 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         readings = ruleset.readings_in_force(args.get("rules"))
         answer = step_odds(ruleset.id, step, spec.build(step_inputs(args)), readings)
         if svg:
-            return pictures.answer(answer, partial(pictures.odds, words=spec.words))
+            said = partial(pictures.odds, words=spec.words, asked=pictures.asked())
+            return pictures.answer(answer, said)
         return pictures.varies(json_response(answer))
 
     odds.__name__ = f"{step.name.replace('-', '_')}_odds"

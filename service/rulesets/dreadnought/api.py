@@ -405,11 +405,34 @@ def hit_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
     }
 
 
-def turn_odds_picture(answer: Mapping[str, Any], _: Mapping[str, Any]) -> str:
-    """The odds of a turn as bars: for each ship, sunk, any damage and each critical."""
+def _boxes(points: int) -> str:
+    return f"{points} box{'' if points == 1 else 'es'} marked off"
+
+
+def _declared(body: Mapping[str, Any]) -> dict[str, str]:
+    """What each ship was declared to fire this turn, in words, by ship name."""
+    said: dict[str, str] = {}
+    for declaration in body.get("declarations") or []:
+        if not isinstance(declaration, Mapping):
+            continue
+        ship = str(declaration.get("ship"))
+        shots = [
+            pictures.fires(shot, firer=ship)
+            for shot in (*(declaration.get("fire") or ()), *(declaration.get("torpedoes") or ()))
+            if isinstance(shot, Mapping)
+        ]
+        if shots := [shot for shot in shots if shot]:
+            said[ship] = "; ".join(shots)
+    return said
+
+
+def turn_odds_picture(answer: Mapping[str, Any], body: Mapping[str, Any]) -> str:
+    """The odds of a turn: for each ship, what it fires at, its chances of being sunk, of any
+    damage and of each critical as bars, and the boxes it has marked off as a histogram."""
     result = answer["result"]
     method = result["method"]
     exact = method["kind"] == "exact"
+    declared = _declared(body)
     groups = []
     for ship in result["ships"]:
         untouched = sum(
@@ -421,17 +444,28 @@ def turn_odds_picture(answer: Mapping[str, Any], _: Mapping[str, Any]) -> str:
             ("any damage", 1 - untouched),
             *((c["effect"], Fraction(c["chance"]["probability"])) for c in ship["criticals"]),
         ]
-        heading = f"{ship['ship']} ({ship['side']}): {ship['boxes_left']} boxes left"
-        groups.append((heading, bars))
+        groups.append(
+            pictures.ChanceGroup(
+                heading=f"{ship['ship']} ({ship['side']}): {ship['boxes_left']} boxes left",
+                said=declared.get(ship["ship"]) or "Fires at no one this turn",
+                bars=bars,
+                spread=[
+                    (d["points"], Fraction(d["chance"]["probability"])) for d in ship["damage"]
+                ],
+                spread_name="Boxes marked off this turn",
+                spread_says=_boxes,
+            )
+        )
     how = "exact" if exact else f"{method['games']} seeded games"
     desc = (
-        "Each ship's chance of being sunk, of any damage and of each critical this turn, "
+        "What each ship fires at, and its chance of being sunk, of any damage, of each "
+        "critical and of each number of boxes marked off this turn, "
         + (
             "exact over every outcome"
             if exact
             else "as shares of seeded games, each with a 95% interval in the JSON answer"
         )
-        + "; the JSON answer (Accept: application/json) gives the damage by points and is signed."
+        + "; the JSON answer (Accept: application/json) gives the same numbers and is signed."
     )
     return pictures.chances(f"Turn {result['turn']}: the odds ({how})", desc, groups)
 

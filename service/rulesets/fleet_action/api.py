@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
+from ...http import pictures
 from ...http.components import EnumType
 from ...http.contract import RulesetAPI
 from ...http.derive import same_shape
@@ -262,6 +264,57 @@ def attack_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
     }
 
 
+def _hull(points: int) -> str:
+    return f"{points} Hull lost"
+
+
+def turn_odds_picture(answer: Mapping[str, Any], body: Mapping[str, Any]) -> str:
+    """The odds of a turn's declared fire: for each ship, what it fires at, its chances of
+    getting its shot off, of being sunk and of a catastrophic hit as bars, and the Hull it
+    loses as a histogram."""
+    result = answer["result"]
+    method = result["method"]
+    exact = method["kind"] == "exact"
+    declared: dict[str, str] = {}
+    for shot in body.get("fire") or []:
+        if isinstance(shot, Mapping):
+            said = pictures.fires(shot, firer=str(shot.get("ship")))
+            declared[str(shot.get("ship"))] = said or f"{shot.get('ship')} holds its fire"
+    groups = []
+    for ship in result["ships"]:
+        bars = [
+            *([("gets its shot off", Fraction(ship["fires"]["probability"]))]
+              if ship["fires"] else []),
+            ("sunk", Fraction(ship["sunk"]["probability"])),
+            ("sunk outright by a catastrophic hit", Fraction(ship["catastrophic"]["probability"])),
+        ]  # fmt: skip
+        groups.append(
+            pictures.ChanceGroup(
+                heading=f"{ship['name']} ({ship['player']}, {ship['class']}): "
+                f"{ship['hull_left']} Hull left",
+                said=declared.get(ship["name"]) or "Declared no fire",
+                bars=bars,
+                spread=[
+                    (lost["hull_lost"], Fraction(lost["chance"]["probability"]))
+                    for lost in ship["hull_lost"]
+                ],
+                spread_name="Hull lost this turn",
+                spread_says=_hull,
+            )
+        )
+    how = "exact" if exact else f"{method['samples']:,} seeded games"
+    desc = (
+        "What each ship fires at, and its chance of getting its shot off, of being sunk, of "
+        "a catastrophic hit and of each number of Hull points lost, "
+        + ("exact over every outcome" if exact else "as shares of seeded games")
+        + "; the JSON answer (Accept: application/json) gives the same numbers and is signed."
+    )
+    state = body.get("state")
+    turn = state.get("turn") if isinstance(state, Mapping) else None
+    title = f"Turn {turn}: the odds" if turn is not None else "The turn's odds"
+    return pictures.chances(f"{title} ({how})", desc, groups)
+
+
 STEPS = [
     StepHTTP(
         name="initiative",
@@ -357,6 +410,7 @@ STEPS += [
         inputs=FleetActionTurnOddsInputs,
         result=results.FleetActionTurnOddsResult,
         build=inputs(turn_odds.TurnOddsInput),
+        picture=turn_odds_picture,
         example={
             "state": EXAMPLE_STATE,
             "fire": [

@@ -2,7 +2,7 @@
 // table row, the outcome, how lucky the roll was, and a line to paste into a forum post.
 
 import { get, isDict, pyEqual } from "./json.js";
-import { SEALED_NOT_YET, entryName } from "./verify.js";
+import { REVEAL_MISMATCH, SEALED_NOT_YET, entryName } from "./verify.js";
 
 /** What each problem code means, in a player's words (the verifier's own words follow). */
 export const MEANING = {
@@ -24,6 +24,7 @@ export const MEANING = {
   "sealed-token": "The sealed seed of this roll cannot be read.",
   "sealed-commitment": "The sealed seed does not match its commitment.",
   [SEALED_NOT_YET]: "Sealed roll: add the reveal answer to check these dice.",
+  [REVEAL_MISMATCH]: "The reveal added for this sealed roll is not the seed it committed to.",
   "cut-head": "The log does not start at the beginning of the game.",
   "checkpoint-altered": "The checkpoint this part continues from was altered, or is not this service's.",
   "checkpoint-unknown": "What this part continues from is not a checkpoint of this service.",

@@ -224,6 +224,15 @@ function partsOf(document) {
   return Array.isArray(document.parts) && document.parts.length ? document.parts : null;
 }
 
+/** How many entries were checked: a game in parts counts as one game, all its parts. */
+function gameSize(report) {
+  const part = report.part;
+  const count = part ? part.entries : report.entries.length;
+  const entries = `${count} ${count === 1 ? "entry" : "entries"}`;
+  if (!part) return entries;
+  return part.held ? `${entries} in ${part.of} parts` : `${entries} in the first ${part.number} of ${part.of} parts`;
+}
+
 function partNotes(report) {
   const part = report.part;
   if (!part) return [];
@@ -267,13 +276,17 @@ function render(report, notes, revealFailed, source, mine) {
       element("p", { "data-code": code, className: "problem", text: `[${code}] ${field}: ${message}` }),
     );
   } else {
-    const bad = report.entries.filter((e) => e.codes.length).length;
+    // What is wrong, apart from sealed rolls that only wait for their reveal.
+    const bad = report.entries.filter((e) => e.codes.some((code) => code !== SEALED_NOT_YET)).length;
     const logCodes = report.log ? report.log.codes.length : 0;
-    let summary = `${report.entries.length} ${report.entries.length === 1 ? "entry" : "entries"}`;
+    let summary = gameSize(report);
     if (verdict === "pending") {
       summary += `; ${report.not_yet_checkable} sealed rolls not yet checkable: add the reveal answer once the seal's reveal time has passed`;
     } else if (verdict === "invalid") {
       summary += `; ${bad} with problems${report.log ? `, ${logCodes} problems with the log as a whole` : ""}`;
+      if (report.not_yet_checkable) {
+        summary += `; besides, ${report.not_yet_checkable} sealed rolls wait for the reveal`;
+      }
     }
     if (source) summary += `; signatures checked against ${source}`;
     lines.push(element("p", { text: summary }));

@@ -29,6 +29,10 @@ const MAX_ENTRY_PROBLEMS = 5;
 const MAX_LOG_PROBLEMS = 20;
 const MAX_ECHO = 60;
 export const SEALED_NOT_YET = "sealed-not-yet-checkable";
+export const REVEAL_MISMATCH = "reveal-mismatch";
+// What a reveal whose seed does not hash to its commitment stands for among the revealed
+// seeds: a reveal was passed for that commitment, so its rolls are wrong, not waiting.
+const FORGED = Symbol("forged reveal");
 
 const subtle = globalThis.crypto?.subtle;
 const utf8 = new TextEncoder();
@@ -483,6 +487,16 @@ async function checkDice(entry, revealed) {
   if (clientSeed === null) return;
   const commitment = get(dice, "commitment");
   const serverSeed = typeof commitment === "string" ? revealed.get(commitment) : undefined;
+  if (serverSeed === FORGED) {
+    entry.diceValid = false;
+    entry.add(
+      REVEAL_MISMATCH,
+      `sealed roll (commitment ${show(commitment)}): the reveal passed for it does not ` +
+        "match (its seed does not hash to the commitment), so these dice cannot be " +
+        "re-derived from it",
+    );
+    return;
+  }
   if (serverSeed === undefined) {
     entry.add(
       SEALED_NOT_YET,
@@ -930,14 +944,16 @@ export async function check(document, keys, revealed, acceptSupplied, carried = 
  * hold (and which part it is). */
 export async function checkParts(parts, keys, revealed, acceptSupplied) {
   let report = null;
+  let entries = 0; // of the game: every part checked so far, not the last alone
   for (const [i, part] of parts.entries()) {
     if (report !== null && report.carry === null) {
-      report.part = { number: i, of: parts.length, held: false };
+      report.part = { number: i, of: parts.length, held: false, entries };
       return report;
     }
     report = await check(part, keys, revealed, acceptSupplied, report === null ? null : report.carry);
+    entries += report.entries?.length ?? 0;
   }
-  report.part = { number: parts.length, of: parts.length, held: true };
+  report.part = { number: parts.length, of: parts.length, held: true, entries };
   return report;
 }
 
@@ -964,6 +980,7 @@ export async function revealedSeeds(documents) {
       problems.push(`a revealed seed is not text: ${show(seed)}`);
     } else if ((await sha256Hex(seed)) !== commitment) {
       problems.push(`the revealed seed does not hash to its commitment ${pyStr(commitment)}`);
+      if (typeof commitment === "string" && !seeds.has(commitment)) seeds.set(commitment, FORGED);
     } else {
       seeds.set(commitment, seed);
     }
