@@ -11,7 +11,9 @@ Three sets of views:
   real fleet as the salvo step counts them;
 * ``--random N``: views of random fleets under 3 to 30 random shots, a contact or two (a
   square of a ship not hit, as a radar buoy shows it) about half the time, and the same
-  counts.
+  counts;
+* ``--heavy N``: the heavy views of real fleets ``heavy-0`` to ``heavy-<N-1>``
+  (tests/heat_views.py: 4 to 10 hits, contacts, a sonar and a recon count).
 
 For each view the truth is, in this order: the exact count with a budget 50 times the step's
 (``--exact-work``); else every way of meeting what was told listed within that budget and
@@ -185,6 +187,16 @@ def random_views(count: int, rng: random.Random) -> Iterator[tuple[str, hm.Told]
         yield f"random-{number}", hm.Told(misses, hits, contacts, sunk, counts)
 
 
+def heavy_views(count: int) -> Iterator[tuple[str, hm.Told]]:
+    """The generated heavy views of real fleets, read as the step reads them."""
+    from service.rulesets.salvo_grid.api import SalvoGridHeatmapInputs
+    from tests.heat_views import view_at
+
+    for number in range(count):
+        loaded = SalvoGridHeatmapInputs().load(view_at(f"heavy-{number}"))
+        yield f"heavy-{number}", hm.told_of(loaded["view"], tuple(loaded["counts"]))
+
+
 # --- the truth ------------------------------------------------------------------------------
 
 
@@ -355,6 +367,7 @@ def main() -> None:
     parser.add_argument("--battles", type=int, default=0)
     parser.add_argument("--start", type=int, default=2000, help="the first battle's number")
     parser.add_argument("--random", type=int, default=0)
+    parser.add_argument("--heavy", type=int, default=0, help="heavy views of real fleets")
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--long", type=int, default=20, help="the long run, in budgets")
     parser.add_argument("--exact-work", type=int, default=1_000_000)
@@ -369,6 +382,8 @@ def main() -> None:
         sets["battles"] = list(battle_views(args.start, args.battles, rng))
     if args.random:
         sets["random"] = list(random_views(args.random, rng))
+    if args.heavy:
+        sets["heavy"] = list(heavy_views(args.heavy))
     report: dict[str, Any] = {"load_average_at_start": os.getloadavg()[0]}
     lines: list[str] = []
     for name, views in sets.items():

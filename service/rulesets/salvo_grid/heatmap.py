@@ -17,8 +17,12 @@ check it against full enumeration on a small board.
 The exact count and the samplers walk one search tree (docs/computer.md, "How it is worked
 out"): cover the square that must hold a ship with the fewest ways, then the tightest
 count, then place the free ships anywhere clear. **Exact** when the tree is walked within
-``EXACT_WORK``, or every way of meeting what was told (listed with bitsets, when probes
-foresee it fits) leaves at most one ship free. **Sampled** otherwise: by strata of those
+``EXACT_WORK``, or else when every layout is counted down the product's states within the
+request's budget (``_enumerated``: the ships placed largest first, only where the counts
+and the clusters of squares to cover can still be met, the last ship's places counted at
+once), or every way of meeting what was told (listed with bitsets, when probes foresee it
+fits) leaves at most one ship free. **Sampled** otherwise: by exact draws from the same
+product when enough of its trial draws are kept; else by strata of those
 ways when they are few (a listing foreseen within ``SHORT`` of its budget); else by exact
 draws (``_Product``: each ship's places grouped by what they add to the counts and the
 squares to cover, the ways of completing each state counted, layouts drawn from that and
@@ -641,7 +645,8 @@ def sample(prob: Problem, seed: int, work: int = WORK) -> Heat:
     strata when the ways can be listed at all, else down the whole search tree; ``work``
     covers the listing and the trials too."""
     bits = _Bits(prob)
-    plan = _plan(prob, bits, work)
+    product, spent = _product(prob, bits, work, work)
+    plan = _Plan(None, product, spent) if product is not None else _plan(prob, bits, work)
     return _sampled(prob, bits, plan, seed, left_over(work, plan.spent))
 
 
@@ -832,7 +837,38 @@ def heat(
             return found
         bits = _Bits(prob)
         funds.spend(bits.cost, BITS_UNITS)
-        plan = _plan(prob, bits, work, funds)
+        # Counted down the product's states while the budget leaves the draws a third of
+        # their work, unless the trial draws foresee too many layouts to count; else drawn
+        # exactly from it.
+        keep = funds.kept(work, 3)
+        try:
+            product: _Product | None = _Product(
+                prob, bits, funds.allow(work, PRODUCT_UNITS, keep + TRIED_UNITS)
+            )
+        except _Budget as over:
+            funds.spend(int(over.args[0]), PRODUCT_UNITS)
+            product = None
+        if product is not None:
+            funds.spend(product.work, PRODUCT_UNITS)
+            if not product.ways:
+                raise _impossible(_why_none(prob), "view")
+            tried, kept, spent = _tried(bits, product)
+            funds.spend(spent, PRODUCT_UNITS)
+            if product.ways * (kept + 1) <= COUNTABLE * (TRIALS + 1):
+                # With too few trials kept to draw, half is kept for listing the ways.
+                reserve = keep if tried is not None else (funds.budget.left + keep) // 2
+                found, spent = _enumerated(
+                    prob, bits, product, funds.allow(work * 2, ENUMERATE_UNITS, reserve)
+                )
+                funds.spend(spent, ENUMERATE_UNITS)
+                if found is not None:
+                    return found
+            if tried is not None:
+                plan = _Plan(None, tried, product.work + spent)
+            else:
+                plan = _plan(prob, bits, work, funds)
+        else:
+            plan = _plan(prob, bits, work, funds)
         if plan.listed is not None:
             funds.spend(COUNTED_COST * len(plan.listed), LIST_UNITS)
             found = counted(prob, bits, plan.listed)
@@ -877,6 +913,7 @@ PRODUCT_UNITS = 1.9  # the counting of exact draws and their trials
 BITS_UNITS = 2.0  # the bitsets of a problem, per place
 COUNTED_COST = 20  # counting a way that leaves at most one ship free, in listing work
 SAMPLE_UNITS = {"stratified": 1.9, "exact": 1.0, "tree": 1.5}  # a sampler's, per place
+ENUMERATE_UNITS = 2.0  # counting every layout down the product's states, per piece of work
 OVER = 2 * CHECK_COST + 2_000  # how far past its ``most`` a sampler's work can go
 ROOM = 1.5  # a listing is begun when the budget leaves it this many times its foreseen work
 ANSWER = 20_000  # units kept for the answer: the heat's rows, the best squares, a draw over
@@ -1626,36 +1663,44 @@ def _bit_stratified(
 
 class _Product:
     """Every ship drawn as if the others were not there, but under what was told taken
-    together: each ship's places sorted by what they add to the counts and which squares to
-    cover they cover, and the number of ways of completing each state counted once (two
-    ships on one square to cover are not counted: they would overlap). A layout drawn from
-    it and kept only when no two ships overlap is exactly uniform over the layouts that fit:
-    each of them is one tuple of places, as likely as any other.
+    together: each ship's places sorted by what they add to each count and to each cluster
+    of squares to cover, and the number of ways of completing each state counted once. A
+    layout drawn from it and kept only when no two ships overlap is exactly uniform over the
+    layouts that fit: each of them is one tuple of places, as likely as any other.
 
-    A state: how many ships are placed (largest first), what they count in each area (a
-    field of ``width`` bits each, starting at ``full`` less the count, so that a field with
-    its top bit set means too many and a count met reads ``full``), and the squares to cover
-    they cover."""
+    A cluster is a set of squares to cover that ships could cover together (the hits and
+    contacts one ship could reach at once, joined): it is counted as an area whose count is
+    all its squares. Ships that do not overlap and cover all of a cluster's count between
+    them cover every square of it, so the clusters' counts say all the squares to cover say,
+    in far fewer states than the squares covered one by one would take.
+
+    A state: how many ships are placed (largest first) and what they count in each area and
+    cluster (a field of ``width`` bits each, starting at ``full`` less the count, so that a
+    field with its top bit set means too many and a count met reads ``full``)."""
 
     def __init__(self, prob: Problem, bits: _Bits, budget: int) -> None:
         self.n = n = bits.n
-        self.required = required = prob.required
+        self.required = 0
         areas = [area for area, _ in prob.areas]
+        needs = [need for _, need in prob.areas]
+        for cluster in _clusters(prob):
+            areas.append(cluster)
+            needs.append(cluster.bit_count())
         # A field holds up to its ``top`` less one, and that plus a ship's squares.
-        field_bits = max([*prob.sizes, *(need for _, need in prob.areas)]).bit_length() + 1
+        field_bits = max([*prob.sizes, *needs]).bit_length() + 1
         top = 1 << field_bits - 1
         width = field_bits * len(areas)
         self.guard = sum(top << field_bits * a for a in range(len(areas)))
         self.full = sum(top - 1 << field_bits * a for a in range(len(areas)))
-        start = sum(top - 1 - need << field_bits * a for a, (_, need) in enumerate(prob.areas))
+        start = sum(top - 1 - need << field_bits * a for a, need in enumerate(needs))
         self.order = sorted(range(n), key=bits.order.__getitem__)
-        # groups[depth]: (what a place adds to the counts, the squares to cover it covers,
-        # its places), for the ship placed at that depth
+        # groups[depth]: (what a place adds to the counts, its places), for the ship placed
+        # at that depth
         self.groups: list[list[tuple[int, int, list[int]]]] = []
         self.work = 0
         for k in self.order:
             tab = bits.tabs[k]
-            by: dict[tuple[int, int], list[int]] = {}
+            by: dict[int, list[int]] = {}
             v = bits.allowed[k]
             while v:
                 low = v & -v
@@ -1663,23 +1708,20 @@ class _Product:
                 i = low.bit_length() - 1
                 m = tab.lines[i]
                 adds = sum((m & a).bit_count() << field_bits * j for j, a in enumerate(areas))
-                by.setdefault((adds, m & required), []).append(i)
-            self.groups.append([(adds, rm, idx) for (adds, rm), idx in by.items()])
+                by.setdefault(adds, []).append(i)
+            self.groups.append([(adds, 0, idx) for adds, idx in by.items()])
             self.work += len(tab.lines) * (1 + len(areas))
-        self.last = {(adds, rm): idx for adds, rm, idx in self.groups[-1]}
+        self.last = {(adds, 0): idx for adds, _, idx in self.groups[-1]}
         self.budget = budget
-        self.shift = width  # a state's key: (depth, covered << width | counts)
+        self.shift = width  # a state's key: (depth, counts)
         # memo[key]: (ways, cumulative ways of its branches, their keys, their places)
         self.memo: dict[tuple[int, int], Any] = {}
         self.start = (0, start)
         self.ways = self._count(0, start)
 
     def _count(self, depth: int, key: int) -> int:
-        width = self.shift
-        counts = key & ((1 << width) - 1)
-        cov = key >> width
         if depth == self.n - 1:  # the last ship: the one kind of place that completes it
-            idx = self.last.get((self.full - counts, self.required ^ cov), [])
+            idx = self.last.get((self.full - key, 0), [])
             self.work += 4
             self.memo[depth, key] = (len(idx), [float(len(idx))], [(self.n, 0)], [idx])
             return len(idx)
@@ -1692,19 +1734,16 @@ class _Product:
         cums: list[float] = []
         nexts: list[tuple[int, int]] = []
         places: list[list[int]] = []
-        for adds, rm, idx in groups:
-            if rm & cov:  # two ships on one square to cover: they overlap
-                continue
-            now = counts + adds
+        for adds, _, idx in groups:
+            now = key + adds
             if now & guard:
                 continue
-            child = (cov | rm) << width | now
-            found = memo.get((below, child))
-            ways = found[0] if found is not None else self._count(below, child)
+            found = memo.get((below, now))
+            ways = found[0] if found is not None else self._count(below, now)
             if ways:
                 total += len(idx) * ways
                 cums.append(float(total))
-                nexts.append((below, child))
+                nexts.append((below, now))
                 places.append(idx)
         memo[depth, key] = (total, cums, nexts, places)
         return total
@@ -1732,13 +1771,152 @@ class _Product:
         return self.n
 
 
+def _clusters(prob: Problem) -> list[int]:
+    """The squares to cover, in clusters: two squares one ship could cover together are in
+    one cluster, and so, in turn, are theirs."""
+    out = []
+    rest = prob.required
+    while rest:
+        cluster = frontier = rest & -rest
+        while frontier:
+            bit = frontier & -frontier
+            frontier ^= bit
+            joined = prob.share.get(bit, bit) & ~cluster
+            cluster |= joined
+            frontier |= joined
+        rest &= ~cluster
+        out.append(cluster)
+    return out
+
+
+def _enumerated(
+    prob: Problem, bits: _Bits, product: _Product, budget: int
+) -> tuple[Heat | None, int]:
+    """Every layout that fits counted, down the product's states (``_Product``): the ships
+    placed largest first, each only on the places whose state can still be completed and
+    clear of the ships placed; the last ship's places counted at once, as a bitset, for
+    each place of the one before it. None when its work (places looked at, ``NODE_COST``
+    a node) passes ``budget``; and the work."""
+    n = bits.n
+    order, memo = product.order, product.memo
+    cross, tabs = bits.cross, bits.tabs
+    per: list[dict[int, int]] = [{} for _ in range(n)]  # [k][i]: layouts with ship k on i
+    ends: dict[int, int] = {}  # the last ship's places (a bitset), and how often they came
+    sets: dict[int, int] = {}  # a group's places as a bitset, by the list's id
+    spent = 0
+
+    def as_bits(idx: list[int]) -> int:
+        found = sets.get(id(idx))
+        if found is None:
+            found = 0
+            for i in idx:
+                found |= 1 << i
+            sets[id(idx)] = found
+        return found
+
+    def walk(depth: int, state: tuple[int, int], blk: list[int]) -> int:
+        nonlocal spent
+        _, _, nexts, places = memo[state]
+        spent += NODE_COST + len(places)
+        if spent > budget:
+            raise _Budget(spent)
+        k = order[depth]
+        own = blk[k]
+        sub = 0
+        mine = per[k]
+        if depth == n - 1:  # the only ship
+            v = as_bits(places[0]) & ~own if places else 0
+            if v:
+                ends[v] = 1
+            return v.bit_count()
+        if depth == n - 2:
+            # The last ship's places clear of this one's, counted at once: each of its
+            # places open, less those crossing this ship's place (few, one by one).
+            final = order[-1]
+            clear, crossing = blk[final], cross[final][k]
+            missed = per[final]
+            for nxt, idx in zip(nexts, places, strict=True):
+                ends_of = memo[nxt][3]
+                room = as_bits(ends_of[0]) & ~clear if ends_of else 0
+                if not room:
+                    continue
+                v = as_bits(idx) & ~own
+                if not v:
+                    continue
+                size = room.bit_count()
+                times = v.bit_count()
+                if room not in ends:
+                    spent += size
+                ends[room] = ends.get(room, 0) + times
+                spent += 2 * times
+                while v:
+                    low = v & -v
+                    v ^= low
+                    i = low.bit_length() - 1
+                    x = room & crossing[i]
+                    c = size
+                    while x:
+                        bit = x & -x
+                        x ^= bit
+                        j = bit.bit_length() - 1
+                        missed[j] = missed.get(j, 0) - 1
+                        c -= 1
+                        spent += 1
+                    if c:
+                        mine[i] = mine.get(i, 0) + c
+                        sub += c
+            if spent > budget:
+                raise _Budget(spent)
+            return sub
+        rest = order[depth + 1 :]
+        for nxt, idx in zip(nexts, places, strict=True):
+            v = as_bits(idx) & ~own
+            while v:
+                low = v & -v
+                v ^= low
+                i = low.bit_length() - 1
+                below = blk[:]
+                for j in rest:
+                    below[j] |= cross[j][k][i]
+                c = walk(depth + 1, nxt, below)
+                if c:
+                    mine[i] = mine.get(i, 0) + c
+                    sub += c
+        return sub
+
+    try:
+        total = walk(0, product.start, [0] * n) if product.ways else 0
+    except _Budget:
+        return None, spent
+    if not total:
+        raise _impossible(_why_none(prob), "view")
+    last = per[order[-1]]
+    for v, times in ends.items():
+        while v:
+            low = v & -v
+            v ^= low
+            i = low.bit_length() - 1
+            last[i] = last.get(i, 0) + times
+    weights = [0.0] * (prob.board.columns * prob.board.rows)
+    for k, counted_k in enumerate(per):
+        lines = tabs[k].lines
+        for i, times in counted_k.items():
+            _spread(weights, lines[i], float(times))
+    found = Heat(prob.board, weights, float(total), "exact", placements=total, margin=0.0)
+    return found, spent
+
+
 SHORT = 0.2  # a listing foreseen within this share of its budget is listed first,
 SHORT_CAP = 0.4  # given up past this share of it
 TRIALS = 200  # the draws that try the exact draws out (with a fixed seed)
 KEPT_LEAST = 0.02  # exact draws are used when at least this share of those is kept
 DRAWN_COST = 4  # an exact draw's work, besides 4 a ship placed
 KEPT_COST = 4  # and a kept one's, besides 1 a ship
+# Every layout is counted when the trial draws foresee at most this many (the product's
+# ways times the share of the trials kept, one more of each).
+COUNTABLE = 200_000
 TRIED = TRIALS * (DRAWN_COST + 4 * len(GAME.fleet))  # the exact draws' trials, at most
+TRIED_UNITS = math.ceil(TRIED * PRODUCT_UNITS)  # and in the request's units
 
 
 def _product(
@@ -1754,13 +1932,19 @@ def _product(
         return None, int(over.args[0])
     if not product.ways:
         raise _impossible(_why_none(prob), "view")
+    tried, _, spent = _tried(bits, product)
+    return tried, product.work + spent
+
+
+def _tried(bits: _Bits, product: _Product) -> tuple[_Product | None, int, int]:
+    """The product, or None when it keeps under ``KEPT_LEAST`` of ``TRIALS`` draws (with a
+    fixed seed: the same view decides alike); how many it kept; and the trials' work."""
     rnd = random.Random(0).random
     pos = [0] * bits.n
     placed = [product.draw(bits, rnd, pos) for _ in range(TRIALS)]
-    spent = product.work + DRAWN_COST * TRIALS + 4 * sum(placed)
-    if placed.count(bits.n) < KEPT_LEAST * TRIALS:
-        return None, spent
-    return product, spent
+    spent = DRAWN_COST * TRIALS + 4 * sum(placed)
+    kept = placed.count(bits.n)
+    return (None if kept < KEPT_LEAST * TRIALS else product), kept, spent
 
 
 def _product_sample(
