@@ -40,7 +40,8 @@ CHANGE = (
 )
 
 # What each piece of the work costs, in budget units (about 0.1 us of CPU), measured with
-# bench/worst_case.py --odds-units (docs/performance.md, *Work budget*).
+# bench/worst_case.py, which prints the units each case spent beside its CPU
+# (docs/performance.md, *Work budget*).
 FACE_UNITS = 3  # a face of a die: its chance once rerolled, its value after min and max
 SLOT_UNITS = 4  # a coefficient packed into, or read out of, a big integer
 PAIR_UNITS = 4  # a (state, value) pair of a keep's fold: values merged, sorted, counted
@@ -75,18 +76,14 @@ class _Ways:
     """Ways of each integer total in ``lo..hi``, out of ``out_of`` (``ways`` is None while
     the work is only foreseen)."""
 
+    ways: dict[int, int] | None
     lo: int
     hi: int
     out_of: int
-    ways: dict[int, int] | None
 
     @property
     def slots(self) -> int:
         return self.hi - self.lo + 1
-
-
-def _from(ways: dict[int, int] | None, lo: int, hi: int, out_of: int) -> _Ways:
-    return _Ways(lo, hi, out_of, ways)
 
 
 def _slot_bytes(out_of: int) -> int:
@@ -128,9 +125,9 @@ def _multiply(a: _Ways, b: _Ways, plan: _Plan) -> _Ways:
         + _multiply_units(a.slots * width * 8, b.slots * width * 8)
     )
     if plan.dry:
-        return _from(None, lo, hi, out_of)
+        return _Ways(None, lo, hi, out_of)
     packed = _pack(a, width) * _pack(b, width)
-    return _from(_unpack(packed, lo, slots, width), lo, hi, out_of)
+    return _Ways(_unpack(packed, lo, slots, width), lo, hi, out_of)
 
 
 def _power(p: _Ways, times: int, plan: _Plan) -> _Ways:
@@ -156,12 +153,12 @@ def _mix(stop: _Ways, go: _Ways, then: _Ways, plan: _Plan) -> _Ways:
     lo, hi = min(stop.lo, chained.lo), max(stop.hi, chained.hi)
     plan.spend((stop.slots + chained.slots) * SLOT_UNITS)
     if plan.dry:
-        return _from(None, lo, hi, out_of)
+        return _Ways(None, lo, hi, out_of)
     assert stop.ways is not None and chained.ways is not None
     ways = dict(chained.ways)
     for total, n in stop.ways.items():
         ways[total] = ways.get(total, 0) + n * then.out_of
-    return _from(ways, lo, hi, out_of)
+    return _Ways(ways, lo, hi, out_of)
 
 
 _NEVER = (1, 0)  # an interval nothing meets
@@ -191,7 +188,7 @@ def _face_ways(term: Term, plan: _Plan) -> tuple[dict[int, int], int]:
             if value > most:
                 value = most
             values[value] = values.get(value, 0) + ways
-    return values, n ** (k + 1)
+    return values, _out_of(term)
 
 
 def _out_of(term: Term) -> int:
@@ -224,10 +221,11 @@ def _split(
         every[keyed] = every.get(keyed, 0) + n
         part = go if lo <= value <= hi else stop
         part[keyed] = part.get(keyed, 0) + n
-    return tuple(  # type: ignore[return-value]
-        _from(p, min(p), max(p), out_of) if p else _from({}, 0, 0, out_of)
-        for p in (every, stop, go)
-    )
+
+    def ways(keyed: dict[int, int]) -> _Ways:
+        return _Ways(keyed, min(keyed), max(keyed), out_of) if keyed else _Ways({}, 0, 0, out_of)
+
+    return ways(every), ways(stop), ways(go)
 
 
 def _keyed_span(
@@ -253,18 +251,25 @@ def _shapes(term: Term, out_of: int, key: Callable[[int], int]) -> tuple[_Ways, 
 
     def shape(pieces: list[tuple[int, int]]) -> _Ways:
         span = _keyed_span(pieces, key, term) or (0, 0)
-        return _from(None, span[0], span[1], out_of)
+        return _Ways(None, span[0], span[1], out_of)
 
     return shape([(a, b)]), shape(stop), shape(go)
 
 
-def _chain(term: Term, plan: _Plan, key: Callable[[int], int]) -> _Ways:
-    """One die with its explosions, each die of the chain keyed by ``key`` and summed."""
+def _die_values(term: Term, plan: _Plan) -> tuple[dict[int, int] | None, int]:
+    """``_face_ways``, or while the work is only foreseen, its charge alone."""
     if plan.dry:
         plan.spend(len(term.faces) * FACE_UNITS)
-        every, stop, go = _shapes(term, _out_of(term), key)
+        return None, _out_of(term)
+    return _face_ways(term, plan)
+
+
+def _chain(term: Term, plan: _Plan, key: Callable[[int], int]) -> _Ways:
+    """One die with its explosions, each die of the chain keyed by ``key`` and summed."""
+    values, out_of = _die_values(term, plan)
+    if values is None:
+        every, stop, go = _shapes(term, out_of, key)
     else:
-        values, out_of = _face_ways(term, plan)
         every, stop, go = _split(term, values, out_of, key)
     chain = every  # at the cap the last die stands, whatever it shows
     for _ in range(term.explodes()):
@@ -290,7 +295,7 @@ def _sum_term(term: Term, plan: _Plan) -> _Ways:
                 for value, n in chain.ways.items():
                     s = term.score(value)
                     scored[s] = scored.get(s, 0) + n
-            chain = _from(scored, lo, hi, chain.out_of)
+            chain = _Ways(scored, lo, hi, chain.out_of)
         die = chain
     else:
         die = _chain(term, plan, _scorer(term))
@@ -323,11 +328,7 @@ def _keep_term(term: Term, plan: _Plan) -> _Ways:
     else:
         v_lo, v_hi = term.value_span
         kinds, links = v_hi - v_lo + 1, 1 + term.explodes()
-        if plan.dry:
-            plan.spend(len(term.faces) * FACE_UNITS)
-            values, out_of = None, _out_of(term)
-        else:
-            values, out_of = _face_ways(term, plan)
+        values, out_of = _die_values(term, plan)
     # a score's range: a value's, or a success count's
     s_lo, s_hi = (v_lo, v_hi) if term.success is None else _score_range(term)
     bits = 1 + (out_of.bit_length() * links * term.count) // BITS_PER_UNIT
@@ -388,13 +389,13 @@ def _keep_term(term: Term, plan: _Plan) -> _Ways:
     lo, hi = min(s_lo, 0) * dice, max(s_hi, 0) * dice
     plan.spend(foreseen_states(term.count * links) * SLOT_UNITS)
     if states is None:
-        return _from(None, lo, hi, total_out_of)
+        return _Ways(None, lo, hi, total_out_of)
     totals: dict[int, int] = {}
     for (s, kept), w in states.items():
         picked = sum(map(score, kept))
         total = s - picked if dropping else picked
         totals[total] = totals.get(total, 0) + w
-    return _from(totals, min(totals), max(totals), total_out_of)
+    return _Ways(totals, min(totals), max(totals), total_out_of)
 
 
 # --- the whole notation ---------------------------------------------------------------------
@@ -406,7 +407,7 @@ def _run(notation: Notation, plan: _Plan) -> _Ways:
         part = _sum_term(term, plan) if term.keep is None else _keep_term(term, plan)
         if term.sign < 0:
             flipped = None if part.ways is None else {-t: n for t, n in part.ways.items()}
-            part = _from(flipped, -part.hi, -part.lo, part.out_of)
+            part = _Ways(flipped, -part.hi, -part.lo, part.out_of)
         total = part if total is None else _multiply(total, part, plan)
     assert total is not None
     digits = total.out_of.bit_length() * 3 // 10 + 1
