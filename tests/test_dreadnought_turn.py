@@ -365,6 +365,25 @@ def test_a_rudder_jammed_this_turn_rolls_from_the_next_turn_or_this_one(
     assert jammed == (None if rolls else "left")
 
 
+@pytest.mark.parametrize(("reading", "rolls"), [("next-turn", False), ("same-turn", True)])
+def test_a_rudder_jammed_again_this_turn_moves_jammed_at_least_once(
+    client: FlaskClient, reading: str, rolls: bool
+) -> None:
+    # Derfflinger's rudder is already jammed right; Lion's 5, 5, 8 (18 + 4 - 1 for the target
+    # turning = 21, a hit) jams it again, left. The old jam's repair roll must not free the new
+    # one (ruling rudder-repair): it rolls only when the reading rolls in the turn of the jam.
+    body = duel(derfflinger={"rudder_jammed": "right"}, rules={"rudder-repair": reading})
+    values = [5, 5, 8, 1] + MISS + ([5] if rolls else [])
+    data = play(client, body, values)
+    assert events(data, "damage")[0]["effects"] == ["rudder jammed left"]
+    repairs = events(data, "rudder")
+    assert repairs == (
+        [{"phase": "rudder", "ship": "Derfflinger", "repaired": True}] if rolls else []
+    )
+    jammed = data["result"]["state"]["ships"][1]["ship"]["state"]["rudder_jammed"]
+    assert jammed == (None if rolls else "left")
+
+
 def test_a_ship_out_of_formation_moves_on_last_turns_plot(client: FlaskClient) -> None:
     body = duel(lion_fires={"orders": "turn 60 to port", "turned": True})
     body["state"]["ships"][0]["plot"] = "ahead 9"

@@ -400,7 +400,8 @@ RULINGS = (
         ruling="At the end of the turn, after all damage: a ship whose rudder was jammed when "
         "the turn began rolls a D6, 5 or 6 frees it for the next turn's movement. A rudder "
         "jammed this turn rolls first at the end of the next turn, so it moves jammed at least "
-        "once.",
+        "once; so does one already jammed and jammed again this turn, whose new jam the old "
+        "jam's roll does not free.",
         reason="A repair party works through the turn; a rudder freed in the very turn it jams "
         "would never have jammed a move at all.",
         readings=(

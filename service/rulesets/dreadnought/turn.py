@@ -454,10 +454,13 @@ def turn(inp: TurnInput, res: Resolution) -> DreadnoughtTurnResult:
                 }
             )
 
+    # Ruling rudder-repair: a rudder jammed this turn, even one already jammed before it,
+    # moves jammed at least once before its first repair roll (unless it rolls the same turn).
     same_turn = res.reading("rudder-repair") == "same-turn"
     for name, ship in ships.items():
-        jammed = start[name].state.rudder_jammed or (same_turn and ship.state.rudder_jammed)
-        if ship.sunk or not jammed or ship.state.rudder_jammed is None:
+        jammed_now = any(e.startswith("rudder jammed") for e in effects.get(name, ()))
+        rolls = same_turn or not jammed_now
+        if ship.sunk or ship.state.rudder_jammed is None or not rolls:
             continue
         repaired, ships[name] = repair_rudder(ship, res, f"{name} rudder repair")
         events.append({"phase": "rudder", "ship": name, "repaired": repaired})
