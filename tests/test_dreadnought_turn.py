@@ -384,6 +384,32 @@ def test_a_rudder_jammed_again_this_turn_moves_jammed_at_least_once(
     assert jammed == (None if rolls else "left")
 
 
+@pytest.mark.parametrize(
+    ("reading", "jam", "turned", "moves_on"),
+    [
+        ("turns-every-turn", "left", True, "its jammed rudder"),
+        ("as-measured", "right", False, "its jammed rudder"),
+        ("as-measured", "left", True, "its jammed rudder"),
+        ("turns-every-turn", "straight ahead", False, "straight on"),
+    ],
+)
+def test_with_no_plot_a_rudder_jammed_left_or_right_keeps_no_straight_line(
+    client: FlaskClient, reading: str, jam: str, turned: bool, moves_on: str
+) -> None:
+    # Out of line astern with no enemy near and no plot, a ship would 'keep moving at a
+    # straight line at same speed'; a rudder jammed left or right will not let it.
+    body = duel(
+        lion={"rudder_jammed": jam},
+        rules={"jammed-rudder": reading},
+        lion_fires={"turned": turned} if reading == "as-measured" else None,
+    )
+    data = play(client, body, MISS + MISS + [4])
+    lion = events(data, "orders")[0]
+    assert (lion["moves_on"], lion["turned"]) == (moves_on, turned)
+    words = f"the same speed with its rudder jammed {jam}"
+    assert (words in lion["reason"]) == (moves_on != "straight on")
+
+
 def test_a_ship_out_of_formation_moves_on_last_turns_plot(client: FlaskClient) -> None:
     body = duel(lion_fires={"orders": "turn 60 to port", "turned": True})
     body["state"]["ships"][0]["plot"] = "ahead 9"

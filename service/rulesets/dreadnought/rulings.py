@@ -316,7 +316,9 @@ RULINGS = (
         "written this turn. Every other ship moves on the plot it wrote last turn (the state "
         "keeps it as `plot`), and its orders written now take effect next turn; with no plot "
         "it keeps straight on at the same speed, so it cannot have turned (a turn declared for "
-        "it is refused). The service records the orders' words; the players move the models.",
+        "it is refused), unless its rudder is jammed left or right: then it keeps its speed "
+        "on its jammed rudder (`moves_on` `its jammed rudder`; ruling jammed-rudder says "
+        "whether it turned). The service records the orders' words; the players move the models.",
         reason="The text: later this turn 'you either use the movement plot from the previous "
         "turn, or if there isn't one, keep moving at a straight line at same speed'.",
     ),
@@ -377,7 +379,8 @@ RULINGS = (
         "every turn: it counts as a ship that turned (-1 to its own fire and to fire at it), "
         "whatever its orders say. A declaration that says otherwise is refused.",
         reason="A rudder stuck over swings the ship round whatever the plot says; the players "
-        "move it in circles, which is a turn in every turn it is jammed.",
+        "move it in circles, which is a turn in every turn it is jammed. For the same reason "
+        "a ship with no plot and its rudder jammed over is never said to keep straight on.",
         readings=(
             Reading(
                 id="turns-every-turn",

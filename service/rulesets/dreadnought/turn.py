@@ -224,7 +224,12 @@ def _orders(
         moves_on = "last turn's plot" if entry.plot is not None else "straight on"
         reason = 'out of line astern, no enemy within 6": its orders take effect next turn'
         plot = decl.orders
-    if moves_on == "straight on":
+    jammed = entry.ship.state.rudder_jammed
+    if moves_on == "straight on" and jammed in ("left", "right"):
+        # Ruling jammed-rudder: a rudder jammed over never lets the ship keep a straight line.
+        moves_on = "its jammed rudder"
+        reason += f"; no plot for this turn, so the same speed with its rudder jammed {jammed}"
+    elif moves_on == "straight on":
         reason += "; no plot for this turn, so straight on at the same speed"
     turned = _turned(entry, decl.turned, moves_on, f"{path}.turned", readings)
     event: DreadnoughtOrdersEvent = {
