@@ -481,6 +481,21 @@ def test_a_turn_the_rules_do_not_allow_is_refused(
     assert words in problem["detail"]
 
 
+@pytest.mark.parametrize("left", [1, 2])
+def test_a_ship_sunk_while_it_gives_no_orders_for_2_turns_counts_nothing_down(
+    client: FlaskClient, left: int
+) -> None:
+    # Derfflinger's bridge is gone and it has 1 box left. Lion's 8, 7, 6 = 21 + 4 = 25 hits
+    # and breaks it up: a sunk ship gives no more orders, so its bridge counts nothing down,
+    # just as it rolls no rudder repair, and no bridge event speaks of it.
+    body = duel(derfflinger={"damage_taken": 39, "no_orders_turns": left})
+    data = play(client, body, [8, 7, 6] + MISS)
+    assert data["result"]["sunk"] == ["Derfflinger"]
+    assert events(data, "bridge") == []
+    state = data["result"]["state"]["ships"][1]["ship"]["state"]
+    assert state["no_orders_turns"] == left
+
+
 def test_guns_fire_simultaneously_so_a_ship_sunk_this_turn_still_fires(
     client: FlaskClient,
 ) -> None:

@@ -428,7 +428,8 @@ RULINGS = (
         ruling="The two turns after the one it is hit in: the state counts them down "
         "(`no_orders_turns`, 2 then 1 then 0). A ship that gives no orders moves on a plot "
         "written before the hit, if it has one, else straight on at the same speed; orders "
-        "sent for it are refused, and it plots nothing for later turns.",
+        "sent for it are refused, and it plots nothing for later turns. A ship sunk this turn "
+        "counts nothing down: its state keeps the count it had, and no bridge event names it.",
         reason="Orders are written at the start of the turn, before the guns fire, so the hit "
         "turn's orders stand; straight on at the same speed is the text's own course for a "
         "ship with no plot.",

@@ -430,12 +430,6 @@ def turn(inp: TurnInput, res: Resolution) -> DreadnoughtTurnResult:
 
     start = {name: entry.ship for name, entry in plan.ships.items()}
     ships = dict(start)
-    # The bridge counts down for the turns already without orders; a bridge destroyed this
-    # turn gives two whole turns from the next (ruling bridge-no-orders).
-    for name, ship in start.items():
-        left = ship.state.no_orders_turns
-        if left and not ship.sunk:
-            ships[name] = Ship(ship.card, replace(ship.state, no_orders_turns=left - 1))
     effects: dict[str, list[DreadnoughtCriticalEffect]] = {}
     for attack, outcome in outcomes:
         if not outcome["hit"]:
@@ -459,6 +453,13 @@ def turn(inp: TurnInput, res: Resolution) -> DreadnoughtTurnResult:
                 }
             )
 
+    # The bridge counts down for the turns already without orders; a bridge destroyed this
+    # turn gives two whole turns from the next (ruling bridge-no-orders). A ship sunk this
+    # turn counts nothing down, as it rolls no rudder repair: it gives no more orders at all.
+    for name, ship in ships.items():
+        left = start[name].state.no_orders_turns
+        if left and not ship.sunk and "bridge destroyed" not in effects.get(name, ()):
+            ships[name] = Ship(ship.card, replace(ship.state, no_orders_turns=left - 1))
     # Ruling rudder-repair: a rudder jammed this turn, even one already jammed before it,
     # moves jammed at least once before its first repair roll (unless it rolls the same turn).
     same_turn = res.reading("rudder-repair") == "same-turn"
