@@ -222,7 +222,8 @@ RULINGS = (
         question="Damage is cumulative; is there any limit to how many hits of a kind a ship's "
         "state records?",
         ruling="Each kind of hit is counted up to 100. Further hits of that kind are still "
-        "resolved and reported but no longer counted.",
+        "resolved and reported but no longer counted: a shot's hits, and the hits dealt in an "
+        "attack's odds, are every hit resolved, while the state stops at 100.",
         reason="By then the ship is long sunk, silenced or stopped, so nothing a player sees "
         "changes; the cap keeps every state the service hands back one it accepts again.",
     ),
