@@ -512,8 +512,9 @@ def test_guns_fire_simultaneously_so_a_ship_sunk_this_turn_still_fires(
 
 
 def test_torpedoes_are_resolved_in_their_turn_and_lost(client: FlaskClient) -> None:
-    # Four torpedoes at 8": 6 + 5 on 2D6 and 9 on the boat's D10 (German) = 20, +3 for the
-    # torpedoes beyond the first = 23 against Lion's 17: a hit. All damage: 20 + 3 - 2 = 21.
+    # Four torpedoes at 8": 6 + 5 on 2D6 and 9 on the boat's D10 (German) = 20, +4 for the
+    # torpedoes, -1 first time at Lion, +1 not under fire = 24 against Lion's 17: a hit.
+    # All damage: 20 + 4 - 2 = 22.
     # The second salvo's firing point is 12" from Lion after movement: it misses, unrolled.
     body = turn_body(
         [in_action("Lion", GF), in_action("V-class torpedo boat", HSF)],
@@ -530,10 +531,11 @@ def test_torpedoes_are_resolved_in_their_turn_and_lost(client: FlaskClient) -> N
     data = play(client, body, [6, 5, 9])
     salvoes = [e["result"] for e in events(data, "torpedo")]
     assert [(s["in_range"], s["hit"], s["damage"]) for s in salvoes] == [
-        (True, True, 21),
+        (True, True, 22),
         (False, False, 0),
     ]
-    assert events(data, "damage")[0]["points"] == 21
+    assert salvoes[0]["score_needed"] == 17
+    assert events(data, "damage")[0]["points"] == 22
     # Nothing stays in the water, and torpedoes are not gunfire: no target recorded.
     boat = data["result"]["state"]["ships"][1]
     assert set(boat) == {"side", "ship", "plot", "fired_at"}
