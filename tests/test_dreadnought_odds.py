@@ -71,10 +71,18 @@ def test_chance_of_each_critical_with_a_d8_gunner(client: FlaskClient) -> None:
 
     # triples: 8 of 512; exactly two 7s: 3 places for the odd die x 7 faces = 21 of 512.
     # The target is a British Dreadnought with one turret: double 8 is half spared (two
-    # turrets or fewer), and a turret that explodes blows the ship up 1 time in 6.
+    # turrets or fewer), and a turret that explodes never blows it up, since a Battleship
+    # means a pre-dreadnought battleship (ruling blow-up-who); under the other reading it
+    # blows up 1 time in 6.
     double = Fraction(21, 512)
-    assert crit("ship destroyed") == Fraction(8, 512) + double / 2 / 6
-    assert crit("turret destroyed") == double / 2 * 5 / 6
+    assert crit("ship destroyed") == Fraction(8, 512)
+    assert crit("turret destroyed") == double / 2
+    every = odds(client, "fire", {**body, "rules": {"blow-up-who": "every-british-battleship"}})
+    blown = sum(
+        (p for r, p in every if r["critical"] and r["critical"]["effect"] == "ship destroyed"),
+        Fraction(0),
+    )
+    assert blown == Fraction(8, 512) + double / 2 / 6
     assert crit("director destroyed") == Fraction(21, 512)
     assert crit("bridge destroyed") == Fraction(21, 512)
     # double 5: a third of the rudder rolls each way
@@ -120,8 +128,13 @@ def test_turret_explodes_odds(client: FlaskClient) -> None:
 
 def test_torpedo_odds(client: FlaskClient) -> None:
     # 2D6 + D8 >= 16: 2D6 of 8..12 (5, 4, 3, 2, 1 ways) with the D8 at least 8..4
-    # (1, 2, 3, 4, 5 faces): 5 + 8 + 9 + 8 + 5 = 35 of 288
-    body = {"firer": ship("M-class destroyer"), "target": target(), "distance": 6}
+    # (1, 2, 3, 4, 5 faces): 5 + 8 + 9 + 8 + 5 = 35 of 288 (a single torpedo's +1 left out)
+    body = {
+        "firer": ship("M-class destroyer"),
+        "target": target(),
+        "distance": 6,
+        "rules": {"torpedo-count": "beyond-the-first"},
+    }
     outcomes = odds(client, "torpedo", body)
     assert chance(outcomes, hit=True) == Fraction(35, 288)
     far = odds(client, "torpedo", {**body, "distance": 12})

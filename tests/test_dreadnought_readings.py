@@ -42,7 +42,7 @@ def test_every_dreadnought_reading_is_listed() -> None:
 
 
 @pytest.mark.parametrize(
-    ("target", "default", "pre_dreadnought"),
+    ("target", "every", "pre_dreadnought"),
     [
         # (the ship, the blow-up chance under each reading); 6 on the blow-up die
         ({"ship": "Iron Duke"}, "1 in D6", None),
@@ -54,10 +54,10 @@ def test_every_dreadnought_reading_is_listed() -> None:
     ],
 )
 def test_blow_up_who_both_ways(
-    client: FlaskClient, target: dict[str, Any], default: str | None, pre_dreadnought: str | None
+    client: FlaskClient, target: dict[str, Any], every: str | None, pre_dreadnought: str | None
 ) -> None:
     for reading, chance in (
-        ("every-british-battleship", default),
+        ("every-british-battleship", every),
         ("pre-dreadnought-only", pre_dreadnought),
     ):
         body = {"target": target, "throw": "double 8", "rules": {"blow-up-who": reading}}
@@ -82,7 +82,9 @@ def test_two_turrets_both_ways(client: FlaskClient) -> None:
     left = call(client, f"{BASE}/critical", body, values=[3])
     assert left["result"]["effect"] == "no effect"
     assert check_of(left, "critical: two turrets")["compared_with"].startswith("2 main turret(s)")
-    as_built = {**body, "rules": {"two-turrets": "as-built"}}
+    # (a British Super Dreadnought rolls to blow up under every-british-battleship only)
+    rules = {"two-turrets": "as-built", "blow-up-who": "every-british-battleship"}
+    as_built = {**body, "rules": rules}
     built = call(client, f"{BASE}/critical", as_built, values=[3])
     assert built["result"]["effect"] == "turret destroyed"
     assert [roll["label"] for roll in built["rolls"]] == ["critical: blow up"]
@@ -116,26 +118,39 @@ def test_the_two_turrets_roll_names_the_turrets_it_counts(client: FlaskClient) -
 # --- torpedo-throws -----------------------------------------------------------------------
 
 
+BONUS_ONLY = {"torpedo-throws": "torpedo-bonus-only", "torpedo-count": "beyond-the-first"}
+BEYOND = {"torpedo-count": "beyond-the-first"}
+
+
 def test_torpedo_gunnery_modifiers_both_ways(client: FlaskClient) -> None:
     # 3 + 4 + 5 = 12, 4 torpedoes +3: 15 against Southampton's 16 misses by one
-    default = post(client, "torpedo", _torpedo([3, 4, 5], {}, torpedoes=4))
-    assert default["result"]["hit"] is False
-    assert default["rules"]["torpedo-throws"] == "torpedo-bonus-only"
-    gunnery = {"torpedo-throws": "gunnery-modifiers"}
-    body = _torpedo([3, 4, 5], gunnery, torpedoes=4, not_under_fire=True)
+    bonus_only = post(client, "torpedo", _torpedo([3, 4, 5], BONUS_ONLY, torpedoes=4))
+    assert bonus_only["result"]["hit"] is False
+    body = _torpedo([3, 4, 5], BEYOND, torpedoes=4, not_under_fire=True)
     data = post(client, "torpedo", body)
+    assert data["rules"]["torpedo-throws"] == "gunnery-modifiers"
     assert data["result"]["hit"] is True
     sources = [m["source"] for m in check_of(data, "torpedo")["applied"]]
     assert sources == ["not under fire this turn", "4 torpedoes: +1 per torpedo beyond the first"]
 
 
+def test_by_default_the_to_hit_modifiers_never_exempt_torpedoes(client: FlaskClient) -> None:
+    # The To Hit Modifiers table names no weapon: by default a torpedo throw takes them, as
+    # a gun's does (ruling torpedo-throws); 3 + 4 + 5 = 12, +1 for the torpedo, -1 turned.
+    data = post(client, "torpedo", _torpedo([3, 4, 5], {}, firer_turned=True))
+    assert data["rules"]["torpedo-throws"] == "gunnery-modifiers"
+    assert check_of(data, "torpedo")["applied"][0] == {
+        "source": "firing ship turned this turn",
+        "value": -1,
+    }
+
+
 def test_torpedo_gunnery_reading_counts_the_firers_director(client: FlaskClient) -> None:
     boat = {**V_BOAT, "state": {"director_destroyed": True}}
     # 3 + 4 + 6 = 13, +3: 16 hits Southampton unless the director's -2 applies
-    hit = post(client, "torpedo", _torpedo([3, 4, 6], {}, firer=boat, torpedoes=4))
+    hit = post(client, "torpedo", _torpedo([3, 4, 6], BONUS_ONLY, firer=boat, torpedoes=4))
     assert hit["result"]["hit"] is True
-    body = _torpedo([3, 4, 6], {"torpedo-throws": "gunnery-modifiers"}, firer=boat, torpedoes=4)
-    miss = post(client, "torpedo", body)
+    miss = post(client, "torpedo", _torpedo([3, 4, 6], BEYOND, firer=boat, torpedoes=4))
     assert miss["result"]["hit"] is False
     assert {"source": "director down", "value": -2} in check_of(miss, "torpedo")["applied"]
 
@@ -150,28 +165,31 @@ def test_torpedo_gunnery_reading_counts_the_firers_director(client: FlaskClient)
         "not_under_fire",
     ],
 )
-def test_a_gunnery_flag_under_the_default_reading_is_refused(
+def test_a_gunnery_flag_under_the_torpedo_bonus_only_reading_is_refused(
     client: FlaskClient, flag: str
 ) -> None:
-    data = call(client, f"{BASE}/torpedo", _torpedo([3, 4, 5], {}, **{flag: True}), status=422)
+    body = _torpedo([3, 4, 5], BONUS_ONLY, **{flag: True})
+    data = call(client, f"{BASE}/torpedo", body, status=422)
     assert data["errors"][0]["field"] == flag
     # word for word (a mutation run found the words after the flag's name unguarded)
     assert data["detail"] == (
-        f"{flag}: the gunnery to-hit modifiers do not apply to torpedoes under the default "
-        'reading of ruling torpedo-throws; send rules.torpedo-throws "gunnery-modifiers" to '
-        "play them, or leave the flag out"
+        f"{flag}: the gunnery to-hit modifiers do not apply to torpedoes under the "
+        "torpedo-bonus-only reading of ruling torpedo-throws; send rules.torpedo-throws "
+        '"gunnery-modifiers" (the default) to play them, or leave the flag out'
     )
 
 
 # --- torpedo-count -------------------------------------------------------------------------
 
 
-def test_torpedo_count_both_ways(client: FlaskClient) -> None:
-    # One torpedo, 3 + 4 + 8 = 15: short of 16 unless the first torpedo counts
-    miss = post(client, "torpedo", _torpedo([3, 4, 8], {}))
+def test_torpedo_count_both_ways_plus_1_per_torpedo_by_default(client: FlaskClient) -> None:
+    # One torpedo, 3 + 4 + 8 = 15: short of 16 unless the first torpedo counts, as the
+    # torpedo row's '+1 per torpedo' does by default
+    miss = post(client, "torpedo", _torpedo([3, 4, 8], BEYOND))
     assert miss["result"]["hit"] is False
-    every = {"torpedo-count": "every-torpedo"}
+    every: dict[str, str] = {}
     hit = post(client, "torpedo", _torpedo([3, 4, 8], every))
+    assert hit["rules"]["torpedo-count"] == "every-torpedo"
     assert hit["result"]["hit"] is True
     # All damage 15, +1 for the torpedo, less Southampton's 2
     assert hit["result"]["damage"] == 14
@@ -179,8 +197,8 @@ def test_torpedo_count_both_ways(client: FlaskClient) -> None:
     assert applied[0] == {"source": "1 torpedoes: +1 per torpedo (every torpedo)", "value": 1}
     four = post(client, "torpedo", _torpedo([6, 6, 9], every, torpedoes=4))
     assert four["result"]["damage"] == 21 + 4 - 2
-    four_default = post(client, "torpedo", _torpedo([6, 6, 9], {}, torpedoes=4))
-    assert four_default["result"]["damage"] == 21 + 3 - 2
+    four_beyond = post(client, "torpedo", _torpedo([6, 6, 9], BEYOND, torpedoes=4))
+    assert four_beyond["result"]["damage"] == 21 + 3 - 2
 
 
 # --- barrels-bonus --------------------------------------------------------------------------
@@ -227,12 +245,16 @@ def _barrels(check: dict[str, Any]) -> int:
         (
             "torpedo",
             {"firer": V_BOAT, "target": SOUTHAMPTON, "distance": 8},
-            {"torpedo-count": "every-torpedo"},
+            {"torpedo-count": "beyond-the-first"},
         ),
         (
             "torpedo",
-            {"firer": V_BOAT, "target": SOUTHAMPTON, "distance": 8, "target_turned": True},
-            {"torpedo-throws": "gunnery-modifiers"},
+            {
+                "firer": {**V_BOAT, "state": {"director_destroyed": True}},
+                "target": SOUTHAMPTON,
+                "distance": 8,
+            },
+            {"torpedo-throws": "torpedo-bonus-only"},
         ),
         (
             "fire",
@@ -242,7 +264,7 @@ def _barrels(check: dict[str, Any]) -> int:
         (
             "fire",
             {"firer": DERFFLINGER, "battery": 12, "target": QE, "distance": 20},
-            {"blow-up-who": "pre-dreadnought-only"},
+            {"blow-up-who": "every-british-battleship"},
         ),
         (
             "critical",

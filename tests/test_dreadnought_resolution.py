@@ -179,10 +179,11 @@ def _critical(client: FlaskClient, tgt: dict[str, Any], throw: str, values: list
         ),
         (ship("Queen Elizabeth"), "double 4", [], "No effect", "no effect"),
         (ship("Queen Elizabeth"), "double 1", [], "No effect", "no effect"),
-        # Turret Explodes: British battleships 1 in D6 of blowing up (a 6)
-        (ship("Queen Elizabeth"), "double 8", [6], "Turret Explodes", "ship destroyed"),
-        (ship("Queen Elizabeth"), "double 8", [5], "Turret Explodes", "turret destroyed"),
-        (ship("Dreadnought"), "double 8", [6], "Turret Explodes", "ship destroyed"),
+        # Turret Explodes: British battleships 1 in D6 of blowing up (a 6); a Battleship
+        # means a pre dreadnought battleship, so British Dreadnoughts and Super Dreadnoughts
+        # lose the turret without a blow-up roll (ruling blow-up-who)
+        (ship("Queen Elizabeth"), "double 8", [], "Turret Explodes", "turret destroyed"),
+        (ship("Dreadnought"), "double 8", [], "Turret Explodes", "turret destroyed"),
         (
             ship(card("Battleship", (12, 6, 3))),
             "double 8",
@@ -320,25 +321,41 @@ def test_a_german_torpedo_boat_rolls_a_d10(client: FlaskClient) -> None:
     assert data["rolls"][1]["notation"] == "1d10"
 
 
-@pytest.mark.parametrize(("torpedoes", "bonus"), [(1, 0), (2, 1), (4, 3), (6, 5)])
+@pytest.mark.parametrize(
+    ("torpedoes", "bonus", "count"),
+    [
+        (1, 1, "every-torpedo"),
+        (4, 4, "every-torpedo"),
+        (1, 0, "beyond-the-first"),
+        (2, 1, "beyond-the-first"),
+        (4, 3, "beyond-the-first"),
+        (6, 5, "beyond-the-first"),
+    ],
+)
 def test_plus_one_per_torpedo_to_hit_and_damage_all(
-    client: FlaskClient, torpedoes: int, bonus: int
+    client: FlaskClient, torpedoes: int, bonus: int, count: str
 ) -> None:
-    data = _torpedo(client, [6, 5, 4], distance=5, torpedoes=torpedoes)
+    rules = {} if count == "every-torpedo" else {"torpedo-count": count}  # the default first
+    data = _torpedo(client, [6, 5, 4], distance=5, torpedoes=torpedoes, rules=rules)
+    assert data["rules"]["torpedo-count"] == count
     assert check(data, "torpedo")["final"] == 15 + bonus
     assert data["result"]["hit"] is (15 + bonus >= 16)
     if data["result"]["hit"]:
         # All damage: 6 + 5 + 4, the torpedo bonus again, less the Dreadnought's 3
+        words = "(every torpedo)" if count == "every-torpedo" else "beyond the first"
         assert data["result"]["damage"] == 15 + bonus - 3
         assert applied(data, "torpedo damage") == {
-            f"{torpedoes} torpedoes: +1 per torpedo beyond the first": bonus,
+            f"{torpedoes} torpedoes: +1 per torpedo {words}": bonus,
             "Test ship damage reduction": -3,
         }
 
 
-def test_torpedoes_ignore_gunnery_modifiers(client: FlaskClient) -> None:
+def test_torpedoes_ignore_gunnery_modifiers_under_torpedo_bonus_only(
+    client: FlaskClient,
+) -> None:
     firer = ship(card("Destroyer", (4, 3)), director_destroyed=True)
-    data = _torpedo(client, [6, 5, 5, 3], firer=firer, distance=9, torpedoes=2)
+    rules = {"torpedo-throws": "torpedo-bonus-only", "torpedo-count": "beyond-the-first"}
+    data = _torpedo(client, [6, 5, 5, 3], firer=firer, distance=9, torpedoes=2, rules=rules)
     assert applied(data, "torpedo") == {"2 torpedoes: +1 per torpedo beyond the first": 1}
     # doubles on a hit against a Dreadnought: a critical, as for guns
     assert data["result"]["critical"] == {
@@ -351,7 +368,7 @@ def test_torpedoes_ignore_gunnery_modifiers(client: FlaskClient) -> None:
 def test_torpedo_hit_on_a_destroyer_has_no_critical(client: FlaskClient) -> None:
     data = _torpedo(client, [6, 6, 6], target=target("Destroyer"), distance=3, torpedoes=2)
     assert data["result"]["hit"] is True and data["result"]["critical"] is None
-    assert data["result"]["damage"] == 18 + 1 - 1
+    assert data["result"]["damage"] == 18 + 2 - 1  # +1 per torpedo, less its 1
 
 
 # --- damage step ---------------------------------------------------------------------------

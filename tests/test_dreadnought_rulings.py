@@ -34,8 +34,8 @@ RULING_TESTS = {
     "rudder-jam-direction": ("resolution", "test_each_critical_hit"),
     "german-turn-cost": ("rulings", "test_german_capital_ships_turn_for_2"),
     "speed": ("rulings", "test_speed_from_the_card_or_the_class"),
-    "torpedo-throws": ("resolution", "test_torpedoes_ignore_gunnery_modifiers"),
-    "torpedo-count": ("readings", "test_torpedo_count_both_ways"),
+    "torpedo-throws": ("readings", "test_by_default_the_to_hit_modifiers_never_exempt_torpedoes"),
+    "torpedo-count": ("readings", "test_torpedo_count_both_ways_plus_1_per_torpedo_by_default"),
     "gunner-die": ("tables", "test_gunner_die"),
     "orders-this-turn": ("turn", "test_a_ship_out_of_formation_moves_on_last_turns_plot"),
     "simultaneous-fire": (

@@ -365,6 +365,51 @@ def test_a_rudder_jammed_this_turn_rolls_from_the_next_turn_or_this_one(
     assert jammed == (None if rolls else "left")
 
 
+@pytest.mark.parametrize(("reading", "rolls"), [("next-turn", False), ("same-turn", True)])
+def test_a_rudder_jammed_again_this_turn_moves_jammed_at_least_once(
+    client: FlaskClient, reading: str, rolls: bool
+) -> None:
+    # Derfflinger's rudder is already jammed right; Lion's 5, 5, 8 (18 + 4 - 1 for the target
+    # turning = 21, a hit) jams it again, left. The old jam's repair roll must not free the new
+    # one (ruling rudder-repair): it rolls only when the reading rolls in the turn of the jam.
+    body = duel(derfflinger={"rudder_jammed": "right"}, rules={"rudder-repair": reading})
+    values = [5, 5, 8, 1] + MISS + ([5] if rolls else [])
+    data = play(client, body, values)
+    assert events(data, "damage")[0]["effects"] == ["rudder jammed left"]
+    repairs = events(data, "rudder")
+    assert repairs == (
+        [{"phase": "rudder", "ship": "Derfflinger", "repaired": True}] if rolls else []
+    )
+    jammed = data["result"]["state"]["ships"][1]["ship"]["state"]["rudder_jammed"]
+    assert jammed == (None if rolls else "left")
+
+
+@pytest.mark.parametrize(
+    ("reading", "jam", "turned", "moves_on"),
+    [
+        ("turns-every-turn", "left", True, "its jammed rudder"),
+        ("as-measured", "right", False, "its jammed rudder"),
+        ("as-measured", "left", True, "its jammed rudder"),
+        ("turns-every-turn", "straight ahead", False, "straight on"),
+    ],
+)
+def test_with_no_plot_a_rudder_jammed_left_or_right_keeps_no_straight_line(
+    client: FlaskClient, reading: str, jam: str, turned: bool, moves_on: str
+) -> None:
+    # Out of line astern with no enemy near and no plot, a ship would 'keep moving at a
+    # straight line at same speed'; a rudder jammed left or right will not let it.
+    body = duel(
+        lion={"rudder_jammed": jam},
+        rules={"jammed-rudder": reading},
+        lion_fires={"turned": turned} if reading == "as-measured" else None,
+    )
+    data = play(client, body, MISS + MISS + [4])
+    lion = events(data, "orders")[0]
+    assert (lion["moves_on"], lion["turned"]) == (moves_on, turned)
+    words = f"the same speed with its rudder jammed {jam}"
+    assert (words in lion["reason"]) == (moves_on != "straight on")
+
+
 def test_a_ship_out_of_formation_moves_on_last_turns_plot(client: FlaskClient) -> None:
     body = duel(lion_fires={"orders": "turn 60 to port", "turned": True})
     body["state"]["ships"][0]["plot"] = "ahead 9"
@@ -436,6 +481,21 @@ def test_a_turn_the_rules_do_not_allow_is_refused(
     assert words in problem["detail"]
 
 
+@pytest.mark.parametrize("left", [1, 2])
+def test_a_ship_sunk_while_it_gives_no_orders_for_2_turns_counts_nothing_down(
+    client: FlaskClient, left: int
+) -> None:
+    # Derfflinger's bridge is gone and it has 1 box left. Lion's 8, 7, 6 = 21 + 4 = 25 hits
+    # and breaks it up: a sunk ship gives no more orders, so its bridge counts nothing down,
+    # just as it rolls no rudder repair, and no bridge event speaks of it.
+    body = duel(derfflinger={"damage_taken": 39, "no_orders_turns": left})
+    data = play(client, body, [8, 7, 6] + MISS)
+    assert data["result"]["sunk"] == ["Derfflinger"]
+    assert events(data, "bridge") == []
+    state = data["result"]["state"]["ships"][1]["ship"]["state"]
+    assert state["no_orders_turns"] == left
+
+
 def test_guns_fire_simultaneously_so_a_ship_sunk_this_turn_still_fires(
     client: FlaskClient,
 ) -> None:
@@ -452,8 +512,9 @@ def test_guns_fire_simultaneously_so_a_ship_sunk_this_turn_still_fires(
 
 
 def test_torpedoes_are_resolved_in_their_turn_and_lost(client: FlaskClient) -> None:
-    # Four torpedoes at 8": 6 + 5 on 2D6 and 9 on the boat's D10 (German) = 20, +3 for the
-    # torpedoes beyond the first = 23 against Lion's 17: a hit. All damage: 20 + 3 - 2 = 21.
+    # Four torpedoes at 8": 6 + 5 on 2D6 and 9 on the boat's D10 (German) = 20, +4 for the
+    # torpedoes, -1 first time at Lion, +1 not under fire = 24 against Lion's 17: a hit.
+    # All damage: 20 + 4 - 2 = 22.
     # The second salvo's firing point is 12" from Lion after movement: it misses, unrolled.
     body = turn_body(
         [in_action("Lion", GF), in_action("V-class torpedo boat", HSF)],
@@ -470,10 +531,11 @@ def test_torpedoes_are_resolved_in_their_turn_and_lost(client: FlaskClient) -> N
     data = play(client, body, [6, 5, 9])
     salvoes = [e["result"] for e in events(data, "torpedo")]
     assert [(s["in_range"], s["hit"], s["damage"]) for s in salvoes] == [
-        (True, True, 21),
+        (True, True, 22),
         (False, False, 0),
     ]
-    assert events(data, "damage")[0]["points"] == 21
+    assert salvoes[0]["score_needed"] == 17
+    assert events(data, "damage")[0]["points"] == 22
     # Nothing stays in the water, and torpedoes are not gunfire: no target recorded.
     boat = data["result"]["state"]["ships"][1]
     assert set(boat) == {"side", "ship", "plot", "fired_at"}

@@ -233,6 +233,26 @@ def test_past_the_branch_limit_auto_plays_seeded_games(client: FlaskClient) -> N
     assert "more than 5000 branches" in problem["detail"]
 
 
+def test_a_ship_that_moves_then_fires_nothing_is_declared_as_a_turn_takes_it(
+    client: FlaskClient,
+) -> None:
+    # A turn call takes weapon none (the ship moves and its go is over); so do the odds: the
+    # ship fires nothing, so its `fires` is null and the odds are those of the rest.
+    ships, fire, _ = SMALL_CASES["a destroyer torpedoes a corvette, which fires back"]
+    body = request(ships, fire[:1])
+    body["fire"].insert(0, {"ship": "K1", "weapon": "none", "moved": 6, "turned": 90})
+    by_name = {s["name"]: s for s in call(client, ODDS, body)["result"]["ships"]}
+    assert by_name["K1"]["fires"] is None
+    assert _fraction(by_name["Z1"]["sunk"]) == 0
+    expected = brute_force(ships, fire[:1])
+    assert _fraction(by_name["K1"]["sunk"]) == expected["K1"]["sunk"]
+    assert _fraction(by_name["Z1"]["fires"]) == 1
+    too_far = {"ship": "K1", "weapon": "none", "moved": 7}
+    body["fire"][0] = too_far
+    problem = call(client, ODDS, body, status=422)
+    assert fields_at_fault(problem) == ["fire.0.moved"]
+
+
 # --- refusals ----------------------------------------------------------------------------
 
 SHIPS: Ships = {
@@ -261,7 +281,7 @@ SHIPS: Ships = {
         ),
         (request(SHIPS, [("K2", "guns", "Z1")]), "fire.0.ship", "K2 is sunk"),
         (request(SHIPS, [("Z1", "guns", "K2")]), "fire.0.target", "already sunk"),
-        (request(SHIPS, [("Z1", "none", "K1")]), "fire.0.weapon", "declare only the ships"),
+        (request(SHIPS, [("Z1", "none", "K1")]), "fire.0.target", "names no target"),
         (request(SHIPS, [("K1", "torpedoes", "Z1")]), "fire.0.weapon", "carries no torpedoes"),
         (request(SHIPS, [("Z1", "guns", "K1")], dice={"values": [1]}), "dice", "seeded games"),
     ],

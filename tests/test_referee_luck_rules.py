@@ -45,7 +45,7 @@ def test_luck_is_asked_under_the_signed_readings(client: FlaskClient) -> None:
     body = {"target": {"ship": "Lion"}, "throw": "double 8", "dice": {"seed": "l", "nonce": 1}}
     answer = client.post("/v1/rulesets/dreadnought/critical", json=body).get_json()
     # a request that chose nothing: the answer still names every reading in force
-    assert answer["rules"]["blow-up-who"] == "every-british-battleship"
+    assert answer["rules"]["blow-up-who"] == "pre-dreadnought-only"
     request = _odds_request(answer)
     assert request["path"] == "/v1/rulesets/dreadnought/critical/odds"
     sent = json.loads(request["body"])

@@ -543,7 +543,9 @@ def test_an_attack_has_its_luck_and_its_result_in_words(
         result, inputs = entry["result"], entry["provenance"]["request"]["body"]
         before = Ship(CATALOG["Ajax"], ShipState(**AJAX_HIT))
         after = Ship(CATALOG["Ajax"], ShipState(**result["target"]["state"]))
-        summary = attack_summary(before, after, result["straddled"])
+        hits = "".join(shot.get("hits", "") for shot in result["shots"])
+        dealt = (hits.count("F"), hits.count("T"), hits.count("S"))
+        summary = attack_summary(before, after, dealt, result["straddled"])
         odds = server.request("POST", f"{SOLO}/attack/odds", {**ATTACK, "range": inputs["range"]})
         assert odds.status == 200, odds.body
         matching = [o for o in odds.json()["outcomes"] if o["result"] == summary]

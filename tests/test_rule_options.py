@@ -26,6 +26,7 @@ BASE = "/v1/rulesets/dreadnought"
 QE = {"ship": "Queen Elizabeth"}
 TURRET = {"target": QE, "throw": "double 8"}
 PRE = {"blow-up-who": "pre-dreadnought-only"}
+EVERY = {"blow-up-who": "every-british-battleship"}
 
 
 def _rulesets() -> dict[str, Any]:
@@ -36,8 +37,10 @@ def _rulesets() -> dict[str, Any]:
 # --- one reading both ways, with supplied dice -----------------------------------------------
 
 
-def test_default_reading_rolls_to_blow_up_a_british_super_dreadnought(client: FlaskClient) -> None:
-    data = call(client, f"{BASE}/critical", dict(TURRET), values=[6])
+def test_every_british_battleship_reading_rolls_to_blow_up_a_super_dreadnought(
+    client: FlaskClient,
+) -> None:
+    data = call(client, f"{BASE}/critical", {**TURRET, "rules": EVERY}, values=[6])
     assert data["result"]["effect"] == "ship destroyed"
     assert check_of(data, "critical: blow up")["compared_with"].startswith(
         "British Super Dreadnought: 1 in D6"
@@ -45,12 +48,14 @@ def test_default_reading_rolls_to_blow_up_a_british_super_dreadnought(client: Fl
     assert data["rules"]["blow-up-who"] == "every-british-battleship"
 
 
-def test_pre_dreadnought_reading_spares_a_british_super_dreadnought(client: FlaskClient) -> None:
-    # The same throw: no blow-up die is rolled, so the die the default reading used is one
-    # too many (the player is told), and without it the turret is lost and the ship survives.
-    refused = call(client, f"{BASE}/critical", {**TURRET, "rules": PRE}, values=[6], status=422)
+def test_default_battleship_means_pre_dreadnought_battleship_so_a_super_dreadnought_is_spared(
+    client: FlaskClient,
+) -> None:
+    # The same throw: no blow-up die is rolled, so the die the other reading used is one too
+    # many (the player is told), and without it the turret is lost and the ship survives.
+    refused = call(client, f"{BASE}/critical", dict(TURRET), values=[6], status=422)
     assert "used only 0" in refused["detail"]
-    data = call(client, f"{BASE}/critical", {**TURRET, "rules": PRE, "dice": {"seed": "s"}})
+    data = call(client, f"{BASE}/critical", {**TURRET, "dice": {"seed": "s"}})
     assert data["result"]["effect"] == "turret destroyed"
     assert data["rolls"] == []
     assert data["rules"] == {**data["rules"], **PRE}
@@ -58,7 +63,7 @@ def test_pre_dreadnought_reading_spares_a_british_super_dreadnought(client: Flas
 
 def test_pre_dreadnought_reading_still_rolls_for_a_pre_dreadnought(client: FlaskClient) -> None:
     old = ship(card("Battleship", (12, 4, 2)))
-    for rules in ({}, PRE):
+    for rules in ({}, EVERY):
         body = {"target": old, "throw": "double 8", "rules": rules}
         # two turrets: 4 (explodes), then the blow-up die 6
         data = call(client, f"{BASE}/critical", body, values=[4, 6])
@@ -73,9 +78,9 @@ def test_a_fire_applies_the_reading_inside_its_critical(client: FlaskClient) -> 
         "distance": 10,
     }
     # 8, 8 and the D10 gunner die 2: a hit with double 8, then the blow-up die
-    hit = call(client, f"{BASE}/fire", body, values=[8, 8, 2, 6])
+    hit = call(client, f"{BASE}/fire", {**body, "rules": EVERY}, values=[8, 8, 2, 6])
     assert hit["result"]["critical"]["effect"] == "ship destroyed"
-    spared = call(client, f"{BASE}/fire", {**body, "rules": PRE}, values=[8, 8, 2])
+    spared = call(client, f"{BASE}/fire", body, values=[8, 8, 2])
     assert spared["result"]["critical"]["effect"] == "turret destroyed"
 
 
@@ -117,10 +122,10 @@ def test_answer_echoes_every_ruling_with_readings_defaults_included(
     client: FlaskClient,
 ) -> None:
     ruleset = _rulesets()["dreadnought"]
-    data = call(client, f"{BASE}/critical", {**TURRET, "rules": PRE, "dice": {"seed": "e"}})
+    data = call(client, f"{BASE}/critical", {**TURRET, "rules": EVERY, "dice": {"seed": "e"}})
     expected = {ruling.id: ruling.default for ruling in ruleset.optional}
     assert len(expected) >= 1
-    assert data["rules"] == {**expected, **PRE}
+    assert data["rules"] == {**expected, **EVERY}
 
 
 def test_every_step_of_every_ruleset_echoes_rules(client: FlaskClient, app: Flask) -> None:
@@ -146,21 +151,21 @@ def _camel(text: str) -> str:
 
 
 def test_the_readings_are_signed_with_the_answer(client: FlaskClient) -> None:
-    first = {**TURRET, "rules": PRE, "dice": {"seed": "g", "nonce": 1}}
+    first = {**TURRET, "rules": EVERY, "dice": {"seed": "g", "nonce": 1}}
     log = [call(client, f"{BASE}/critical", first)]
     second = {**first, "dice": {"seed": "g", "nonce": 2}, "prev": receipt_hash(log[0])}
     log.append(call(client, f"{BASE}/critical", second))
-    assert [entry["rules"]["blow-up-who"] for entry in log] == ["pre-dreadnought-only"] * 2
+    assert [entry["rules"]["blow-up-who"] for entry in log] == ["every-british-battleship"] * 2
     report = call(client, "/v1/receipts/verify", log)  # type: ignore[arg-type]
     assert report["valid"] is True, report
     # One game, one set of readings: the next roll under the default is a changed reading.
     third = {**TURRET, "dice": {"seed": "g", "nonce": 3}, "prev": receipt_hash(log[1])}
     switched = [*log, call(client, f"{BASE}/critical", third)]
-    assert switched[2]["rules"]["blow-up-who"] == "every-british-battleship"
+    assert switched[2]["rules"]["blow-up-who"] == "pre-dreadnought-only"
     report = call(client, "/v1/receipts/verify", switched)  # type: ignore[arg-type]
     assert report["valid"] is False and "readings-changed" in report["log"]["codes"]
     forged = copy.deepcopy(log)
-    forged[0]["rules"]["blow-up-who"] = "every-british-battleship"
+    forged[0]["rules"]["blow-up-who"] = "pre-dreadnought-only"
     report = call(client, "/v1/receipts/verify", forged)  # type: ignore[arg-type]
     assert report["valid"] is False
     assert report["entries"][0]["signature_valid"] is False
@@ -171,12 +176,12 @@ def test_the_readings_are_signed_with_the_answer(client: FlaskClient) -> None:
 
 def test_odds_follow_the_reading(client: FlaskClient) -> None:
     default = call(client, f"{BASE}/critical/odds", dict(TURRET))
-    pre = call(client, f"{BASE}/critical/odds", {**TURRET, "rules": PRE})
-    assert default["rules"]["blow-up-who"] == "every-british-battleship"
-    assert pre["rules"]["blow-up-who"] == "pre-dreadnought-only"
-    chances = {o["result"]["effect"]: o["probability"] for o in default["outcomes"]}
+    every = call(client, f"{BASE}/critical/odds", {**TURRET, "rules": EVERY})
+    assert default["rules"]["blow-up-who"] == "pre-dreadnought-only"
+    assert every["rules"]["blow-up-who"] == "every-british-battleship"
+    chances = {o["result"]["effect"]: o["probability"] for o in every["outcomes"]}
     assert chances == {"turret destroyed": "5/6", "ship destroyed": "1/6"}
-    chances = {o["result"]["effect"]: o["probability"] for o in pre["outcomes"]}
+    chances = {o["result"]["effect"]: o["probability"] for o in default["outcomes"]}
     assert chances == {"turret destroyed": "1/1"}
 
 
@@ -191,8 +196,8 @@ def test_ruleset_detail_lists_each_rulings_readings_with_the_default(client: Fla
         "every-british-battleship",
         "pre-dreadnought-only",
     ]
-    assert [r["default"] for r in who["readings"]] == [True, False]
-    assert who["default_reading"] == "every-british-battleship"
+    assert [r["default"] for r in who["readings"]] == [False, True]
+    assert who["default_reading"] == "pre-dreadnought-only"
     assert [r["wording_supports"] for r in who["readings"]] == [False, True]
     assert "pre-dreadnought" in who["wording"]
     assert rulings["equal-dice"]["readings"] == []
@@ -218,12 +223,12 @@ def test_openapi_offers_the_readings_as_enums_per_ruleset(client: FlaskClient) -
 
 
 def test_a_resolution_reads_the_default_unless_chosen() -> None:
-    assert Resolution(SuppliedDice([1])).reading("blow-up-who") == "every-british-battleship"
-    chosen = Resolution(SuppliedDice([1]), PRE)
-    assert chosen.reading("blow-up-who") == "pre-dreadnought-only"
-    with readings_in_force(PRE):
-        assert Resolution(SuppliedDice([1])).reading("blow-up-who") == "pre-dreadnought-only"
-    assert Resolution(SuppliedDice([1])).reading("blow-up-who") == "every-british-battleship"
+    assert Resolution(SuppliedDice([1])).reading("blow-up-who") == "pre-dreadnought-only"
+    chosen = Resolution(SuppliedDice([1]), EVERY)
+    assert chosen.reading("blow-up-who") == "every-british-battleship"
+    with readings_in_force(EVERY):
+        assert Resolution(SuppliedDice([1])).reading("blow-up-who") == "every-british-battleship"
+    assert Resolution(SuppliedDice([1])).reading("blow-up-who") == "pre-dreadnought-only"
     with pytest.raises(KeyError, match="no ruling 'no-such-ruling' declares readings"):
         Resolution(SuppliedDice([1])).reading("no-such-ruling")
 

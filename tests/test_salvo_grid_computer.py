@@ -28,10 +28,11 @@ def aim(
     client: FlaskClient,
     view: dict[str, Any],
     values: list[int] | None = None,
+    rules: dict[str, str] | None = None,
     **own: Any,
 ) -> dict[str, Any]:
     body = {"ocean": ocean_b(**own), "view": view, "dice": {"seed": "cpu", "nonce": 1}}
-    return resolve(client, "computer", body, values)
+    return resolve(client, "computer", {**body, "rules": rules or {}}, values)
 
 
 def reasons(result: dict[str, Any]) -> list[tuple[str, str]]:
@@ -58,8 +59,10 @@ def test_the_same_seed_gives_the_same_salvo(client: FlaskClient) -> None:
 
 
 def test_contacts_first_then_the_squares_next_to_each_hit(client: FlaskClient) -> None:
+    """ruling computer-captain, reading contacts-first (the text's list is the default)."""
     view = {"hits": ["E5"], "misses": ["E4"], "contacts": ["H8"]}
-    data = aim(client, view, [1], specials_used=["destroyer", "battleship"])
+    first = {"computer-captain": "contacts-first"}
+    data = aim(client, view, [1], first, specials_used=["destroyer", "battleship"])
     assert reasons(data["result"]) == [
         ("H8", "contact"),
         ("D5", "next to a hit"),

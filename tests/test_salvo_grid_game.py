@@ -51,8 +51,9 @@ def play(
     the battle, its log included, back."""
     battle = Battle(client, seed, rules)
     step = battle.step
-    floor = 0 if (rules or {}).get("fewer-shots") == "no-floor" else 1
-    costs = (rules or {}).get("special-needs-its-ship-afloat") == "costs-a-shot"
+    in_force = {**DEFAULTS, **(rules or {})}
+    floor = 1 if in_force["fewer-shots"] == "floor-of-one" else 0
+    costs = in_force["special-needs-its-ship-afloat"] == "costs-a-shot"
     oceans = {}
     for captain in ("a", "b"):
         fleet = step("layout", {})["fleet"]
@@ -135,8 +136,10 @@ def test_a_whole_battle_under_any_readings_ends_and_keeps_them(
 def test_the_hard_captain_plays_a_whole_battle_under_the_other_readings(
     client: FlaskClient,
 ) -> None:
-    others = {ruling.id: ruling.readings[1].id for ruling in RULESET.optional}
-    assert all(others[r.id] != r.default for r in RULESET.optional)
+    others = {
+        ruling.id: next(r.id for r in ruling.readings if not r.default)
+        for ruling in RULESET.optional
+    }
     battle = play(client, "hard-house-rules", others, level_b="hard")
     levels = {e["result"].get("level") for e in battle.log if e["step"] == "computer"}
     assert levels == {"standard", "hard"}

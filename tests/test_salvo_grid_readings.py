@@ -35,17 +35,18 @@ DEFAULTS = {
     "dive-timing": "next-round",
     "counts-after-landing": "after-landing",
     "radar-buoy": "any-ship",
-    "fewer-shots": "floor-of-one",
-    "computer-captain": "contacts-first",
+    "fewer-shots": "no-floor",
+    "computer-captain": "as-listed",
 }
 OTHERS = {
     "special-needs-its-ship-afloat": "costs-a-shot",
     "dive-timing": "same-round",
     "counts-after-landing": "before-landing",
     "radar-buoy": "submarine",
-    "fewer-shots": "no-floor",
-    "computer-captain": "as-listed",
+    "fewer-shots": "floor-of-one",
+    "computer-captain": "contacts-first",
 }
+NO_FLOOR = {**OTHERS, "fewer-shots": "no-floor"}  # the other readings, a mine's take unfloored
 # Captain a's last ship afloat is its destroyer (I9, J9).
 LAST_SHIP_A = [sq for s in FLEET_A[:4] for sq in s["squares"]]
 # Captain b's last ship afloat is its destroyer (A10, B10).
@@ -70,7 +71,7 @@ def test_the_rulings_with_readings_are_served_with_their_defaults(client: FlaskC
     chosen = {rid: r["default_reading"] for rid, r in served.items() if r["readings"]}
     assert chosen == DEFAULTS
     for ruling, other in OTHERS.items():
-        assert [r["id"] for r in served[ruling]["readings"]] == [DEFAULTS[ruling], other]
+        assert {r["id"] for r in served[ruling]["readings"]} == {DEFAULTS[ruling], other}
     assert RULESET.readings_in_force() == DEFAULTS
 
 
@@ -112,7 +113,7 @@ def test_no_shot_left_to_pay_for_a_special(client: FlaskClient) -> None:
     charges = [{"ship": "destroyer", "square": "A1", "orientation": "horizontal"}]
     body = salvo_body(a_specials=charges, a=ocean_a(shots_received=LAST_SHIP_A, loot_bonus=-1))
     assert post(client, "salvo", under(body, {"fewer-shots": "no-floor"})).status_code == 200
-    problem = post(client, "salvo", under(body, OTHERS))
+    problem = post(client, "salvo", under(body, NO_FLOOR))
     assert problem.status_code == 422
     assert problem.get_json()["detail"] == (
         "captain a uses 1 special but has a salvo of 0 (1 ship afloat, -1 from loot): each "
@@ -259,8 +260,8 @@ def test_a_radar_buoy_finds_nothing_once_the_submarine_is_sunk(client: FlaskClie
 # --- fewer-shots ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("rules", "size"), [(None, 1), ({"fewer-shots": "no-floor"}, 0)])
-def test_a_mine_may_take_a_captains_last_shot(
+@pytest.mark.parametrize(("rules", "size"), [(None, 0), ({"fewer-shots": "floor-of-one"}, 1)])
+def test_plus_or_minus_loot_a_mine_may_take_a_captains_last_shot(
     client: FlaskClient, rules: dict[str, str] | None, size: int
 ) -> None:
     """ruling fewer-shots: a's last ship finds b's mine on H9 (-1); b finds a's buoy E9."""
@@ -285,14 +286,15 @@ def test_a_mine_may_take_a_captains_last_shot(
 def test_the_computer_with_no_shot_left_aims_none(client: FlaskClient) -> None:
     """ruling fewer-shots: the computer's last ship and a mine found last salvo.
 
-    The default leaves it one shot, rolled for with a supplied die; with no-floor it has no
-    shot and rolls nothing, so the request is seeded and ``rolls`` shows no die was used.
+    Under floor-of-one it keeps one shot, rolled for with a supplied die; by default (no
+    floor: 'plus or minus loot') it has no shot and rolls nothing, so the request is seeded
+    and ``rolls`` shows no die was used.
     """
     body = {"ocean": ocean_b(shots_received=LAST_SHIP_B, loot_bonus=-1), "view": {}}
-    default = resolve(client, "computer", body, [3])
-    assert default["result"]["salvo"]["shots"] == ["C1"]
-    assert default["result"]["salvo_size"] == 1
-    pinned = {**body, "dice": {"seed": "no-floor", "nonce": 1}, "rules": OTHERS}
+    floored = resolve(client, "computer", {**body, "rules": OTHERS}, [3])
+    assert floored["result"]["salvo"]["shots"] == ["C1"]
+    assert floored["result"]["salvo_size"] == 1
+    pinned = {**body, "dice": {"seed": "no-floor", "nonce": 1}}
     none = resolve(client, "computer", pinned)
     assert none["rolls"] == []
     assert none["result"]["salvo"] == {"shots": [], "specials": []}
@@ -313,15 +315,15 @@ def aim(
 def test_the_computer_fires_at_contacts_first_or_as_the_text_lists(client: FlaskClient) -> None:
     """ruling computer-captain: a contact on H8, a hit on E5 (E4 a miss)."""
     view = {"hits": ["E5"], "misses": ["E4"], "contacts": ["H8"]}
-    assert aim(client, view, [1], None) == [
+    assert aim(client, view, [1], {"computer-captain": "contacts-first"}) == [
         ("H8", "contact"),
         ("D5", "next to a hit"),
         ("F5", "next to a hit"),
         ("E6", "next to a hit"),
         ("A1", "at random"),
     ]
-    # as-listed: the contact has no tier of its own; it is one of the 95 squares left at
-    # random. The first die picks A1, the second H8 by its place among the 94 left.
+    # as-listed, the default: the contact has no tier of its own; it is one of the 95 squares
+    # left at random. The first die picks A1, the second H8 by its place among the 94 left.
     random_squares = [
         f"{c}{r}"
         for r in range(1, 11)
@@ -329,7 +331,7 @@ def test_the_computer_fires_at_contacts_first_or_as_the_text_lists(client: Flask
         if f"{c}{r}" not in {"E5", "E4", "D5", "F5", "E6"}
     ]
     h8 = random_squares.index("H8") + 1
-    assert aim(client, view, [1, h8 - 1], {"computer-captain": "as-listed"}) == [
+    assert aim(client, view, [1, h8 - 1], None) == [
         ("D5", "next to a hit"),
         ("F5", "next to a hit"),
         ("E6", "next to a hit"),
@@ -338,11 +340,15 @@ def test_the_computer_fires_at_contacts_first_or_as_the_text_lists(client: Flask
     ]
 
 
-def test_a_contact_next_to_a_hit_is_aimed_at_as_next_to_a_hit(client: FlaskClient) -> None:
-    """ruling computer-captain, reading as-listed: a contact on E6 is a square next to E5."""
+def test_then_fires_at_the_squares_next_to_each_hit_a_contact_among_them(
+    client: FlaskClient,
+) -> None:
+    """ruling computer-captain, reading as-listed (the default, the text's list): a contact
+    on E6 is a square next to E5."""
     view = {"hits": ["E5"], "misses": ["E4"], "contacts": ["E6"]}
-    assert aim(client, view, [1, 1], None)[:2] == [("E6", "contact"), ("D5", "next to a hit")]
-    assert aim(client, view, [1, 1], {"computer-captain": "as-listed"})[:3] == [
+    first = {"computer-captain": "contacts-first"}
+    assert aim(client, view, [1, 1], first)[:2] == [("E6", "contact"), ("D5", "next to a hit")]
+    assert aim(client, view, [1, 1], None)[:3] == [
         ("D5", "next to a hit"),
         ("F5", "next to a hit"),
         ("E6", "next to a hit"),
@@ -410,7 +416,7 @@ def test_the_hard_captains_salvo_fits_the_readings(client: FlaskClient) -> None:
     salvo the salvo step takes under the same readings (seeded: its heat map may sample)."""
     seeded = {"seed": "hard", "nonce": 1}
     last = {"ocean": ocean_b(shots_received=LAST_SHIP_B, loot_bonus=-1), "view": {}}
-    none = resolve(client, "computer", {**last, "level": "hard", "dice": seeded, "rules": OTHERS})
+    none = resolve(client, "computer", {**last, "level": "hard", "dice": seeded, "rules": NO_FLOOR})
     assert none["result"]["salvo_size"] == 0
     assert none["result"]["salvo"]["shots"] == []
 

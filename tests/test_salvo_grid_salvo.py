@@ -141,13 +141,18 @@ def test_loot_lasts_one_salvo(client: FlaskClient) -> None:
     assert "has a salvo of 7 (5 ships afloat, +2 from loot)" in problem["detail"]
 
 
-def test_a_salvo_never_drops_below_one_shot_while_a_ship_floats(client: FlaskClient) -> None:
+def test_plus_or_minus_loot_sets_no_floor_unless_read_with_one(client: FlaskClient) -> None:
+    """ruling fewer-shots: 'one shot for every ship ... plus or minus loot', no floor by
+    default; floor-of-one keeps a shot while a ship floats."""
     last_ship = ocean_a(shots_received=SUNK_BUT_DESTROYER_A, loot_bonus=-2)
-    result = round_(client, ["H9"], a=last_ship)
+    floor = {"rules": {"fewer-shots": "floor-of-one"}}
+    result = resolve(client, "salvo", {**salvo_body(["H9"], a=last_ship), **floor})["result"]
     assert result["a"]["told"]["loot_bonus"] == -1
     assert result["a"]["salvo_size"] == 1
-    problem = refused(client, "salvo", salvo_body(["H9", "H8"], a=last_ship))
+    problem = refused(client, "salvo", {**salvo_body(["H9", "H8"], a=last_ship), **floor})
     assert "has a salvo of 1 (1 ship afloat, -2 from loot)" in problem["detail"]
+    problem = refused(client, "salvo", salvo_body(["H9"], a=last_ship))
+    assert "has a salvo of 0 (1 ship afloat, -2 from loot)" in problem["detail"]
 
 
 def test_a_special_needs_no_shot_of_its_own(client: FlaskClient) -> None:

@@ -37,7 +37,9 @@ def brute_force(inp: steps.AttackInput) -> dict[str, Fraction]:
     def play(dice: DiceSource) -> str:
         result = steps.attack(inp, Resolution(dice))
         after = Ship(inp.target.card, ShipState(**result["target"]["state"]))
-        return _key(odds.attack_summary(inp.target, after, result["straddled"]))
+        hits = "".join(shot.get("hits", "") for shot in result["shots"])
+        dealt = (hits.count("F"), hits.count("T"), hits.count("S"))
+        return _key(odds.attack_summary(inp.target, after, dealt, result["straddled"]))
 
     return walk(play, limit=10**6)
 
@@ -105,6 +107,29 @@ def test_two_shots_with_a_target_one_hit_from_sinking_match_the_walk_of_the_step
     assert sum(got.values()) == 1
     sunk = sum(p for key, p in got.items() if json.loads(key)["sunk"])
     assert 0 < sunk < 1
+
+
+@pytest.mark.parametrize("gun_size", ["bands", "printed-only"])
+def test_hits_past_the_cap_are_still_resolved_and_reported(gun_size: str) -> None:
+    # Graf Spee has 99 T hits, one short of the cap (ruling hit-count-cap): its state counts
+    # one more, but every T hit a shot deals is still reported, so the T hits of the odds are
+    # those against an undamaged Graf Spee, two at most from one straddle.
+    def turret_hits(state: ShipState) -> dict[int, Fraction]:
+        inp = steps.AttackInput(
+            Ship(CATALOG["Hood"]), Ship(CATALOG["Graf Spee"], state), "Long", "Fair", "broadside"
+        )
+        with readings_in_force({"gun-size-bands": gun_size}):
+            got = exact(inp)
+            assert got == brute_force(inp)
+        out: dict[int, Fraction] = {}
+        for key, p in got.items():
+            hits = json.loads(key)["turret_hits"]
+            out[hits] = out.get(hits, Fraction(0)) + p
+        return out
+
+    at_cap = turret_hits(ShipState(turret_hits=99))
+    assert at_cap == turret_hits(ShipState())
+    assert max(at_cap) == 2
 
 
 def test_the_straddle_21_plus_reading_changes_the_odds() -> None:
@@ -202,7 +227,7 @@ def test_an_attack_summary_counts_only_this_attack_s_hits() -> None:
     # the summary names what this attack did, not the damage it already had.
     before = Ship(CATALOG["Graf Spee"], ShipState(flotation_hits=1, turret_hits=2, speed_hits=1))
     after = before.apply("FFTSS", fire_control_lost=True)
-    assert odds.attack_summary(before, after, True) == {
+    assert odds.attack_summary(before, after, (2, 1, 2), True) == {
         "flotation_hits": 2,
         "turret_hits": 1,
         "speed_hits": 2,
@@ -212,7 +237,8 @@ def test_an_attack_summary_counts_only_this_attack_s_hits() -> None:
         "sunk": False,
         "straddled": True,
     }
-    assert odds.attack_summary(before, before.apply("F"), False)["fire_control_lost"] is False
+    summary = odds.attack_summary(before, before.apply("F"), (1, 0, 0), False)
+    assert summary["fire_control_lost"] is False
 
 
 def _noting_walks(step: Any, walks: list[Any], key: Any) -> Any:

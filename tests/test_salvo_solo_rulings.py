@@ -87,8 +87,9 @@ def test_ruling_speed_floor(client: FlaskClient) -> None:
     assert result["speed"] == 0 and result["state"]["speed_hits"] == 6
 
 
-def test_ruling_gun_size_bands(client: FlaskClient) -> None:
-    """ruling gun-size-bands: 5" -2, 7" -1, 9" 0 against armor above 2."""
+def test_ruling_gun_size_bands_if_gun_size_8_or_6_and_no_other(client: FlaskClient) -> None:
+    """ruling gun-size-bands: by default only 'If gun size 8": -1' and 'If gun size 6": -2';
+    5", 7" and 9" guns have no modifier against armor above 2."""
     card = {
         "name": "Custom",
         "type": "CL",
@@ -101,7 +102,7 @@ def test_ruling_gun_size_bands(client: FlaskClient) -> None:
         "armor": 0,
         "nation": "Britain",
     }
-    for guns, modifier in ((5, -2), (7, -1), (9, 0)):
+    for guns, modifier in ((5, 0), (6, -2), (7, 0), (8, -1), (9, 0)):
         body = {
             "firer": {"card": {**card, "guns": guns}},
             "target": {"ship": "Hood"},
@@ -273,9 +274,10 @@ def test_reading_gun_size_bands_and_printed_only(client: FlaskClient) -> None:
             "range": "Medium-Long",
             "guns_bearing": "bow",
         }
+        body["rules"] = {"gun-size-bands": "bands"}
         check = resolve(client, "straddle", body, [4, 3, 3])["modifiers"][0]
         assert check["final"] == 10 - 4 + bands, guns
-        body["rules"] = {"gun-size-bands": "printed-only"}
+        body["rules"] = {}  # the default: printed-only
         check = resolve(client, "straddle", body, [4, 3, 3])["modifiers"][0]
         assert check["final"] == 10 - 4 + printed, guns
         gun = [m for m in check["applied"] if m["source"].startswith("gun size")]
@@ -290,8 +292,8 @@ def test_reading_gun_size_bands_odds(client: FlaskClient) -> None:
         "guns_bearing": "bow",
     }
     path = f"{BASE}/straddle/odds"
-    bands = client.post(path, json=body).get_json()
-    printed = client.post(path, json={**body, "rules": {"gun-size-bands": "printed-only"}})
+    bands = client.post(path, json={**body, "rules": {"gun-size-bands": "bands"}}).get_json()
+    printed = client.post(path, json=body)
     assert printed.status_code == 200
     ne = {o["result"]["outcome"]: o["probability"] for o in bands["outcomes"]}["NE"]
     ne_printed = {o["result"]["outcome"]: o["probability"] for o in printed.get_json()["outcomes"]}
@@ -433,7 +435,7 @@ def test_the_rulings_with_readings_and_their_defaults(client: FlaskClient) -> No
     }
     assert readings == {
         "straddle-21-plus": (["as-20", "no-effect"], "as-20"),
-        "gun-size-bands": (["bands", "printed-only"], "bands"),
+        "gun-size-bands": (["bands", "printed-only"], "printed-only"),
         "simultaneous-actions": (["together", "in-initiative-order"], "together"),
         "initiative-in-turn": (["player-reacts", "player-commits"], "player-reacts"),
         "torpedoes-are-not-guns": (["guns-only", "silenced-cannot-launch"], "guns-only"),

@@ -176,8 +176,9 @@ class DreadnoughtCriticalInputs(Schema):
 
 
 _TORPEDO_FLAG = (
-    'Only with rules {"torpedo-throws": "gunnery-modifiers"}: the gun to-hit modifier of '
-    "the same name applies to the torpedo throw (true under the default reading is a 422)"
+    'Under rules {"torpedo-throws": "gunnery-modifiers"}, the default: the gun to-hit '
+    "modifier of the same name applies to the torpedo throw (true under "
+    '"torpedo-bonus-only" is a 422)'
 )
 
 
@@ -191,8 +192,8 @@ class DreadnoughtTorpedoInputs(Schema):
         metadata={"description": "From the torpedoes' firing point to the target now, inches"},
     )
     torpedoes = count(1, 20, load_default=1)
-    # The gunnery to-hit flags: played only under rules.torpedo-throws "gunnery-modifiers"
-    # (a flag set under the default reading is refused, never silently ignored).
+    # The gunnery to-hit flags: played under rules.torpedo-throws "gunnery-modifiers", the
+    # default (a flag set under "torpedo-bonus-only" is refused, never silently ignored).
     firer_turned = StrictBoolean(load_default=False, metadata={"description": _TORPEDO_FLAG})
     target_turned = StrictBoolean(load_default=False, metadata={"description": _TORPEDO_FLAG})
     first_time_at_target = StrictBoolean(

@@ -299,11 +299,12 @@ DreadnoughtFormation = Annotated[
 ]
 
 DreadnoughtMovesOn = Annotated[
-    Literal["this turn's orders", "last turn's plot", "straight on"],
+    Literal["this turn's orders", "last turn's plot", "straight on", "its jammed rudder"],
     Fixed(
         "DreadnoughtMovesOn",
         "The orders a ship moved on this turn: written this turn (line astern, or an enemy "
-        'within 6"), the plot written last turn, or straight on at the same speed (no plot).',
+        'within 6"), the plot written last turn, straight on at the same speed (no plot), or '
+        "the same speed on its rudder jammed left or right (no plot).",
     ),
 ]
 

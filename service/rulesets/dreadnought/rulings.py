@@ -161,18 +161,19 @@ RULINGS = (
     Ruling(
         id="blow-up-who",
         question="Which ships roll to blow up after a turret explodes?",
-        ruling="British Battleships, Dreadnoughts and Super Dreadnoughts and German Battlecruisers "
-        "1 in D6; British Battlecruisers 2 in D6. Every other ship loses the turret and does not "
-        "roll.",
-        reason="The text names exactly these; 'British Battleships' covers every British "
-        "battleship class, because the Critical Hits table applies to capital ships of every era. "
-        "Ships not named were not meant to blow up from it.",
+        ruling="British Battleships (the pre-dreadnought class) and German Battlecruisers 1 in "
+        "D6; British Battlecruisers 2 in D6. Every other ship, British Dreadnoughts and Super "
+        "Dreadnoughts among them, loses the turret and does not roll.",
+        reason="The text names exactly these, and it defines its own word: 'Battleship means pre "
+        "dreadnought battleship'. The Critical Hits table writes 'British Battleships' with that "
+        "class's name, so it is read as the text defines it. Extending the blow-up to British "
+        "Dreadnoughts and Super Dreadnoughts is a reading of the table's reach, not of its "
+        "words, and stays a choice (every-british-battleship).",
         readings=(
             Reading(
                 id="every-british-battleship",
                 text="British Battleships, Dreadnoughts and Super Dreadnoughts and German "
                 "Battlecruisers roll 1 in D6 to blow up, British Battlecruisers 2 in D6.",
-                default=True,
             ),
             Reading(
                 id="pre-dreadnought-only",
@@ -180,6 +181,7 @@ RULINGS = (
                 "holds here too: only British Battleships (pre-dreadnoughts) and German "
                 "Battlecruisers roll 1 in D6, British Battlecruisers 2 in D6; British "
                 "Dreadnoughts and Super Dreadnoughts lose the turret and do not roll.",
+                default=True,
                 wording_supports=True,
             ),
         ),
@@ -247,27 +249,31 @@ RULINGS = (
         id="torpedo-throws",
         question="Do torpedoes use the gunnery modifiers, the range bands, damage reduction and "
         "criticals?",
-        ruling="Torpedoes need the target's to-hit score, with only the torpedo bonus (ruling "
-        "torpedo-count); the gunnery modifiers and the short and long changes do not apply "
-        '(the torpedo row has only a 0-10" band). Beyond 10" they miss with no roll. A hit '
-        "does All damage plus the torpedo bonus, less the target's damage reduction, and "
-        "doubles or triples on a hit against an Armoured Cruiser or heavier are criticals, "
-        "as for guns.",
-        reason="Torpedo targets are declared before ships move and run from a fixed point, so "
-        "turning and directors do not matter; the text's damage and critical rules speak of any "
-        "throw and any hit.",
+        ruling="Torpedoes need the target's to-hit score, with the torpedo bonus (ruling "
+        "torpedo-count) and the To Hit Modifiers: director down from the firer's state, and "
+        "the turned, first-time, more-than-one-ship and not-under-fire modifiers as a gun "
+        "takes them (sent with a single torpedo throw, worked out in a turn). The short and "
+        'long changes do not apply (the torpedo row has only a 0-10" band). Beyond 10" they '
+        "miss with no roll. A hit does All damage plus the torpedo bonus, less the target's "
+        "damage reduction, and doubles or triples on a hit against an Armoured Cruiser or "
+        "heavier are criticals, as for guns.",
+        reason="The To Hit Modifiers table names no weapon and the text never exempts "
+        "torpedoes, whose row is a to-hit throw ('2D6 + Gnr') like any gun's; its damage and "
+        "critical rules likewise speak of any throw and any hit. Only the turn sequence "
+        "(targets declared before the ships move) argues against, which is the service's "
+        "argument, not the text's: it stays a choice (torpedo-bonus-only).",
         readings=(
             Reading(
                 id="torpedo-bonus-only",
                 text="A torpedo throw takes only the torpedo bonus; the To Hit Modifiers table is "
                 "for guns (a gunnery flag sent with a torpedo is refused).",
-                default=True,
             ),
             Reading(
                 id="gunnery-modifiers",
                 text="The To Hit Modifiers table applies to torpedo throws too: director down "
                 "from the firer's state, and the turned, first-time, more-than-one-ship and "
                 "not-under-fire flags sent with the torpedo request.",
+                default=True,
                 wording_supports=True,
             ),
         ),
@@ -280,20 +286,22 @@ RULINGS = (
         id="torpedo-count",
         question="The torpedo row gives '+1 per torpedo' to hit and to damage. Does the first "
         "torpedo count?",
-        ruling="No: +1 per torpedo beyond the first, to hit and to damage, the count the text's "
-        "example gives for gun barrels. A single torpedo gets nothing; 4 torpedoes +3.",
-        reason="One way of counting for every multiple-weapon bonus in the table: the bonus is for "
-        "firing more than one.",
+        ruling="Yes: +1 per torpedo, the first too, to hit and to damage. A single torpedo "
+        "gets +1; 4 torpedoes +4.",
+        reason="The torpedo row prints '+1 per torpedo' in both Multi Weapons columns and says "
+        "nothing of extra torpedoes; the example that counts only the extra barrels ('7 extra "
+        "barrels') is written for guns. Counting as the barrels do is the service's wish for "
+        "one way of counting, not the text's, and stays a choice (beyond-the-first).",
         readings=(
             Reading(
                 id="beyond-the-first",
                 text="+1 per torpedo beyond the first: 1 torpedo +0, 4 torpedoes +3.",
-                default=True,
             ),
             Reading(
                 id="every-torpedo",
                 text="+1 per torpedo, the first too: 1 torpedo +1, 4 torpedoes +4, to hit and to "
                 "damage.",
+                default=True,
                 wording_supports=True,
             ),
         ),
@@ -316,7 +324,9 @@ RULINGS = (
         "written this turn. Every other ship moves on the plot it wrote last turn (the state "
         "keeps it as `plot`), and its orders written now take effect next turn; with no plot "
         "it keeps straight on at the same speed, so it cannot have turned (a turn declared for "
-        "it is refused). The service records the orders' words; the players move the models.",
+        "it is refused), unless its rudder is jammed left or right: then it keeps its speed "
+        "on its jammed rudder (`moves_on` `its jammed rudder`; ruling jammed-rudder says "
+        "whether it turned). The service records the orders' words; the players move the models.",
         reason="The text: later this turn 'you either use the movement plot from the previous "
         "turn, or if there isn't one, keep moving at a straight line at same speed'.",
     ),
@@ -377,7 +387,8 @@ RULINGS = (
         "every turn: it counts as a ship that turned (-1 to its own fire and to fire at it), "
         "whatever its orders say. A declaration that says otherwise is refused.",
         reason="A rudder stuck over swings the ship round whatever the plot says; the players "
-        "move it in circles, which is a turn in every turn it is jammed.",
+        "move it in circles, which is a turn in every turn it is jammed. For the same reason "
+        "a ship with no plot and its rudder jammed over is never said to keep straight on.",
         readings=(
             Reading(
                 id="turns-every-turn",
@@ -400,7 +411,8 @@ RULINGS = (
         ruling="At the end of the turn, after all damage: a ship whose rudder was jammed when "
         "the turn began rolls a D6, 5 or 6 frees it for the next turn's movement. A rudder "
         "jammed this turn rolls first at the end of the next turn, so it moves jammed at least "
-        "once.",
+        "once; so does one already jammed and jammed again this turn, whose new jam the old "
+        "jam's roll does not free.",
         reason="A repair party works through the turn; a rudder freed in the very turn it jams "
         "would never have jammed a move at all.",
         readings=(
@@ -424,7 +436,8 @@ RULINGS = (
         ruling="The two turns after the one it is hit in: the state counts them down "
         "(`no_orders_turns`, 2 then 1 then 0). A ship that gives no orders moves on a plot "
         "written before the hit, if it has one, else straight on at the same speed; orders "
-        "sent for it are refused, and it plots nothing for later turns.",
+        "sent for it are refused, and it plots nothing for later turns. A ship sunk this turn "
+        "counts nothing down: its state keeps the count it had, and no bridge event names it.",
         reason="Orders are written at the start of the turn, before the guns fire, so the hit "
         "turn's orders stand; straight on at the same speed is the text's own course for a "
         "ship with no plot.",

@@ -495,8 +495,8 @@ def _torpedo_modifiers(
     if given:
         raise RuleError(
             f"{given[0]}: the gunnery to-hit modifiers do not apply to torpedoes under the "
-            "default reading of ruling torpedo-throws; send rules.torpedo-throws "
-            '"gunnery-modifiers" to play them, or leave the flag out',
+            "torpedo-bonus-only reading of ruling torpedo-throws; send rules.torpedo-throws "
+            '"gunnery-modifiers" (the default) to play them, or leave the flag out',
             given[0],
         )
     return []

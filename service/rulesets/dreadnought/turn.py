@@ -224,7 +224,12 @@ def _orders(
         moves_on = "last turn's plot" if entry.plot is not None else "straight on"
         reason = 'out of line astern, no enemy within 6": its orders take effect next turn'
         plot = decl.orders
-    if moves_on == "straight on":
+    jammed = entry.ship.state.rudder_jammed
+    if moves_on == "straight on" and jammed in ("left", "right"):
+        # Ruling jammed-rudder: a rudder jammed over never lets the ship keep a straight line.
+        moves_on = "its jammed rudder"
+        reason += f"; no plot for this turn, so the same speed with its rudder jammed {jammed}"
+    elif moves_on == "straight on":
         reason += "; no plot for this turn, so straight on at the same speed"
     turned = _turned(entry, decl.turned, moves_on, f"{path}.turned", readings)
     event: DreadnoughtOrdersEvent = {
@@ -425,12 +430,6 @@ def turn(inp: TurnInput, res: Resolution) -> DreadnoughtTurnResult:
 
     start = {name: entry.ship for name, entry in plan.ships.items()}
     ships = dict(start)
-    # The bridge counts down for the turns already without orders; a bridge destroyed this
-    # turn gives two whole turns from the next (ruling bridge-no-orders).
-    for name, ship in start.items():
-        left = ship.state.no_orders_turns
-        if left and not ship.sunk:
-            ships[name] = Ship(ship.card, replace(ship.state, no_orders_turns=left - 1))
     effects: dict[str, list[DreadnoughtCriticalEffect]] = {}
     for attack, outcome in outcomes:
         if not outcome["hit"]:
@@ -454,10 +453,20 @@ def turn(inp: TurnInput, res: Resolution) -> DreadnoughtTurnResult:
                 }
             )
 
+    # The bridge counts down for the turns already without orders; a bridge destroyed this
+    # turn gives two whole turns from the next (ruling bridge-no-orders). A ship sunk this
+    # turn counts nothing down, as it rolls no rudder repair: it gives no more orders at all.
+    for name, ship in ships.items():
+        left = start[name].state.no_orders_turns
+        if left and not ship.sunk and "bridge destroyed" not in effects.get(name, ()):
+            ships[name] = Ship(ship.card, replace(ship.state, no_orders_turns=left - 1))
+    # Ruling rudder-repair: a rudder jammed this turn, even one already jammed before it,
+    # moves jammed at least once before its first repair roll (unless it rolls the same turn).
     same_turn = res.reading("rudder-repair") == "same-turn"
     for name, ship in ships.items():
-        jammed = start[name].state.rudder_jammed or (same_turn and ship.state.rudder_jammed)
-        if ship.sunk or not jammed or ship.state.rudder_jammed is None:
+        jammed_now = any(e.startswith("rudder jammed") for e in effects.get(name, ()))
+        rolls = same_turn or not jammed_now
+        if ship.sunk or ship.state.rudder_jammed is None or not rolls:
             continue
         repaired, ships[name] = repair_rudder(ship, res, f"{name} rudder repair")
         events.append({"phase": "rudder", "ship": name, "repaired": repaired})

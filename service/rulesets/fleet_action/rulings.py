@@ -235,7 +235,8 @@ RULINGS = (
         "before its declared shot, or its target is?",
         ruling="The declared attacks are played in the order listed. A ship sunk before its "
         "place does not fire; a ship whose target is already sunk holds its fire (the odds do "
-        "not guess another target). Ships not declared fire nothing.",
+        "not guess another target). Ships not declared, and ships declared with weapon none, "
+        "fire nothing (their `fires` is null).",
         reason="The odds answer the fire the players declare; choosing a new target is a "
         "decision at the table, which no odds can make for them.",
     ),

@@ -92,13 +92,10 @@ def declared(state: TurnState, fire: tuple[Activation, ...]) -> list[Declared]:
         if ship.name in seen:
             raise RuleError(f"{ship.name} is declared twice: a ship goes once a turn", field)
         seen.add(ship.name)
-        if activation.weapon == "none":
-            raise RuleError(
-                f"{ship.name} fires nothing: declare only the ships that fire", f"{field}.weapon"
-            )
         check_move(ship.ship, activation, field)
         attack = attack_of(state, ship, activation, field)
-        assert attack is not None  # it fires
+        if attack is None:
+            continue  # weapon none: it goes and fires nothing, as a turn call allows
         target, inputs = attack
         tallies = fire_tallies(inputs) if isinstance(inputs, FireInput) else torpedo_tallies(inputs)
         hull = inputs.target.ship_class.hull

@@ -163,21 +163,24 @@ RULINGS = (
         question="Must a salvo use every shot, and can mines leave a captain with fewer shots than "
         "one?",
         ruling="A salvo may have fewer shots than its size, even none; only more is refused. The "
-        "salvo size never drops below 1 while a ship floats, whatever mines were found.",
+        "salvo size is one shot per ship afloat plus the last salvo's loot, never below 0: "
+        "mines can take a captain's last shot for a round (the specials still fire).",
         reason="When the clock runs out the shots aimed are fired and the rest are lost; the app "
-        "sends what was aimed. A captain with a ship afloat keeps at least one shot, so a "
-        "battle never has a round in which a side cannot fire.",
+        "sends what was aimed. The text gives the salvo as one shot per ship afloat 'plus or "
+        "minus loot' and sets no floor; a round without shots is playable, since loot lasts one "
+        "salvo and the next is back to a shot per ship. A floor of one is the service's own "
+        "wish that every round have a shot, and stays a choice (floor-of-one).",
         readings=(
             Reading(
                 id="floor-of-one",
                 text="One shot per ship afloat plus the last salvo's loot, never below 1 while a "
                 "ship floats.",
-                default=True,
             ),
             Reading(
                 id="no-floor",
                 text="One shot per ship afloat plus the last salvo's loot, never below 0: a mine "
                 "can take a captain's last shot (the specials still fire).",
+                default=True,
                 wording_supports=True,
             ),
         ),
@@ -232,23 +235,27 @@ RULINGS = (
         ruling="With a wounded enemy ship (a hit on a ship not sunk) it brings down its depth "
         "charges on the line of 3 through a hit with the most squares not yet fired on, then its "
         "heavy shell on the 2x2 block through a hit with the most such squares left (ties "
-        "rolled). It dives once its own submarine has been hit. Its shots go first to contacts, "
-        "then to squares next to a hit on a ship not sunk, then at random, rolling among a group "
-        "only when it has more squares than shots left. It never uses recon or sonar.",
-        reason="As the text describes it; contacts first because they are known ship squares, and "
-        "rolling only where there is a real choice keeps the trail short.",
+        "rolled). It dives once its own submarine has been hit. Its shots go to squares next "
+        "to a hit on a ship not sunk, then at random, rolling among a group only when it has "
+        "more squares than shots left; a contact is a square like any other. It never uses "
+        "recon or sonar.",
+        reason="As the text describes it: its list of how the computer aims (at random until a "
+        "hit, then next to each hit) never mentions contacts, and it plays as written. Firing "
+        "at contacts first, as known ship squares, is the service's addition and stays a "
+        "choice (contacts-first); rolling only where there is a real choice keeps the trail "
+        "short.",
         readings=(
             Reading(
                 id="contacts-first",
                 text="The computer's shots go to contacts first, then to squares next to a hit on "
                 "a ship not sunk, then at random.",
-                default=True,
             ),
             Reading(
                 id="as-listed",
                 text="The computer aims only as the text lists: squares next to a hit on a ship "
                 "not sunk, then at random; a contact is a square like any other, next to a hit or "
                 "among the random ones as it lies.",
+                default=True,
                 wording_supports=True,
             ),
         ),

@@ -455,8 +455,13 @@ def _shot_weights(
 Damage = tuple[int, int, int, bool]  # F, T and S hits so far this attack, fire control lost
 
 
-def attack_states(inp: steps.AttackInput) -> dict[tuple[Ship, bool], Fraction]:
-    """The exact (target after the attack, firer has straddled) pairs of a whole attack."""
+Dealt = tuple[int, int, int]  # F, T and S hits an attack resolves, counted or not
+
+
+def attack_states(inp: steps.AttackInput) -> dict[tuple[Ship, Dealt, bool], Fraction]:
+    """The exact (target after the attack, hits it dealt, firer has straddled) of a whole
+    attack. The hits dealt are every hit resolved, past the count cap too (ruling
+    hit-count-cap), so they are not always the target's counts after less before."""
     reason = inp.firer.why_cannot_fire()
     if reason:
         raise RuleError(reason, "firer")
@@ -501,19 +506,22 @@ def attack_states(inp: steps.AttackInput) -> dict[tuple[Ship, bool], Fraction]:
                 following[folded] = following.get(folded, 0) + scale * w
         states = following
         denominator *= step_denominator
-    out: dict[tuple[Ship, bool], Fraction] = {}
+    out: dict[tuple[Ship, Dealt, bool], Fraction] = {}
     for (damage, straddled), n in states.items():
-        ended = (target_after(damage), straddled)
+        ended = (target_after(damage), damage[:3], straddled)
         out[ended] = out.get(ended, Fraction(0)) + Fraction(n, denominator)
     return out
 
 
-def attack_summary(before: Ship, after: Ship, straddled: bool) -> dict[str, Any]:
-    """What an attack did to its target, by kind, and what the target is left with."""
+def attack_summary(before: Ship, after: Ship, dealt: Dealt, straddled: bool) -> dict[str, Any]:
+    """What an attack did to its target, by kind, and what the target is left with. The
+    hits are those the attack dealt, as its shots report them: a target at a count's cap
+    still takes them, though its state counts no more (ruling hit-count-cap)."""
+    flotation, turret, speed = dealt
     return {
-        "flotation_hits": after.state.flotation_hits - before.state.flotation_hits,
-        "turret_hits": after.state.turret_hits - before.state.turret_hits,
-        "speed_hits": after.state.speed_hits - before.state.speed_hits,
+        "flotation_hits": flotation,
+        "turret_hits": turret,
+        "speed_hits": speed,
         "fire_control_lost": after.state.fire_control != before.state.fire_control,
         "speed_lost": before.speed - after.speed,
         "silenced": after.guns_silenced,
@@ -526,8 +534,8 @@ def attack_odds(inp: steps.AttackInput) -> Odds:
     """The exact distribution of what a whole attack does (``steps.attack``'s outcomes
     summed up by what they do to the target)."""
     return [
-        (attack_summary(inp.target, after, straddled), p)
-        for (after, straddled), p in attack_states(inp).items()
+        (attack_summary(inp.target, after, dealt, straddled), p)
+        for (after, dealt, straddled), p in attack_states(inp).items()
     ]
 
 

@@ -75,20 +75,22 @@ RULINGS = (
     Ruling(
         id="gun-size-bands",
         question='The Straddle gun-size rule names only 8" (-1) and 6" (-2). What of other sizes?',
-        ruling='6" or smaller -2, 7" to 8" -1, 9" or larger 0; still 0 against a target of armor '
-        "0, 1 or 2.",
-        reason="Smaller shells do less against armour, so a smaller gun never gets a better "
-        "modifier than a bigger one.",
+        ruling='Only the sizes the rule prints: 8" -1, 6" -2; any other size has no modifier; '
+        "still 0 against a target of armor 0, 1 or 2.",
+        reason='The rule names 8" and 6" and no other size, and every printed card\'s gun is '
+        'one of them or 11" and larger, so the words play as they stand. Bands (a smaller gun '
+        "never better off than a bigger one) extend the rule by its sense, not its words, and "
+        "stay a choice (bands) for cards with other sizes.",
         readings=(
             Reading(
                 id="bands",
                 text='6" or smaller -2, 7" to 8" -1, 9" or larger 0 (0 against armor 0 to 2).',
-                default=True,
             ),
             Reading(
                 id="printed-only",
                 text='Only the sizes the rule prints: 8" -1, 6" -2; any other size has no '
                 "modifier (0 against armor 0 to 2).",
+                default=True,
                 wording_supports=True,
             ),
         ),
@@ -222,7 +224,8 @@ RULINGS = (
         question="Damage is cumulative; is there any limit to how many hits of a kind a ship's "
         "state records?",
         ruling="Each kind of hit is counted up to 100. Further hits of that kind are still "
-        "resolved and reported but no longer counted.",
+        "resolved and reported but no longer counted: a shot's hits, and the hits dealt in an "
+        "attack's odds, are every hit resolved, while the state stops at 100.",
         reason="By then the ship is long sunk, silenced or stopped, so nothing a player sees "
         "changes; the cap keeps every state the service hands back one it accepts again.",
     ),

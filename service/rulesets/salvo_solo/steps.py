@@ -246,7 +246,9 @@ class StraddleInput:
     guns_bearing: str
 
 
-def straddle_modifiers(inp: StraddleInput, gun_size_reading: str = "bands") -> list[Modifier]:
+def straddle_modifiers(
+    inp: StraddleInput, gun_size_reading: str = "printed-only"
+) -> list[Modifier]:
     """Every DR modifier of the Straddle table, each named (ruling gun-size-bands read as
     ``gun_size_reading``)."""
     target_armor = inp.target.card.armor

@@ -376,21 +376,24 @@ export function leftOutNote(plan) {
 
 /** A Salvo! attack's outcome as its /odds lists it: not the shots, but what they did to the
  * target (the service's attack summary: the F, T and S hits dealt, fire control newly lost,
- * the target sunk, the firer straddled), from the target's state in the request and after
- * the attack. The summary's two other members, the speed lost and the guns silenced, follow
- * from those hits and the target's card, the same for every outcome of one request: the
- * members here pick out the one outcome. */
+ * the target sunk, the firer straddled). The hits dealt are those its shots report, past a
+ * count's cap too (the target's state stops counting there); fire control from the target's
+ * state in the request and after the attack. The summary's two other members, the speed
+ * lost and the guns silenced, follow from those hits and the target's card, the same for
+ * every outcome of one request: the members here pick out the one outcome. */
 export function attackSummary(document) {
   const result = get(document, "result");
   const before = get(document, "provenance", "request", "body", "target", "state");
   const after = get(result, "target", "state");
-  if (!isDict(after)) return null;
+  const shots = get(result, "shots");
+  if (!isDict(after) || !Array.isArray(shots)) return null;
   const was = (name, missing) => get(before, name) ?? missing; // the request's defaults
-  const dealt = (name) => Number(get(after, name)) - Number(was(name, 0));
+  const hits = shots.map((shot) => (isDict(shot) ? String(get(shot, "hits") ?? "") : "")).join("");
+  const dealt = (kind) => hits.split(kind).length - 1;
   return {
-    flotation_hits: dealt("flotation_hits"),
-    turret_hits: dealt("turret_hits"),
-    speed_hits: dealt("speed_hits"),
+    flotation_hits: dealt("F"),
+    turret_hits: dealt("T"),
+    speed_hits: dealt("S"),
     fire_control_lost: get(after, "fire_control") !== was("fire_control", "ready"),
     sunk: get(result, "target_sunk"),
     straddled: get(result, "straddled"),
