@@ -22,6 +22,7 @@ from joserfc.errors import BadSignatureError
 from service import create_app
 from service.receipts import keys, sealing
 from service.receipts.keys import SealKeys
+from service.rulesets.salvo_solo import RULESET as SALVO_SOLO
 from tests.receipts_helpers import (
     ABSENT,
     NOW,
@@ -596,7 +597,7 @@ def test_a_token_that_binds_the_rules_rolls_under_them_only(client: FlaskClient)
     house = {"straddle-21-plus": "no-effect"}
     sealed = client.post("/v1/seeds", json={"ruleset": "salvo-solo", "rules": house}).get_json()
     assert sealed["ruleset"] == "salvo-solo" and sealed["rules"]["straddle-21-plus"] == "no-effect"
-    assert sealed["rules"]["gun-size-bands"] == "bands"  # every reading in force, named
+    assert sealed["rules"] == SALVO_SOLO.readings_in_force(house)  # every reading, named
     assert sealed["rules_sha256"] is not None
     dice = {"sealed": sealed["sealed"], "client_seed": CLIENT_SEED, "nonce": 1}
     weather = "/v1/rulesets/salvo-solo/weather"

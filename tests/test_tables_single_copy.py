@@ -24,7 +24,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.engine.dice import SuppliedDice
-from service.engine.resolution import Resolution
+from service.engine.resolution import Resolution, readings_in_force
 from service.http.contract import registered
 from service.http.meta import EXTENSION
 from service.rulesets import REGISTERED
@@ -226,8 +226,17 @@ def _ship(name: str, **state: Any) -> Ship:
     return Ship(CATALOG[name], ShipState(**state))
 
 
-def _solo_mod(step: Any, inp: Any, values: list[int], prefix: str) -> Callable[[Any], Any]:
-    return lambda _: _mod(_solo(step, inp, values)[1], prefix)
+def _solo_mod(
+    step: Any, inp: Any, values: list[int], prefix: str, rules: dict[str, str] | None = None
+) -> Callable[[Any], Any]:
+    """The modifier ``prefix`` names in the step's trail, under ``rules`` where the table
+    is one reading's."""
+
+    def run(_: Any) -> Any:
+        with readings_in_force(rules, "salvo-solo"):
+            return _mod(_solo(step, inp, values)[1], prefix)
+
+    return run
 
 
 def _solo_result(
@@ -401,6 +410,19 @@ SOLO_CASES = [
         "straddle: gun size bands",
         ((ss, "STRADDLE_GUN_SIZE", None, ((None, 6, -3), (7, 8, -1), (9, None, 0))),),
         lambda d: d["straddle"]["gun_size_modifier"][0]["result"],
+        -3,
+        _solo_mod(
+            solo.straddle,
+            solo.StraddleInput(_ship("Nürnburg"), _ship("King George V"), "Long", "bow"),
+            [1, 1, 1],
+            "gun size",
+            {"gun-size-bands": "bands"},
+        ),
+    ),
+    Case(
+        "straddle: gun size as printed",
+        ((ss, "STRADDLE_GUN_SIZE_PRINTED", 6, -3),),
+        lambda d: d["straddle"]["gun_size_modifier_printed"]["6"],
         -3,
         _solo_mod(
             solo.straddle,

@@ -173,7 +173,7 @@ def _turret_explodes(target: Ship, res: Resolution, label: str) -> str:
         if outcome == "no effect":
             return "no effect"
     card = target.card
-    blow_up = t.BLOW_UP_READINGS[res.reading("blow-up-who")]
+    blow_up = t.blow_up_in_d6(res.reading("blow-up-who"))
     chances = blow_up.get((card.nationality, card.ship_class), 0)
     if not chances:
         return "turret destroyed"

@@ -255,17 +255,22 @@ BLOW_UP_IN_D6: Final = {
     ("German", "Battlecruiser"): 1,
     ("British", "Battlecruiser"): 2,
 }
-# The other reading of blow-up-who: "Battleship means pre dreadnought battleship", so the
-# 1 in D6 of "British Battleships" is the Battleship class alone.
-BLOW_UP_PRE_DREADNOUGHT_ONLY: Final = {
-    key: chances
-    for key, chances in BLOW_UP_IN_D6.items()
-    if key[1] not in BATTLESHIP_CLASSES or key[1] == "Battleship"
-}
-BLOW_UP_READINGS: Final = {
-    "every-british-battleship": BLOW_UP_IN_D6,
-    "pre-dreadnought-only": BLOW_UP_PRE_DREADNOUGHT_ONLY,
-}
+
+
+def blow_up_in_d6(reading: str) -> dict[tuple[str, str], int]:
+    """The chances of blowing up under a reading of blow-up-who, read from the one table:
+    by default "Battleship means pre dreadnought battleship", so the 1 in D6 of "British
+    Battleships" is the Battleship class alone; the other reading gives it to every
+    British battleship class."""
+    if reading == "every-british-battleship":
+        return BLOW_UP_IN_D6
+    return {
+        key: chances
+        for key, chances in BLOW_UP_IN_D6.items()
+        if key[1] not in BATTLESHIP_CLASSES or key[1] == "Battleship"
+    }
+
+
 # "(2 turrets = 50% no effect)": with two or fewer main turrets left, a D6 first: 1-3 no
 # effect, 4-6 the turret explodes (ruling two-turrets).
 TWO_TURRETS_AT_MOST: Final = 2
