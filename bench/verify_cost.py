@@ -34,7 +34,7 @@ from tests.worst_cases import (  # noqa: E402
     FLEET_B_NAMES,
     FLEET_TURN_STATE,
     SOLO,
-    SOLO_SHIP,
+    SOLO_TURN_STATE,
     fleet_guns,
     tiny_values_log,
 )
@@ -67,21 +67,11 @@ def fleet_action_log(post: Callable[[str, Any], Any]) -> Any:
 
 def salvo_log(post: Callable[[str, Any], Any]) -> Any:
     """100 chained Salvo! turn answers, inline cards at their longest."""
-    state = {
-        "turn": 10_000,
-        "weather": "Fine",
-        "range": "Short",
-        "player": SOLO_SHIP,
-        "enemy": SOLO_SHIP,
-        "enemy_last_action": "C",
-        "player_has_straddled": True,
-        "enemy_has_straddled": True,
-    }
     return _chained(
         post,
         f"{SOLO}/turn",
         lambda nonce: {
-            "state": state,
+            "state": SOLO_TURN_STATE,
             "player_action": "C",
             "dice": {"seed": "salvo-game", "nonce": nonce},
         },

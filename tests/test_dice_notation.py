@@ -308,19 +308,22 @@ def small_notations(draw: st.DrawFn) -> str:
     return "".join(terms) + (f"{constant:+d}" if constant else "")
 
 
-def _readable(text: str) -> Notation | None:
+def _readable(text: str) -> Notation:
+    """The notation ``text`` writes; a generated text that does not read is set aside."""
     try:
         return Notation.parse(text)
     except RuleError:
-        return None
+        assume(False)
+        raise
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+GENERATED = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@GENERATED
 @given(small_notations())
 def test_generated_odds_are_the_walk_of_every_face(text: str) -> None:
     notation = _readable(text)
-    assume(notation is not None)
-    assert notation is not None
     try:
         with mock.patch.object(dice, "MAX_ODDS_BRANCHES", 20_000):
             walked = walk_every_face(notation)
@@ -329,12 +332,10 @@ def test_generated_odds_are_the_walk_of_every_face(text: str) -> None:
     assert odds(notation) == walked
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@GENERATED
 @given(small_notations())
 def test_the_odds_spend_no_more_than_foreseen(text: str) -> None:
     notation = _readable(text)
-    assume(notation is not None)
-    assert notation is not None
     foreseen = foreseen_units(notation)
     with budget.scope() as spent:
         exact = odds(notation)

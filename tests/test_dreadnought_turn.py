@@ -347,32 +347,18 @@ def test_a_rudder_jammed_straight_ahead_cannot_turn_either_way(client: FlaskClie
         assert "jammed straight ahead: it cannot turn" in problem["detail"]
 
 
+@pytest.mark.parametrize("before", [None, "right"])
 @pytest.mark.parametrize(("reading", "rolls"), [("next-turn", False), ("same-turn", True)])
-def test_a_rudder_jammed_this_turn_rolls_from_the_next_turn_or_this_one(
-    client: FlaskClient, reading: str, rolls: bool
+def test_a_rudder_jammed_this_turn_even_again_moves_jammed_at_least_once(
+    client: FlaskClient, reading: str, rolls: bool, before: str | None
 ) -> None:
-    # Lion throws 5, 5, 8 at Derfflinger: 18 + 4 = 22, a hit; double 5: Rudder Destroyed, its
-    # D6 of 1 jams it left.
-    body = duel(rules={"rudder-repair": reading})
-    values = [5, 5, 8, 1] + MISS + ([5] if rolls else [])
-    data = play(client, body, values)
-    assert events(data, "damage")[0]["effects"] == ["rudder jammed left"]
-    repairs = events(data, "rudder")
-    assert repairs == (
-        [{"phase": "rudder", "ship": "Derfflinger", "repaired": True}] if rolls else []
-    )
-    jammed = data["result"]["state"]["ships"][1]["ship"]["state"]["rudder_jammed"]
-    assert jammed == (None if rolls else "left")
-
-
-@pytest.mark.parametrize(("reading", "rolls"), [("next-turn", False), ("same-turn", True)])
-def test_a_rudder_jammed_again_this_turn_moves_jammed_at_least_once(
-    client: FlaskClient, reading: str, rolls: bool
-) -> None:
-    # Derfflinger's rudder is already jammed right; Lion's 5, 5, 8 (18 + 4 - 1 for the target
-    # turning = 21, a hit) jams it again, left. The old jam's repair roll must not free the new
-    # one (ruling rudder-repair): it rolls only when the reading rolls in the turn of the jam.
-    body = duel(derfflinger={"rudder_jammed": "right"}, rules={"rudder-repair": reading})
+    """A rudder jammed this turn rolls for repair from the next turn (or this one, under
+    same-turn), whether or not it was jammed already: the old jam's repair roll must not
+    free the new one (ruling rudder-repair: it "moves jammed at least once")."""
+    # Lion throws 5, 5, 8 at Derfflinger: a hit (one less to hit when the target turns,
+    # jammed right); double 5: Rudder Destroyed, its D6 of 1 jams it left.
+    jam = {"rudder_jammed": before} if before else None
+    body = duel(derfflinger=jam, rules={"rudder-repair": reading})
     values = [5, 5, 8, 1] + MISS + ([5] if rolls else [])
     data = play(client, body, values)
     assert events(data, "damage")[0]["effects"] == ["rudder jammed left"]

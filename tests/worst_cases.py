@@ -107,6 +107,18 @@ STRADDLE_ODDS = {
 SOLO_ATTACK_SEED = {"seed": "worst", "nonce": 135}  # 5 rolls
 SOLO_TURN_SEED = {"seed": "worst", "nonce": 141}  # 13 rolls
 
+# A Salvo! game at its longest: cards at their limits, both straddled, at Short range.
+SOLO_TURN_STATE = {
+    "turn": 10_000,
+    "weather": "Fine",
+    "range": "Short",
+    "player": SOLO_SHIP,
+    "enemy": SOLO_SHIP,
+    "enemy_last_action": "C",
+    "player_has_straddled": True,
+    "enemy_has_straddled": True,
+}
+
 SOLO_CASES = [
     Case("POST", f"{SOLO}/weather", "2d6", {"dice": SEED, "prev": PREV}),
     Case("POST", f"{SOLO}/weather/odds", "2d6 walked by total: 11 runs", {}),
@@ -248,16 +260,7 @@ SOLO_CASES = [
         f"{SOLO}/turn",
         "a whole turn: both sides fire; turn 10000, where the count stops",
         {
-            "state": {
-                "turn": 10_000,
-                "weather": "Fine",
-                "range": "Short",
-                "player": SOLO_SHIP,
-                "enemy": SOLO_SHIP,
-                "enemy_last_action": "C",
-                "player_has_straddled": True,
-                "enemy_has_straddled": True,
-            },
+            "state": SOLO_TURN_STATE,
             "player_action": "C",
             "dice": SOLO_TURN_SEED,
             "prev": PREV,
