@@ -47,7 +47,7 @@ RULING_TESTS = {
     "jammed-rudder": ("turn", "test_a_rudder_jammed_over_as_measured"),
     "rudder-repair": (
         "turn",
-        "test_a_rudder_jammed_this_turn_rolls_from_the_next_turn_or_this_one",
+        "test_a_rudder_jammed_this_turn_even_again_moves_jammed_at_least_once",
     ),
     "bridge-no-orders": ("turn", "test_three_turns_of_a_four_ship_action"),
     "torpedoes-lost": ("turn", "test_torpedoes_are_resolved_in_their_turn_and_lost"),
