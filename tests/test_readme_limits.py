@@ -285,3 +285,23 @@ def test_the_readme_says_how_large_a_turn_answer_is_and_from_what_size_it_is_gzi
     # A tenth of a KB either way: the time and the key id in the signed part vary a little.
     assert abs(len(answer.data) / 1000 - plain) <= 0.1
     assert abs(len(gzip.compress(answer.data, level)) / 1000 - zipped) <= 0.1
+
+
+def test_the_notations_docs_dice_names_are_answered_or_refused_as_it_says() -> None:
+    """docs/dice.md names notations whose odds the work budget answers and ones it refuses:
+    each is what the service does with it."""
+    text = " ".join(prose("docs/dice.md").split())
+    said = re.search(r"Within it, (.*?) are answered; (.*?) are refused\.", text)
+    assert said, "docs/dice.md's sentence of answered and refused notations"
+
+    def named(words: str) -> list[str]:
+        return [n for n in re.split(r",\s*|\s+(?:and|or)\s+", words) if n]
+
+    client = create_app().test_client()
+    answered, refused = named(said.group(1)), named(said.group(2))
+    assert len(answered) >= 5 and len(refused) >= 3
+    for text_ in answered:
+        assert client.post("/v1/dice/odds", json={"notation": text_}).status_code == 200, text_
+    for text_ in refused:
+        problem = client.post("/v1/dice/odds", json={"notation": text_}).get_json()
+        assert problem["type"] == "/problems#limit", text_

@@ -44,9 +44,9 @@ CHANGE = (
 # (docs/performance.md, *Work budget*).
 FACE_UNITS = 3  # a face of a die: its chance once rerolled, its value after min and max
 SLOT_UNITS = 4  # a coefficient packed into, or read out of, a big integer
-PAIR_UNITS = 4  # a (state, value) pair of a keep's fold: values merged, sorted, counted
+PAIR_UNITS = 3  # a (state, value) pair of a keep's fold: values merged, sorted, counted
 BITS_PER_UNIT = 1200  # a pair's numbers: one unit more for each this many bits
-OUTCOME_UNITS = 100  # an outcome of the answer: its fraction, order, JSON and signature
+OUTCOME_UNITS = 130  # an outcome of the answer: its fraction, order, JSON and signature
 DIGITS_PER_UNIT = 1  # and its numbers' digits: written out, read back, signed
 DIGITS_SQUARED_PER_UNIT = 4000  # writing a number's digits out costs their square
 MULTIPLY_SCALE = 10  # a big multiplication: (digits of the larger x digits of the
@@ -370,8 +370,10 @@ def _keep_term(term: Term, plan: _Plan) -> _Ways:
             die_out_of *= out_of
     die_states = kinds if links == 1 else foreseen_states(links)  # a lone die: its values
 
-    # the pool, die by die
+    # the pool, die by die; the same few values meet again and again, so each pick is
+    # made once
     states: dict[tuple[int, tuple[int, ...]], int] | None = None if die is None else {(0, ()): 1}
+    picked: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
     for count in range(term.count):
         plan.spend(foreseen_states(count * links) * die_states * pair)
         if states is None or die is None:
@@ -379,7 +381,10 @@ def _keep_term(term: Term, plan: _Plan) -> _Ways:
         following = {}
         for (s, kept), w in states.items():
             for (t, more), v in die.items():
-                state = (s + t, pick(kept, more))
+                joined = picked.get((kept, more))
+                if joined is None:
+                    joined = picked[kept, more] = pick(kept, more)
+                state = (s + t, joined)
                 following[state] = following.get(state, 0) + w * v
         states = following
     total_out_of = die_out_of**term.count

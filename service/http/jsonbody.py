@@ -60,9 +60,9 @@ MAX_OBJECT_MEMBERS = 256
 # decoder a call of its own, so a flood of empty ones is refused before it is read.
 BYTES_PER_OBJECT = 16
 # and at most this many in all (a game log opens one every 80 to 150 bytes: 1 MiB of it
-# about 13,000), so that reading a body the size of the verify route's limit, only to find
+# about 13,000; this is one per 64 bytes of a MiB), so that reading a body the size of the verify route's limit, only to find
 # its list of entries too long, stays within a refusal's few milliseconds.
-MAX_BODY_OBJECTS = 20_000
+MAX_BODY_OBJECTS = 16_384
 
 # What reading a body costs, in the work units of service/engine/budget.py (about 0.1 us
 # of CPU), counted off its bytes before it is read: orjson's reading and the walk of its
