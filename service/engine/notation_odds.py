@@ -373,7 +373,7 @@ def _keep_term(term: Term, plan: _Plan) -> _Ways:
     # the pool, die by die; the same few values meet again and again, so each pick is
     # made once
     states: dict[tuple[int, tuple[int, ...]], int] | None = None if die is None else {(0, ()): 1}
-    picked: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+    joins: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
     for count in range(term.count):
         plan.spend(foreseen_states(count * links) * die_states * pair)
         if states is None or die is None:
@@ -381,9 +381,9 @@ def _keep_term(term: Term, plan: _Plan) -> _Ways:
         following = {}
         for (s, kept), w in states.items():
             for (t, more), v in die.items():
-                joined = picked.get((kept, more))
+                joined = joins.get((kept, more))
                 if joined is None:
-                    joined = picked[kept, more] = pick(kept, more)
+                    joined = joins[kept, more] = pick(kept, more)
                 state = (s + t, joined)
                 following[state] = following.get(state, 0) + w * v
         states = following

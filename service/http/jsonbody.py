@@ -59,9 +59,10 @@ MAX_OBJECT_MEMBERS = 256
 # (4,096 for 64 KiB): a game log opens one every 50 to 120 bytes. Every object costs the
 # decoder a call of its own, so a flood of empty ones is refused before it is read.
 BYTES_PER_OBJECT = 16
-# and at most this many in all (a game log opens one every 80 to 150 bytes: 1 MiB of it
-# about 13,000; this is one per 64 bytes of a MiB), so that reading a body the size of the verify route's limit, only to find
-# its list of entries too long, stays within a refusal's few milliseconds.
+# and at most this many in all, one per 64 bytes of a MiB (a game log opens one every 80
+# to 150 bytes: 1 MiB of it about 13,000), so that reading a body the size of the verify
+# route's limit, only to find its list of entries too long, stays within a refusal's few
+# milliseconds.
 MAX_BODY_OBJECTS = 16_384
 
 # What reading a body costs, in the work units of service/engine/budget.py (about 0.1 us
