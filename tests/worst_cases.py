@@ -1004,6 +1004,43 @@ def signed_log(post: Callable[[str, Any], Any]) -> Body:
         nonce += 1
 
 
+def _chained(post: Callable[[str, Any], Any], path: str, body: Callable[[int], Any]) -> Body:
+    """A log of 100 answers of ``path``, each chained to the one before (``prev``)."""
+    log: list[Any] = []
+    for nonce in range(1, MAX_LOG_ENTRIES + 1):
+        asked = body(nonce)
+        if log:
+            asked["prev"] = hashlib.sha256(log[-1]["receipt"].encode()).hexdigest()
+        log.append(post(path, asked))
+    return log
+
+
+def fleet_action_log(post: Callable[[str, Any], Any]) -> Body:
+    """100 chained fleet-action turn answers at their limits (names at their longest)."""
+    return _chained(
+        post,
+        f"{FLEET}/turn",
+        lambda nonce: {
+            "state": FLEET_TURN_STATE,
+            "activation": {**fleet_guns(FLEET_B_NAMES[5], FLEET_A_NAMES[0]), "moved": 10},
+            "dice": {"seed": "fleet-game", "nonce": nonce},
+        },
+    )
+
+
+def salvo_log(post: Callable[[str, Any], Any]) -> Body:
+    """100 chained Salvo! turn answers, cards at their longest: the largest real game."""
+    return _chained(
+        post,
+        f"{SOLO}/turn",
+        lambda nonce: {
+            "state": SOLO_TURN_STATE,
+            "player_action": "C",
+            "dice": {"seed": "salvo-game", "nonce": nonce},
+        },
+    )
+
+
 OTHER_CASES = [
     Case(
         "POST",
@@ -1024,6 +1061,18 @@ OTHER_CASES = [
         f"{MAX_NOTATION_DRAWS} dice drawn at most: every die rerolled and exploded to its caps",
         {"notation": f"{MOST_REROLLED}d6r1!kh3", "dice": {"values": most_draws()}},
         past={"notation": f"{MOST_REROLLED + 1}d6r1!kh3"},
+    ),
+    Case(
+        "POST",
+        "/v1/receipts/verify",
+        "a whole Salvo! game of 100 chained turns, cards at their longest (about 890 KB)",
+        salvo_log,
+    ),
+    Case(
+        "POST",
+        "/v1/receipts/verify",
+        "a whole fleet-action game of 100 chained turns, names at their longest",
+        fleet_action_log,
     ),
     Case(
         "POST",
