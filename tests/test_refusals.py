@@ -19,6 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import create_app
+from service.http import jsonbody
 from service.http.jsonbody import BYTES_PER_OBJECT, MAX_BODY_OBJECTS, MAX_OBJECT_MEMBERS
 from service.http.problems import MAX_FIELD_ERRORS
 
@@ -301,3 +302,19 @@ def test_a_problem_of_three_errors_quotes_them_all(client: FlaskClient) -> None:
     problem = client.post("/v1/rulesets/salvo-grid/heatmap", json=body).get_json()
     assert [e["field"] for e in problem["errors"]] == [f"view.misses.{i}" for i in range(3)]
     assert "more" not in problem["detail"] and problem["detail"].count("view.misses.") == 3
+
+
+@pytest.mark.parametrize(("extra", "counted"), [(-1, False), (0, True)])
+def test_a_body_is_counted_and_charged_from_a_few_kib(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, extra: int, counted: bool
+) -> None:
+    """A body shorter than UNCOUNTED_BYTES (and than twice the objects it may open) is read
+    without counting its values: most step requests are, and skip the work of counting;
+    from that length on, its reading is charged to the request's budget."""
+    charged: list[int] = []
+    monkeypatch.setattr(jsonbody, "_charge_reading", charged.append)
+    pad = jsonbody.UNCOUNTED_BYTES + extra - len(json.dumps({"p": ""}).encode())
+    body = json.dumps({"p": "x" * pad}).encode()
+    assert len(body) == jsonbody.UNCOUNTED_BYTES + extra
+    client.post("/v1/dice/roll", data=body, content_type="application/json")
+    assert bool(charged) == counted
