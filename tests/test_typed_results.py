@@ -21,6 +21,7 @@ import pytest
 from flask import Flask
 
 from service.engine.typed import Doc, Fixed, Limits, fixed_set, pattern_of, table_of, values
+from service.http.contract import registered
 from service.http.derive import result_schema
 from service.http.fields import OneOf
 from service.http.steps import StepHTTP
@@ -253,8 +254,9 @@ def test_a_wrong_enum_or_a_lost_null_is_caught(document: dict[str, Any]) -> None
 # --- derived, not written twice ------------------------------------------------------------
 
 # The rulesets whose result schemas are derived from their typed results (each step's
-# StepHTTP names its TypedDict; no result schema is written by hand).
-DERIVED = ("fleet-action", "dreadnought", "salvo-grid", "salvo-solo")
+# StepHTTP names its TypedDict; no result schema is written by hand): every registered one,
+# read from the registry so that a ruleset added later is checked too.
+DERIVED = tuple(api.id for api in registered())
 
 
 def _step_specs(ruleset_id: str) -> list[StepHTTP]:
