@@ -339,6 +339,38 @@ def _answer(client: FlaskClient, ruleset: str, step: str, body: dict[str, Any]) 
     return found
 
 
+REGENERATE = "FC_UPDATE_SNAPSHOTS=1 .venv/bin/python -m pytest tests/test_trail_snapshots.py"
+
+
+def snapshot(path: Path, answers: dict[str, Any]) -> Any:
+    """The answers pinned at ``path``. A missing snapshot fails under CI (``CI=1``): there a
+    skip would pass a ruleset nobody pinned. Elsewhere it is written, for review, and the
+    test skips; ``FC_UPDATE_SNAPSHOTS=1`` writes it over."""
+    if not UPDATE and not path.exists() and os.environ.get("CI"):
+        pytest.fail(f"no snapshot {path.name}: make it with `{REGENERATE}`, review it, commit it")
+    if UPDATE or not path.exists():
+        path.parent.mkdir(exist_ok=True)
+        text = json.dumps(answers, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+        path.write_text(text, encoding="utf-8")
+        pytest.skip(f"snapshot written: {path.name}; review it and commit it ({REGENERATE})")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_a_missing_snapshot_fails_under_ci_and_is_written_elsewhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "new-ruleset.json"
+    monkeypatch.setenv("CI", "1")
+    with pytest.raises(pytest.fail.Exception, match="FC_UPDATE_SNAPSHOTS=1"):
+        snapshot(path, {"0 roll {}": {}})
+    assert not path.exists()
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="FC_UPDATE_SNAPSHOTS=1"):
+        snapshot(path, {"0 roll {}": {}})
+    monkeypatch.setenv("CI", "1")  # written: read back, under CI too
+    assert snapshot(path, {}) == {"0 roll {}": {}}
+
+
 @pytest.mark.parametrize("ruleset", CASES)
 def test_every_step_answers_as_its_snapshot(client: FlaskClient, ruleset: str) -> None:
     answers = {
@@ -347,13 +379,7 @@ def test_every_step_answers_as_its_snapshot(client: FlaskClient, ruleset: str) -
         )
         for index, (step, body) in enumerate(CASES[ruleset])
     }
-    path = SNAPSHOTS / f"{ruleset}.json"
-    if UPDATE or not path.exists():
-        path.parent.mkdir(exist_ok=True)
-        text = json.dumps(answers, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
-        path.write_text(text, encoding="utf-8")
-        pytest.skip(f"snapshot written: {path.name}; review it and commit it")
-    expected = json.loads(path.read_text(encoding="utf-8"))
+    expected = snapshot(SNAPSHOTS / f"{ruleset}.json", answers)
     assert sorted(answers) == sorted(expected)
     for key, answer in answers.items():
         if "odds" in answer and "odds" not in expected[key]:
