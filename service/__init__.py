@@ -21,11 +21,12 @@ from .http.api import Api
 from .http.budget import RequestBudget
 from .http.components import COMPONENTS, component_to_property, nullable_as_one_of
 from .http.context import current_request
-from .http.contract import RulesetAPI, registered
+from .http.contract import RulesetAPI
 from .http.envelope import RULESET_ID
 from .http.fields import StrictBoolean, StrictInteger, const_to_property, one_of_to_property
 from .http.problems import problem
-from .http.receipts import VERIFY_BODY_BYTES
+from .http.receipts import SIGNED_ANSWER, VERIFY_BODY_BYTES, signed_answer
+from .rulesets.api import registered
 from .startup import StartupError
 
 MAX_BODY_BYTES = 64 * 1024
@@ -83,7 +84,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the WSGI app. ``config`` overrides the defaults (tests use it).
 
     ``RULESETS``: the rulesets the app serves (``RulesetAPI``s), by default every one
-    service/rulesets registers; a test adds its own beside them.
+    service/rulesets registers; a test adds its own beside them. Everything that names a
+    ruleset (the catalog, seals and game headers, the document) is given this app's set,
+    here, once: nothing in service/http reads the registry.
     """
     app = Flask(__name__)
     app.config.update(DEFAULTS)
@@ -174,8 +177,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(dice_api.blp)
     receipts.init_app(app)
     api.register_blueprint(receipts.blp)
-    api.register_blueprint(seeds.blp)
-    api.register_blueprint(seeds.games)
+    for blueprint in seeds.blueprints([ruleset.ruleset for ruleset in served]):
+        api.register_blueprint(blueprint)
     for ruleset in served:
         meta.register_ruleset(app, ruleset.ruleset)
         api.register_blueprint(ruleset.blueprint)
@@ -194,11 +197,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 def _served(setting: Sequence[RulesetAPI] | None) -> tuple[RulesetAPI, ...]:
     served = registered() if setting is None else tuple(setting)
     ids = [ruleset.id for ruleset in served]
-    if not served or len(set(ids)) != len(ids):
+    if not served:
+        raise StartupError(
+            "RULESETS", "serves no ruleset", "name each ruleset to serve (service/rulesets)"
+        )
+    twice = sorted({id_ for id_ in ids if ids.count(id_) > 1})
+    if twice:
         raise StartupError(
             "RULESETS",
-            f"serves {ids}: no ruleset, or one id twice",
-            "name each ruleset to serve once (service/http/contract.py)",
+            f"serves ruleset id {', '.join(map(repr, twice))} twice (of {ids}): one app "
+            "serves one ruleset by each id",
+            "name each ruleset to serve once (service/rulesets)",
         )
     return served
 
@@ -209,9 +218,11 @@ _REF = re.compile(r'"#/components/schemas/([^"]+)"')
 def _documented(api: Api, served: Sequence[RulesetAPI]) -> list[tuple[str, dict[str, Any]]]:
     """The named components (service/http/components.py) this app's operations use, by
     name. Components are made as modules are imported, for every ruleset the process has
-    loaded: an app documents those its own rulesets reach, and ``RulesetId`` lists them."""
+    loaded: an app documents those its own rulesets reach, ``RulesetId`` lists them and
+    ``SignedAnswer`` names their steps' answers."""
     known = {**COMPONENTS}
-    known[RULESET_ID.name] = {**known[RULESET_ID.name], "enum": [r.id for r in served]}
+    known[RULESET_ID.name] = RULESET_ID.members([r.id for r in served])
+    known[SIGNED_ANSWER] = signed_answer([r.ruleset for r in served])
     todo = set(_REF.findall(json.dumps(api.spec.to_dict())))
     used: set[str] = set()
     while todo:

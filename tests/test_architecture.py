@@ -49,6 +49,57 @@ def test_the_check_would_catch_an_import(tmp_path: Path) -> None:
     assert {"flask", "marshmallow", "service.http"} <= imported(sample)
 
 
+def rulesets_imported(path: Path) -> list[str]:
+    """The imports of a module of service/http that reach into service/rulesets (absolute,
+    or relative from service/http: ``..rulesets``), anywhere in it (inside a function too)."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.startswith("service.rulesets")]
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level == 0:
+                named = module
+            elif node.level == 2:  # from service/http/x.py, ``..`` is service
+                named = f"service.{module}" if module else "service"
+            else:
+                continue
+            wanted = [f"{named}.{a.name}".removeprefix(".") for a in node.names]
+            found += [name for name in (named, *wanted) if name.startswith("service.rulesets")]
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module"
+            and any("rulesets" in ast.unparse(arg) for arg in node.args)
+        ):
+            found.append("import_module(...rulesets...)")
+    return sorted(set(found))
+
+
+def test_the_http_layer_imports_nothing_from_the_rulesets() -> None:
+    """service/http serves the rulesets an app is given (create_app resolves the default
+    set): an import back up into service/rulesets would let it read the registry."""
+    modules = sorted((SERVICE / "http").rglob("*.py"))
+    assert len(modules) > 10
+    offenders = {str(p.relative_to(SERVICE)): rulesets_imported(p) for p in modules}
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_the_rulesets_check_would_catch_an_import(tmp_path: Path) -> None:
+    for line in (
+        "from ..rulesets import REGISTERED",
+        "from .. import rulesets",
+        "from service.rulesets.salvo_solo import RULESET",
+        "import service.rulesets",
+        "def f():\n    from ..rulesets import registered",
+        'importlib.import_module(f"..rulesets.{name}", __package__)',
+    ):
+        sample = tmp_path / "bad.py"
+        sample.write_text(line + "\n")
+        assert rulesets_imported(sample), line
+    sample.write_text("from ..engine.ruleset import Ruleset\nfrom .contract import load\n")
+    assert rulesets_imported(sample) == []
+
+
 def test_every_registered_ruleset_is_a_folder_with_its_parts() -> None:
     from service.rulesets import REGISTERED
 

@@ -471,3 +471,27 @@ def test_a_flat_record_as_a_dict_is_what_asdict_gives_in_its_order() -> None:
         made = fields_dict(record)
         assert made == asdict(record)
         assert list(made) == list(asdict(record))
+
+
+def test_a_second_ruleset_of_one_id_replaces_no_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(resolution, "_DEFAULTS", {})
+    strict = _with_ruling("demo-again", _two_readings("strict"))
+    _with_ruling("demo-again", _two_readings("strict"))  # the same defaults: nothing to choose
+    assert resolution.Readings(None, "demo-again").reading("demo-two-readings") == "strict"
+    loose = _with_ruling("demo-again", _two_readings("loose"))
+
+    def read(_: object, res: Resolution) -> dict[str, object]:
+        return {"reading": res.reading("demo-two-readings")}
+
+    step = Step(name="read", summary="Read", description="Its reading.", dice="none", resolve=read)
+    # Each Ruleset's own readings in force still say its defaults ...
+    for ruleset, reading in ((strict, "strict"), (loose, "loose")):
+        answer = run_step(
+            "demo-again", step, None, dice.SuppliedDice([]), ruleset.readings_in_force()
+        )
+        assert answer["result"] == {"reading": reading}
+    # ... while the id alone names neither (not the last one made).
+    with pytest.raises(
+        KeyError, match="two rulesets of id 'demo-again' give their rulings different"
+    ):
+        run_step("demo-again", step, None, dice.SuppliedDice([]))

@@ -12,7 +12,7 @@ from flask import Flask
 
 from service import create_app
 from service.http.components import camel
-from service.http.contract import registered
+from service.rulesets.api import registered
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,8 +10,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.http.contract import registered
 from service.http.pictures import how_sure, odds, percent
+from service.rulesets.api import registered
 
 SVG = "image/svg+xml"
 NS = "{http://www.w3.org/2000/svg}"

@@ -22,8 +22,9 @@ from openapi_spec_validator import validate
 
 from service import create_app
 from service.http import meta
-from service.http.contract import RulesetAPI, registered
+from service.http.contract import RulesetAPI
 from service.rulesets import REGISTERED
+from service.rulesets.api import registered
 from service.startup import StartupError
 from tests.fixtures.tiny_ruleset import EXTRA, TINY, TWIN
 
@@ -102,8 +103,13 @@ def test_a_ruleset_api_that_breaks_the_contract_is_refused() -> None:
         ValueError, match="^ruleset 'tiny': its blueprint serves '/v1/rulesets/tiny-"
     ):
         dataclasses.replace(TINY, blueprint=TWIN.blueprint)
-    for setting in ((), (TINY, TINY), (*EXTRA, dataclasses.replace(TWIN))):
-        with pytest.raises(StartupError, match="^RULESETS: serves .*: no ruleset, or one id twice"):
+    with pytest.raises(StartupError, match="^RULESETS: serves no ruleset;"):
+        create_app({"RULESETS": ()})
+    for setting, twice in (
+        ((TINY, TINY), "'tiny'"),
+        ((*EXTRA, dataclasses.replace(TWIN)), "'tiny-twin'"),
+    ):
+        with pytest.raises(StartupError, match=f"^RULESETS: serves ruleset id {twice} twice "):
             create_app({"RULESETS": setting})
 
 
@@ -142,3 +148,98 @@ def steps_named_in_readme(ruleset: str) -> list[str]:
 @pytest.mark.parametrize("api", registered(), ids=lambda api: api.id)
 def test_the_readme_names_every_step_of_each_ruleset(api: RulesetAPI) -> None:
     assert steps_named_in_readme(api.id) == [step.name for step in api.ruleset.steps]
+
+
+# --- two apps of one process, each serving its own set -----------------------------------
+
+_BY_ID = {api.id: api for api in registered()}
+
+
+@pytest.fixture(scope="module")
+def apps(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Flask]:
+    """Three apps made one after the other in this process: fleet-action alone, salvo-solo
+    alone, and fleet-action with the test ruleset beside it."""
+    sets = {
+        "fleet": (_BY_ID["fleet-action"],),
+        "solo": (_BY_ID["salvo-solo"],),
+        "tiny": (_BY_ID["fleet-action"], TINY),
+    }
+    return {
+        name: create_app(
+            {
+                "TESTING": True,
+                "FIRECONTROL_DATA_DIR": str(tmp_path_factory.mktemp(f"{name}-data")),
+                "RULESETS": served,
+            }
+        )
+        for name, served in sets.items()
+    }
+
+
+SERVED = {
+    "fleet": ["fleet-action"],
+    "solo": ["salvo-solo"],
+    "tiny": ["fleet-action", "tiny"],
+}
+EVERY_ID = ["salvo-solo", "fleet-action", "dreadnought", "salvo-grid", "tiny"]
+
+
+def _a_step(document: dict[str, Any], ruleset: str) -> tuple[str, Any]:
+    """The first step of ``ruleset`` the document has, and its request example."""
+    for path, item in document["paths"].items():
+        if path.startswith(f"/v1/rulesets/{ruleset}/") and not path.endswith("/odds"):
+            post = item.get("post")
+            if post is not None:
+                return path, post["requestBody"]["content"]["application/json"]["example"]
+    raise AssertionError(f"no step of {ruleset} documented")
+
+
+@pytest.mark.parametrize("name", list(SERVED))
+def test_each_app_lists_and_documents_its_own_rulesets(apps: dict[str, Flask], name: str) -> None:
+    client = apps[name].test_client()
+    listed = [r["id"] for r in client.get("/v1/rulesets").get_json()["rulesets"]]
+    assert listed == SERVED[name]
+    assert list(apps[name].extensions[meta.EXTENSION]) == SERVED[name]
+    document = client.get("/openapi.json").get_json()
+    validate(document)
+    schemas = document["components"]["schemas"]
+    assert schemas["RulesetId"]["enum"] == SERVED[name]
+    reached = {p.split("/")[3] for p in document["paths"] if p.startswith("/v1/rulesets/")}
+    reached.discard("{ruleset}")  # the catalog's own paths, by a parameter
+    assert reached == set(SERVED[name])
+    answers = [a["$ref"].rsplit("/", 1)[1] for a in schemas["SignedAnswer"]["anyOf"]]
+    assert {a for a in answers if a.endswith("Response")} <= set(schemas)
+    for other in set(EVERY_ID) - set(SERVED[name]):
+        assert client.get(f"/v1/rulesets/{other}").status_code == 404
+        assert not any(p.startswith(f"/v1/rulesets/{other}/") for p in document["paths"])
+
+
+@pytest.mark.parametrize("name", list(SERVED))
+def test_each_app_steps_seals_and_checks_by_its_own_set(apps: dict[str, Flask], name: str) -> None:
+    client = apps[name].test_client()
+    document = client.get("/openapi.json").get_json()
+    for ruleset in SERVED[name]:
+        path, example = _a_step(document, ruleset)
+        answer = client.post(path, json=example)
+        assert answer.status_code == 200, answer.get_json()
+        assert answer.get_json()["ruleset"] == ruleset
+        checked = client.post("/v1/receipts/verify", json=answer.get_json()).get_json()
+        assert checked["valid"], checked
+        assert checked["entries"][0]["ruleset"] == ruleset
+
+        sealed = client.post("/v1/seeds", json={"ruleset": ruleset})
+        assert sealed.status_code == 200, sealed.get_json()
+        assert sealed.get_json()["ruleset"] == ruleset
+        header = client.post("/v1/games", json={"ruleset": ruleset})
+        assert header.status_code == 200, header.get_json()
+        assert (header.get_json()["ruleset"], header.get_json()["step"]) == (ruleset, "game-header")
+        verdict = client.post("/v1/receipts/verify", json=[header.get_json()]).get_json()
+        assert verdict["entries"][0]["ruleset"] == ruleset
+
+    refused = f"Must be one of: {', '.join(SERVED[name])}."
+    for other in set(EVERY_ID) - set(SERVED[name]):
+        for endpoint in ("/v1/seeds", "/v1/games"):
+            answer = client.post(endpoint, json={"ruleset": other})
+            assert answer.status_code == 422, (endpoint, other)
+            errors = answer.get_json()["errors"]
+            assert {"field": "ruleset", "message": refused} in errors, errors

@@ -26,9 +26,9 @@ from flask.testing import FlaskClient
 
 from service.engine.dice import SuppliedDice
 from service.engine.resolution import Resolution, readings_in_force
-from service.http.contract import registered
 from service.http.meta import EXTENSION
 from service.rulesets import REGISTERED
+from service.rulesets.api import registered
 from service.rulesets.dreadnought import tables as dn
 from service.rulesets.fleet_action import tables as fa
 from service.rulesets.salvo_grid import tables as sg

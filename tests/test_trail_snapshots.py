@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from service.http.contract import registered
+from service.rulesets.api import registered
 from service.rulesets.salvo_grid.api import FLEET_A, FLEET_B, LOOT_A, LOOT_B
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"

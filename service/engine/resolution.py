@@ -18,9 +18,30 @@ from .dice import DiceSource, Roll
 _DEFAULTS: dict[str, Mapping[str, str]] = {}
 
 
+class _MadeTwice(dict[str, str]):
+    """The defaults of a ruleset id that two Rulesets give differently: neither is the id's,
+    so a run under that id alone reads none of them (each Ruleset's own readings in force,
+    ``Ruleset.readings_in_force``, still say every one). Never the last one made."""
+
+    def __init__(self, ruleset: str) -> None:
+        super().__init__()
+        self.ruleset = ruleset
+
+    def get(self, ruling: str, default: object = None) -> Any:
+        raise KeyError(
+            f"two rulesets of id {self.ruleset!r} give their rulings different defaults: "
+            f"resolve {ruling!r} under its ruleset's readings (Ruleset.readings_in_force)"
+        )
+
+
 def register_defaults(ruleset: str, defaults: Mapping[str, str]) -> None:
-    """Record the default reading of each of a ruleset's rulings with readings."""
-    _DEFAULTS[ruleset] = dict(defaults)
+    """Record the default reading of each of a ruleset's rulings with readings. A second
+    ruleset of the same id with other defaults replaces neither's (``_MadeTwice``)."""
+    found = _DEFAULTS.get(ruleset)
+    if found is None:
+        _DEFAULTS[ruleset] = dict(defaults)
+    elif isinstance(found, _MadeTwice) or found != dict(defaults):
+        _DEFAULTS[ruleset] = _MadeTwice(ruleset)
 
 
 def default_reading(ruling: str) -> str:

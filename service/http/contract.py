@@ -1,8 +1,9 @@
 """What a ruleset gives the service, in one place: ``RulesetAPI``.
 
 Each ruleset folder's ``api.py`` names one, ``API``; ``create_app`` serves the ones its
-``RULESETS`` setting lists (by default ``registered()``: the folders service/rulesets
-names in ``REGISTERED``). docs/rulesets.md says what goes where.
+``RULESETS`` setting lists (by default ``service.rulesets.registered()``: the folders
+service/rulesets names in ``REGISTERED``). The HTTP layer never reads that registry: an
+app hands each part the rulesets it serves. docs/rulesets.md says what goes where.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from dataclasses import dataclass, field
 from flask_smorest import Blueprint
 
 from ..engine.ruleset import Ruleset
-from ..rulesets import REGISTERED
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -70,8 +70,3 @@ def load(module: str) -> RulesetAPI:
     if not isinstance(found, RulesetAPI):
         raise TypeError(f"{module} names no API (a RulesetAPI)")
     return found
-
-
-def registered() -> tuple[RulesetAPI, ...]:
-    """The rulesets of this service: every folder ``REGISTERED`` names, in its order."""
-    return tuple(load(f"service.rulesets.{name}.api") for name in REGISTERED)

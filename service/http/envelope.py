@@ -4,22 +4,60 @@ ruleset and step, rolls, modifiers, dice used, readings in force, provenance, re
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 from ..engine.ruleset import Ruleset, Ruling
-from ..rulesets import REGISTERED
-from .components import EnumType, camel
+from .components import COMPONENTS, EnumType, camel, component
 from .fields import date_time
 from .receipts import ProvenanceSchema, receipt_field
 
-RULESET_ID = EnumType(
-    "RulesetId",
-    (name.replace("_", "-") for name in REGISTERED),
-    "A ruleset this service resolves (GET /v1/rulesets lists them).",
-)
+
+class RulesetIdField(fields.String):
+    """A ruleset's id, documented as a ``$ref`` to ``RulesetId``. Which ids it takes is the
+    app's to say: a schema an app loads requests with is bound to the rulesets that app
+    serves (``serving``); unbound (a response's schema, only documented) it takes any."""
+
+    component = "RulesetId"
+
+    def serving(self, ids: Sequence[str]) -> None:
+        # A new list: a schema's copy of a field shares the class's list of validators.
+        self.validators = [*self.validators, validate.OneOf(ids)]
+
+
+class RulesetIdType:
+    """The component ``RulesetId``: the rulesets an app serves, and no others. The members
+    are each app's own (``members``), written into its document as it is made."""
+
+    name = RulesetIdField.component
+
+    def __init__(self, description: str) -> None:
+        component(self.name, {"type": "string", "enum": [], "description": description})
+
+    def field(self, **kwargs: Any) -> RulesetIdField:
+        return RulesetIdField(**kwargs)
+
+    def members(self, ids: Sequence[str]) -> dict[str, Any]:
+        """The component as an app serving ``ids`` documents it."""
+        return {**COMPONENTS[self.name], "enum": list(ids)}
+
+
+RULESET_ID = RulesetIdType("A ruleset this service resolves (GET /v1/rulesets lists them).")
+
+
+S = TypeVar("S", bound=Schema)
+
+
+def serving(schema: S, ids: Sequence[str]) -> S:
+    """``schema`` (an instance, the app's own) taking only the ruleset ids ``ids``."""
+    for field in schema.fields.values():
+        if isinstance(field, RulesetIdField):
+            field.serving(ids)
+    return schema
+
+
 DICE_MODE = EnumType(
     "DiceMode",
     ("seeded", "supplied", "sealed"),
@@ -53,7 +91,9 @@ def _ruling_field(prefix: str, ruling: Ruling) -> fields.Field[Any]:
     return readings.field(metadata={"description": ruling.question})
 
 
-_RULES: dict[str, type[Schema]] = {}
+# By the Ruleset itself (held beside its schema, so its id() is not reused): two rulesets
+# of one id, served by two apps of one process, each have their own.
+_RULES: dict[int, tuple[Ruleset, type[Schema]]] = {}
 
 
 def rules_schema(ruleset: Ruleset) -> type[Schema]:
@@ -62,9 +102,9 @@ def rules_schema(ruleset: Ruleset) -> type[Schema]:
     The request's ``rules`` and the answer's echo are this one component, so an answer's
     readings can be sent back as they are. An unknown ruling names the ones there are.
     """
-    found = _RULES.get(ruleset.id)
+    found = _RULES.get(id(ruleset))
     if found is not None:
-        return found
+        return found[1]
     prefix = camel(ruleset.id)
     optional = ruleset.optional
     known = ", ".join(ruling.id for ruling in optional)
@@ -80,7 +120,8 @@ def rules_schema(ruleset: Ruleset) -> type[Schema]:
         f"/v1/rulesets/{ruleset.id} lists each ruling's readings and its default). A request "
         "leaves out any ruling it reads the default way; the answer names them all."
     )
-    schema = _RULES[ruleset.id] = named(f"{prefix}Rules", Schema, members)
+    schema = named(f"{prefix}Rules", Schema, members)
+    _RULES[id(ruleset)] = (ruleset, schema)
     return schema
 
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask import Flask, Response, current_app
+from flask import Flask, Response
 from flask_smorest import Blueprint, abort
 from flask_swagger_ui import get_swaggerui_blueprint
 from marshmallow import Schema, fields
@@ -16,6 +16,7 @@ from ..engine.errors import PROBLEM_KINDS, ProblemKind
 from ..engine.ruleset import Ruleset
 from .answers import json_response
 from .components import EnumType, camel, component, ref
+from .context import this_app
 from .contract import RulesetAPI
 from .envelope import RULESET_ID
 from .shapes import merged, shape_of
@@ -187,7 +188,7 @@ def register_ruleset(app: Flask, ruleset: Ruleset) -> None:
 
 def rulesets() -> dict[str, Ruleset]:
     """The rulesets the current app serves, by id."""
-    found: dict[str, Ruleset] = current_app.extensions.get(EXTENSION, {})
+    found: dict[str, Ruleset] = this_app().extensions.get(EXTENSION, {})
     return found
 
 

@@ -7,10 +7,9 @@ for where they come from); every resolution response goes through ``signed``.
 from __future__ import annotations
 
 import functools
-import importlib
 import inspect
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
@@ -23,10 +22,10 @@ from marshmallow import Schema, fields, validate
 from ..engine import budget
 from ..engine import dice as engine_dice
 from ..engine.errors import KINDS, RuleError
+from ..engine.ruleset import Ruleset
 from ..receipts import checking, keys
 from ..receipts.canonical import CanonicalizationError
 from ..receipts.signing import Signer
-from ..rulesets import REGISTERED
 from ..startup import StartupError, quoted
 from . import jsonbody
 from .components import EnumType, camel, component, ref
@@ -484,25 +483,27 @@ VERIFY_EXAMPLE = {
 }
 
 
-def _signed_answers() -> list[str]:
-    """The component of every signed answer: each step's, the dice roll's, the seal's and the
-    game header's."""
-    names: list[str] = []
-    for module in REGISTERED:
-        ruleset = importlib.import_module(f"...rulesets.{module}", __name__).RULESET
-        names.extend(f"{camel(ruleset.id)}{camel(step.name)}Response" for step in ruleset.steps)
+def _signed_answers(served: Sequence[Ruleset]) -> list[str]:
+    """The component of every signed answer of an app serving ``served``: each step's, the
+    dice roll's, the seal's and the game header's."""
+    names = [
+        f"{camel(ruleset.id)}{camel(step.name)}Response"
+        for ruleset in served
+        for step in ruleset.steps
+    ]
     return [*names, "RollResponse", "SealResponse", "GameResponse"]
 
 
-SIGNED_ANSWER = component(
-    "SignedAnswer",
-    {
+def signed_answer(served: Sequence[Ruleset]) -> dict[str, Any]:
+    """The component ``SignedAnswer`` as an app serving ``served`` documents it: any of its
+    own signed answers (create_app writes it; the one registered here names no step's)."""
+    return {
         "description": "A signed answer of this service, as it was received: any step's, the "
         "dice roll's or the seal's (a generated client passes the answer object it got). "
         "Any other object is checked too, and reported, never refused: a tampered answer "
         "is what this endpoint is for.",
         "anyOf": [
-            *(ref(name) for name in _signed_answers()),
+            *(ref(name) for name in _signed_answers(served)),
             # Named, so a generated client's class for it keeps its name when steps are
             # added (inline, openapi-python-client numbered it: SignedAnswerType31, ...).
             ref(
@@ -517,8 +518,10 @@ SIGNED_ANSWER = component(
                 )
             ),
         ],
-    },
-)
+    }
+
+
+SIGNED_ANSWER = component("SignedAnswer", signed_answer(()))
 
 ONE_ANSWER = component(
     "OneAnswer",

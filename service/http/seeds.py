@@ -6,9 +6,8 @@ the sealed token the players keep.
 
 from __future__ import annotations
 
-import importlib
 import time
-from functools import cache
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -21,8 +20,7 @@ from ..engine.errors import KINDS, RuleError
 from ..engine.ruleset import Ruleset
 from ..receipts import sealing
 from ..receipts.signing import rfc3339
-from ..rulesets import REGISTERED
-from .envelope import RULESET_ID, rules_schema
+from .envelope import RULESET_ID, rules_schema, serving
 from .fields import StrictInteger, date_time
 from .problems import problem
 from .receipts import (
@@ -49,22 +47,6 @@ BINDING_DESCRIPTION = (
     "gives the dice they want. null: the token is unbound, and its holder can."
 )
 
-blp = Blueprint(
-    "seeds",
-    __name__,
-    url_prefix="/v1/seeds",
-    description="Sealed seeds: the service commits to a secret seed, rolls from it and the "
-    "players' own seed, and reveals it once the game is over.",
-)
-
-
-@cache
-def rulesets() -> dict[str, Ruleset]:
-    """Every registered ruleset by its id."""
-    found = (importlib.import_module(f"..rulesets.{name}", __package__) for name in REGISTERED)
-    return {module.RULESET.id: module.RULESET for module in found}
-
-
 RULES_BINDING = (
     'Hex SHA-256 of the RFC 8785 JSON of `{"ruleset": ..., "rules": ...}` (the ruleset and '
     "every ruling's reading in force) the token binds: it rolls a step of that ruleset under "
@@ -78,13 +60,12 @@ class GameRulesError(RuleError):
     takes any ruling name, since which there are depends on the ruleset)."""
 
 
-def game_readings(ruleset_id: str | None, rules: Any) -> dict[str, str] | None:
+def game_readings(ruleset: Ruleset | None, rules: Any) -> dict[str, str] | None:
     """The readings in force a seal (or a game header) binds, or None when it names no ruleset."""
-    if ruleset_id is None:
+    if ruleset is None:
         if rules is not None:
             raise GameRulesError("`rules` binds the readings of a ruleset: name it", "ruleset")
         return None
-    ruleset = rulesets()[ruleset_id]
     try:
         chosen = rules_schema(ruleset)().load(rules or {})
     except ValidationError as error:
@@ -239,88 +220,7 @@ REVEAL_ANSWER = {
 }
 
 
-@blp.route("", methods=["POST"])
-@blp.doc(
-    operationId="sealSeed",
-    summary="Seal a secret seed",
-    description="The service picks a secret seed and answers with its SHA-256 commitment, "
-    "the time after which it may be revealed, and a sealed token (the seed, its times and "
-    "any binding, encrypted and authenticated with a server key). Roll with "
-    '`dice: {"sealed": <token>, "client_seed": <text>, "nonce": n}`: the dice come from '
-    "both seeds.\n\n"
-    "The flow in which no single party can choose the dice: (1) the roller picks an "
-    "unguessable client seed (say 32 random bytes in hex) and gives its SHA-256 to the "
-    "opponent or referee; (2) the opponent or referee calls this endpoint with "
-    "`client_seed_sha256` (and the game's `ruleset` and `rules`, which the token then binds: "
-    "it rolls only under them, and the log is checked against them), keeps the signed "
-    "answer, and hands the token over; (3) every roll "
-    "sends the token with that client seed, which the service checks against the binding "
-    "(another client seed is a 422). The roller cannot try client seeds (the token binds "
-    "one) nor seal again until a token suits (the opponent sealed it, and the log starts "
-    "with the opponent's answer); the opponent cannot compute the dice (it knows only the "
-    "hash of the client seed); the service committed to its seed before it saw the client "
-    "seed. Without `client_seed_sha256` the token is unbound: whoever holds it can try client "
-    "seeds privately until the dice suit, so an unbound token does not stop grinding. "
-    "Whoever holds both the token and the client seed can also roll any nonce privately "
-    "before choosing a move (the service keeps no state): let the side that does not choose "
-    "the move send the rolls. See docs/verifiable-rolls.md for who can do what.\n\n"
-    "The answer is signed and shows the binding; send its receipt hash as the first roll's "
-    "`prev` to put the commitment at the head of the game's log.",
-    parameters=[PREFER_PARAMETER],
-)
-@blp.arguments(SealRequestSchema(), example=SEAL_EXAMPLE)
-@blp.response(200, SealResponseSchema, example=SEAL_ANSWER)
-def seal(args: dict[str, Any]) -> Response:
-    now = int(time.time())
-    ruleset = args.get("ruleset")
-    readings = game_readings(ruleset, args.get("rules"))
-    binding = (
-        None if ruleset is None or readings is None else sealing.rules_binding(ruleset, readings)
-    )
-    seed = sealing.new_server_seed()
-    keys = current_keys().seals
-    token = sealing.seal(
-        keys, seed, now, now + args["reveal_in"], args.get("client_seed_sha256"), binding
-    )
-    described = _described(sealing.open_token(keys, token), token)
-    return signed({**described, "ruleset": ruleset, "rules": readings})
-
-
-@blp.route("/reveal", methods=["POST"])
-@blp.doc(
-    operationId="revealSeed",
-    summary="Reveal a sealed seed",
-    description="Returns the server seed of a sealed token once its `reveal_after` time has "
-    "passed, with the binding the token holds (`client_seed_sha256`); anyone can then check "
-    "the seed against the commitment, the rolls' client seed against the binding, and "
-    "re-derive every roll (tools/verify_dice.py). Before that time: 409. A token this "
-    "service did not make, or one that was altered: 422.",
-)
-@blp.arguments(RevealRequestSchema(), example={"sealed": EXAMPLE_TOKEN})
-@blp.response(200, RevealResponseSchema, example=REVEAL_ANSWER)
-@blp.alt_response(409, response="Conflict")
-def reveal(args: dict[str, Any]) -> Response:
-    opened = sealing.open_token(current_keys().seals, args["sealed"], field="sealed")
-    if time.time() < opened.reveal_after:
-        return problem(
-            409,
-            KINDS["too-early"].id,
-            "Conflict",
-            f"this seed stays sealed until {rfc3339(opened.reveal_after)}",
-        )
-    body = {**_described(opened, args["sealed"]), "seed": opened.seed}
-    return Response(orjson.dumps(body), mimetype="application/json")
-
-
 # --- POST /v1/games: a signed header that fixes a game's rules before its first roll -------
-
-games = Blueprint(
-    "games",
-    __name__,
-    url_prefix="/v1/games",
-    description="A game header: the ruleset and readings of a game, signed before its first "
-    "roll, to head its log.",
-)
 
 
 class GameRequestSchema(Schema):
@@ -348,8 +248,46 @@ GAME_EXAMPLE = {"ruleset": "salvo-solo", "rules": {"straddle-21-plus": "no-effec
 HEADER_STEP = "game-header"
 
 
-@games.route("", methods=["POST"])
-@games.doc(
+SEAL_DOC: dict[str, Any] = dict(
+    operationId="sealSeed",
+    summary="Seal a secret seed",
+    description="The service picks a secret seed and answers with its SHA-256 commitment, "
+    "the time after which it may be revealed, and a sealed token (the seed, its times and "
+    "any binding, encrypted and authenticated with a server key). Roll with "
+    '`dice: {"sealed": <token>, "client_seed": <text>, "nonce": n}`: the dice come from '
+    "both seeds.\n\n"
+    "The flow in which no single party can choose the dice: (1) the roller picks an "
+    "unguessable client seed (say 32 random bytes in hex) and gives its SHA-256 to the "
+    "opponent or referee; (2) the opponent or referee calls this endpoint with "
+    "`client_seed_sha256` (and the game's `ruleset` and `rules`, which the token then binds: "
+    "it rolls only under them, and the log is checked against them), keeps the signed "
+    "answer, and hands the token over; (3) every roll "
+    "sends the token with that client seed, which the service checks against the binding "
+    "(another client seed is a 422). The roller cannot try client seeds (the token binds "
+    "one) nor seal again until a token suits (the opponent sealed it, and the log starts "
+    "with the opponent's answer); the opponent cannot compute the dice (it knows only the "
+    "hash of the client seed); the service committed to its seed before it saw the client "
+    "seed. Without `client_seed_sha256` the token is unbound: whoever holds it can try client "
+    "seeds privately until the dice suit, so an unbound token does not stop grinding. "
+    "Whoever holds both the token and the client seed can also roll any nonce privately "
+    "before choosing a move (the service keeps no state): let the side that does not choose "
+    "the move send the rolls. See docs/verifiable-rolls.md for who can do what.\n\n"
+    "The answer is signed and shows the binding; send its receipt hash as the first roll's "
+    "`prev` to put the commitment at the head of the game's log.",
+    parameters=[PREFER_PARAMETER],
+)
+
+REVEAL_DOC: dict[str, Any] = dict(
+    operationId="revealSeed",
+    summary="Reveal a sealed seed",
+    description="Returns the server seed of a sealed token once its `reveal_after` time has "
+    "passed, with the binding the token holds (`client_seed_sha256`); anyone can then check "
+    "the seed against the commitment, the rolls' client seed against the binding, and "
+    "re-derive every roll (tools/verify_dice.py). Before that time: 409. A token this "
+    "service did not make, or one that was altered: 422.",
+)
+
+GAME_DOC: dict[str, Any] = dict(
     operationId="openGame",
     summary="Fix a game's ruleset and readings",
     description="A signed header naming the game's ruleset and every ruling's reading in force "
@@ -360,9 +298,86 @@ HEADER_STEP = "game-header"
     "`ruleset` and `rules`).",
     parameters=[PREFER_PARAMETER],
 )
-@games.arguments(GameRequestSchema(), example=GAME_EXAMPLE)
-@games.response(200, GameResponseSchema)
-def open_game(args: dict[str, Any]) -> Response:
+
+
+def blueprints(served: Sequence[Ruleset]) -> tuple[Blueprint, Blueprint]:
+    """POST /v1/seeds (and /reveal) and POST /v1/games, for the rulesets ``served``: made by
+    each ``create_app``, so a seal or a game header names only a ruleset its app serves."""
+    by_id = {ruleset.id: ruleset for ruleset in served}
+    ids = list(by_id)
+    blp = Blueprint(
+        "seeds",
+        __name__,
+        url_prefix="/v1/seeds",
+        description="Sealed seeds: the service commits to a secret seed, rolls from it and "
+        "the players' own seed, and reveals it once the game is over.",
+    )
+    games = Blueprint(
+        "games",
+        __name__,
+        url_prefix="/v1/games",
+        description="A game header: the ruleset and readings of a game, signed before its "
+        "first roll, to head its log.",
+    )
+
+    @blp.route("", methods=["POST"])
+    @blp.doc(**SEAL_DOC)
+    @blp.arguments(serving(SealRequestSchema(), ids), example=SEAL_EXAMPLE)
+    @blp.response(200, SealResponseSchema, example=SEAL_ANSWER)
+    def seal(args: dict[str, Any]) -> Response:
+        return _seal(args, by_id)
+
+    @blp.route("/reveal", methods=["POST"])
+    @blp.doc(**REVEAL_DOC)
+    @blp.arguments(RevealRequestSchema(), example={"sealed": EXAMPLE_TOKEN})
+    @blp.response(200, RevealResponseSchema, example=REVEAL_ANSWER)
+    @blp.alt_response(409, response="Conflict")
+    def reveal(args: dict[str, Any]) -> Response:
+        return _reveal(args)
+
+    @games.route("", methods=["POST"])
+    @games.doc(**GAME_DOC)
+    @games.arguments(serving(GameRequestSchema(), ids), example=GAME_EXAMPLE)
+    @games.response(200, GameResponseSchema)
+    def open_game(args: dict[str, Any]) -> Response:
+        return _open_game(args, by_id)
+
+    return blp, games
+
+
+def _seal(args: dict[str, Any], by_id: Mapping[str, Ruleset]) -> Response:
+    """Seal a secret seed"""
+    now = int(time.time())
+    ruleset = args.get("ruleset")
+    readings = game_readings(None if ruleset is None else by_id[ruleset], args.get("rules"))
+    binding = (
+        None if ruleset is None or readings is None else sealing.rules_binding(ruleset, readings)
+    )
+    seed = sealing.new_server_seed()
+    keys = current_keys().seals
+    token = sealing.seal(
+        keys, seed, now, now + args["reveal_in"], args.get("client_seed_sha256"), binding
+    )
+    described = _described(sealing.open_token(keys, token), token)
+    return signed({**described, "ruleset": ruleset, "rules": readings})
+
+
+def _reveal(args: dict[str, Any]) -> Response:
+    """Reveal a sealed seed"""
+    opened = sealing.open_token(current_keys().seals, args["sealed"], field="sealed")
+    if time.time() < opened.reveal_after:
+        return problem(
+            409,
+            KINDS["too-early"].id,
+            "Conflict",
+            f"this seed stays sealed until {rfc3339(opened.reveal_after)}",
+        )
+    body = {**_described(opened, args["sealed"]), "seed": opened.seed}
+    return Response(orjson.dumps(body), mimetype="application/json")
+
+
+def _open_game(args: dict[str, Any], by_id: Mapping[str, Ruleset]) -> Response:
+    """Fix a game's ruleset and readings"""
     ruleset = args["ruleset"]
-    readings = game_readings(ruleset, args.get("rules"))
+    readings = game_readings(by_id[ruleset], args.get("rules"))
     return signed({"ruleset": ruleset, "step": HEADER_STEP, "rules": readings})
