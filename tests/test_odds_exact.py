@@ -30,8 +30,9 @@ from service.engine import budget, dice
 from service.engine.errors import LimitError, RuleError
 from service.engine.ruleset import NoInput, Ruleset, step_odds
 from service.http import steps as http_steps
-from service.http.contract import RulesetAPI, registered
+from service.http.contract import RulesetAPI
 from service.rulesets import dreadnought, salvo_solo
+from service.rulesets.api import registered
 from service.rulesets.dreadnought import steps as dn
 from service.rulesets.dreadnought import tables as dt
 from service.rulesets.dreadnought.ships import CATALOG as DN_CATALOG

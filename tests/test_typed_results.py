@@ -21,10 +21,10 @@ import pytest
 from flask import Flask
 
 from service.engine.typed import Doc, Fixed, Limits, fixed_set, pattern_of, table_of, values
-from service.http.contract import registered
 from service.http.derive import result_schema
 from service.http.fields import OneOf
 from service.http.steps import StepHTTP
+from service.rulesets.api import registered
 from service.rulesets.fleet_action import results
 from service.rulesets.salvo_grid import results as grid_results
 from tests.fixtures.tiny_ruleset import EVERY
