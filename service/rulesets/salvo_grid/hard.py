@@ -2,7 +2,7 @@
 
 ``level: hard`` of the computer step (docs/computer.md). From the same inputs as the
 standard captain (its own ocean and its view of the rival's), it works out the heat map
-(service/rulesets/salvo_grid/heatmap.py) with a smaller budget than the heat map step, then:
+(service/rulesets/salvo_grid/heatmap/) with a smaller budget than the heat map step, then:
 
 * depth charges: the line of 3 whose squares not yet fired at hold the most expected ship
   squares, fired once that is at least ``CHARGES_AT`` (or at once if the destroyer is hit,

@@ -24,19 +24,6 @@ def _places(prob: Problem, ship: int, must: int) -> list[int]:
     return _through(prob, ship, must & -must) if must else prob.candidates[ship]
 
 
-def _fitting(prob: Problem, ship: int, occ: int) -> list[int]:
-    """The places of ``ship`` that complete ``occ`` (every other ship) into a fit."""
-    must = prob.required & ~occ
-    if not prob.areas:
-        places = _places(prob, ship, must)
-        if not must:
-            return [m for m in places if not m & occ]
-        return [m for m in places if not m & occ and not must & ~m]
-    wants = tuple(need - (occ & a).bit_count() for a, need in prob.areas)
-    places = prob.by_counts[ship].get(wants, [])
-    return [m for m in places if not m & occ and not must & ~m]
-
-
 def _expand(
     prob: Problem, occ: int, empty: int, left: tuple[int, ...]
 ) -> tuple[int, int, int, list[tuple[int, int]], float]:
