@@ -16,16 +16,24 @@ from flask.sessions import NullSession, SecureCookieSession, SecureCookieSession
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .engine.errors import KINDS, RuleError
-from .http import cors, dice_api, jsonbody, meta, metrics, receipts, referee, request_id, seeds
-from .http.api import Api
-from .http.budget import RequestBudget
-from .http.components import COMPONENTS, component_to_property, nullable_as_one_of
-from .http.context import current_request
-from .http.contract import RulesetAPI
-from .http.envelope import RULESET_ID
-from .http.fields import StrictBoolean, StrictInteger, const_to_property, one_of_to_property
-from .http.problems import problem
-from .http.receipts import SIGNED_ANSWER, VERIFY_BODY_BYTES, signed_answer
+from .http.document.components import COMPONENTS, component_to_property, nullable_as_one_of
+from .http.document.fields import (
+    StrictBoolean,
+    StrictInteger,
+    const_to_property,
+    one_of_to_property,
+)
+from .http.endpoints import dice_api, meta, referee, seeds
+from .http.endpoints.contract import RulesetAPI
+from .http.endpoints.envelope import RULESET_ID
+from .http.fast import jsonbody
+from .http.fast.api import Api
+from .http.fast.context import current_request
+from .http.fast.problems import problem
+from .http.middleware import cors, metrics, request_id
+from .http.middleware.budget import RequestBudget
+from .http.signing import receipts
+from .http.signing.receipts import SIGNED_ANSWER, VERIFY_BODY_BYTES, signed_answer
 from .rulesets.api import registered
 from .startup import StartupError
 
@@ -216,7 +224,7 @@ _REF = re.compile(r'"#/components/schemas/([^"]+)"')
 
 
 def _documented(api: Api, served: Sequence[RulesetAPI]) -> list[tuple[str, dict[str, Any]]]:
-    """The named components (service/http/components.py) this app's operations use, by
+    """The named components (service/http/document/components.py) this app's operations use, by
     name. Components are made as modules are imported, for every ruleset the process has
     loaded: an app documents those its own rulesets reach, ``RulesetId`` lists them and
     ``SignedAnswer`` names their steps' answers."""

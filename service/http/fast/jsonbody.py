@@ -50,8 +50,8 @@ from werkzeug.exceptions import BadRequest, ClientDisconnected, RequestEntityToo
 from werkzeug.utils import cached_property
 from werkzeug.wsgi import LimitedStream, get_content_length
 
-from ..engine import budget
-from ..engine.errors import LimitError
+from ...engine import budget
+from ...engine.errors import LimitError
 
 # Far above the members of any object the service takes or answers (15 at most today).
 MAX_OBJECT_MEMBERS = 256

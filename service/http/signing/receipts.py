@@ -19,19 +19,19 @@ from flask import Flask, Response
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from ..engine import budget
-from ..engine import dice as engine_dice
-from ..engine.errors import KINDS, RuleError
-from ..engine.ruleset import Ruleset
-from ..receipts import checking, keys
-from ..receipts.canonical import CanonicalizationError
-from ..receipts.signing import Signer
-from ..startup import StartupError, quoted
-from . import jsonbody
-from .components import EnumType, camel, component, ref
-from .context import current_request, this_app
-from .fields import date_time
-from .problems import problem
+from ...engine import budget
+from ...engine import dice as engine_dice
+from ...engine.errors import KINDS, RuleError
+from ...engine.ruleset import Ruleset
+from ...receipts import checking, keys
+from ...receipts.canonical import CanonicalizationError
+from ...receipts.signing import Signer
+from ...startup import StartupError, quoted
+from ..document.components import EnumType, camel, component, ref
+from ..document.fields import date_time
+from ..fast import jsonbody
+from ..fast.context import current_request, this_app
+from ..fast.problems import problem
 
 EXTENSION = "fire-control.receipts"
 DEFAULT_ISSUER = "fire-control"
