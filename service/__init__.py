@@ -26,6 +26,7 @@ from .http.document.fields import (
 from .http.endpoints import dice_api, meta, referee, seeds
 from .http.endpoints.contract import RulesetAPI
 from .http.endpoints.envelope import RULESET_ID
+from .http.endpoints.verify import SIGNED_ANSWER, VERIFY_BODY_BYTES, signed_answer
 from .http.fast import jsonbody
 from .http.fast.api import Api
 from .http.fast.context import current_request
@@ -33,7 +34,6 @@ from .http.fast.problems import problem
 from .http.middleware import cors, metrics, request_id
 from .http.middleware.budget import RequestBudget
 from .http.signing import receipts
-from .http.signing.receipts import SIGNED_ANSWER, VERIFY_BODY_BYTES, signed_answer
 from .rulesets.api import registered
 from .startup import StartupError
 
@@ -184,7 +184,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(meta.rulesets_blueprint(served))
     api.register_blueprint(dice_api.blp)
     receipts.init_app(app)
-    api.register_blueprint(receipts.blp)
+    api.register_blueprint(receipts.blp)  # the key set, and the verify route (endpoints/verify.py)
     for blueprint in seeds.blueprints([ruleset.ruleset for ruleset in served]):
         api.register_blueprint(blueprint)
     for ruleset in served:

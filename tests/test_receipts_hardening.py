@@ -404,7 +404,7 @@ def test_the_query_is_read_as_the_documented_arguments_read_it(game_app: Flask, 
     from flask_smorest import Blueprint
     from werkzeug.exceptions import UnprocessableEntity
 
-    from service.http.signing.receipts import VerifyQuerySchema, verify_query
+    from service.http.endpoints.verify import VerifyQuerySchema, verify_query
 
     def read(load: Any) -> Any:
         with game_app.test_request_context(f"{VERIFY}{query}", method="POST"):
