@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from service.engine import dice as engine_dice  # noqa: E402
 from service.engine.ruleset import Ruleset, run_step  # noqa: E402
-from service.http.steps import StepHTTP, step_inputs  # noqa: E402
+from service.http.endpoints.steps import StepHTTP, step_inputs  # noqa: E402
 
 
 @dataclass(frozen=True)

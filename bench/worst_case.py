@@ -37,7 +37,7 @@ from werkzeug.test import EnvironBuilder  # noqa: E402
 
 from service import create_app  # noqa: E402
 from service.engine import budget as work  # noqa: E402
-from service.http import budget as request_budget  # noqa: E402
+from service.http.middleware import budget as request_budget  # noqa: E402
 from tests.worst_cases import PLAIN, WORST_CASES, Case  # noqa: E402
 
 BUDGET_MS = 50.0

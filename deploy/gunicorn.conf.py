@@ -232,7 +232,8 @@ _TEMP_ENV = "FIRE_CONTROL_METRICS_TEMPORARY"
 
 def _prepare_metrics_folder() -> None:
     """Make the folder and wipe it, as far as this process can: a folder that cannot be used
-    is refused by the app, in one line, when the master imports it (service/http/metrics.py)."""
+    is refused by the app, in one line, when the master imports it
+    (service/http/middleware/metrics.py)."""
     if os.environ.get(_OWNER_ENV) == str(os.getpid()) or "GUNICORN_PID" in os.environ:
         return
     path = os.environ.get(_METRICS_ENV)
@@ -318,7 +319,7 @@ def pre_fork(server: Any, worker: Any) -> None:
 
 def post_worker_init(worker: Any) -> None:
     # Only when the app served is this service (the benchmark serves a bare app too).
-    metrics = sys.modules.get("service.http.metrics")
+    metrics = sys.modules.get("service.http.middleware.metrics")
     if metrics is not None:
         metrics.worker_started()
 
@@ -329,7 +330,7 @@ def child_exit(server: Any, worker: Any) -> None:
     # never go back, and the folder stays the same size however many workers are recycled.
     # Never raises: an exception here would escape gunicorn's reaping loop.
     try:
-        metrics = sys.modules.get("service.http.metrics")
+        metrics = sys.modules.get("service.http.middleware.metrics")
         if metrics is not None:
             metrics.worker_exited(worker.pid)
         elif os.environ.get(_METRICS_ENV):  # another app (the benchmark's bare one)

@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -13,19 +12,25 @@ from typing import Any
 
 from flask import Flask, Request, Response
 from flask.sessions import NullSession, SecureCookieSession, SecureCookieSessionInterface
-from werkzeug.exceptions import RequestEntityTooLarge
 
-from .engine.errors import KINDS, RuleError
-from .http import cors, dice_api, jsonbody, meta, metrics, receipts, referee, request_id, seeds
-from .http.api import Api
-from .http.budget import RequestBudget
-from .http.components import COMPONENTS, component_to_property, nullable_as_one_of
-from .http.context import current_request
-from .http.contract import RulesetAPI
-from .http.envelope import RULESET_ID
-from .http.fields import StrictBoolean, StrictInteger, const_to_property, one_of_to_property
-from .http.problems import problem
-from .http.receipts import SIGNED_ANSWER, VERIFY_BODY_BYTES, signed_answer
+from .engine.errors import RuleError
+from .http.document.components import COMPONENTS, component_to_property, nullable_as_one_of
+from .http.document.fields import (
+    StrictBoolean,
+    StrictInteger,
+    const_to_property,
+    one_of_to_property,
+)
+from .http.endpoints import dice_api, meta, referee, seeds
+from .http.endpoints.contract import RulesetAPI
+from .http.endpoints.envelope import RULESET_ID
+from .http.endpoints.verify import SIGNED_ANSWER, VERIFY_BODY_BYTES, signed_answer
+from .http.fast import jsonbody
+from .http.fast.api import Api
+from .http.fast.problems import problem
+from .http.middleware import cors, metrics, request_id
+from .http.middleware.budget import RequestBudget
+from .http.signing import receipts
 from .rulesets.api import registered
 from .startup import StartupError
 
@@ -104,68 +109,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         converter.add_attribute_function(documents)
     converter.add_attribute_function(nullable_as_one_of)  # last: it reads what the others wrote
 
-    config = app.config
-
-    @app.before_request
-    def require_json_body() -> Response | None:
-        """Every POST takes a JSON object; say so plainly rather than guess."""
-        req = current_request()
-        if req.method != "POST" or req.routing_exception is not None:
-            return None
-        # Before anything reads the body; set on the request either way, so each read of
-        # the limit is the request's own rather than a look-up of the app's config.
-        req.max_content_length = (
-            VERIFY_BODY_BYTES if req.endpoint == VERIFY_ENDPOINT else config["MAX_CONTENT_LENGTH"]
-        )
-        if not req.is_json:
-            return problem(
-                415,
-                KINDS["unsupported-media-type"].id,
-                "Unsupported Media Type",
-                "send the body as application/json",
-            )
-        length = req.content_length
-        if length is None and req.environ.get("wsgi.input_terminated"):
-            refused = _read_unsized_body(req)
-            if refused is not None:
-                return refused
-        if not length and not req.get_data(cache=True):
-            return problem(
-                400,
-                KINDS["malformed-request"].id,
-                "Bad Request",
-                "the body is empty: send a JSON object ({} if the step needs no inputs)",
-            )
-        return None
-
-    def _read_unsized_body(req: Request) -> Response | None:
-        """A body without Content-Length (chunked): the server ends it, so read it here, up
-        to one byte past the limit. Werkzeug would stop at the limit and hand on a cut body
-        (a 400 "Invalid JSON body" instead of the 413 a Content-Length gets), and a framing
-        error the server raises while reading would surface as a 500."""
-        limit = req.max_content_length
-        if limit is None:
-            return None
-        source = req.environ["wsgi.input"]
-        data = bytearray()
-        try:
-            while len(data) <= limit:
-                piece = source.read(limit + 1 - len(data))
-                if not piece:
-                    break
-                data += piece
-        except Exception:  # the server's own parse error (a bad chunk size, a cut chunk)
-            return problem(
-                400,
-                KINDS["malformed-request"].id,
-                "Bad Request",
-                "the chunked body is malformed: send chunks as RFC 9112 section 7.1 says",
-            )
-        if len(data) > limit:
-            raise RequestEntityTooLarge()  # the same problem as an oversized Content-Length
-        req.environ["wsgi.input"] = io.BytesIO(bytes(data))
-        req.__dict__.pop("stream", None)  # werkzeug caches the stream it made
-        return None
+    jsonbody.require_json(app, {VERIFY_ENDPOINT: VERIFY_BODY_BYTES})  # every POST body
 
     @app.errorhandler(RuleError)
     def rule_error(error: RuleError) -> Response:
@@ -176,7 +120,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(meta.rulesets_blueprint(served))
     api.register_blueprint(dice_api.blp)
     receipts.init_app(app)
-    api.register_blueprint(receipts.blp)
+    api.register_blueprint(receipts.blp)  # the key set, and the verify route (endpoints/verify.py)
     for blueprint in seeds.blueprints([ruleset.ruleset for ruleset in served]):
         api.register_blueprint(blueprint)
     for ruleset in served:
@@ -216,7 +160,7 @@ _REF = re.compile(r'"#/components/schemas/([^"]+)"')
 
 
 def _documented(api: Api, served: Sequence[RulesetAPI]) -> list[tuple[str, dict[str, Any]]]:
-    """The named components (service/http/components.py) this app's operations use, by
+    """The named components (service/http/document/components.py) this app's operations use, by
     name. Components are made as modules are imported, for every ruleset the process has
     loaded: an app documents those its own rulesets reach, ``RulesetId`` lists them and
     ``SignedAnswer`` names their steps' answers."""

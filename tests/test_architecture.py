@@ -49,9 +49,19 @@ def test_the_check_would_catch_an_import(tmp_path: Path) -> None:
     assert {"flask", "marshmallow", "service.http"} <= imported(sample)
 
 
-def rulesets_imported(path: Path) -> list[str]:
+def package_of(path: Path) -> tuple[str, ...]:
+    """The package a module's relative imports start from (a sample outside service/ stands
+    for a module of service/http itself)."""
+    if not path.is_relative_to(SERVICE):
+        return ("service", "http")
+    return path.relative_to(SERVICE.parent).parts[:-1]
+
+
+def rulesets_imported(path: Path, package: tuple[str, ...] | None = None) -> list[str]:
     """The imports of a module of service/http that reach into service/rulesets (absolute,
-    or relative from service/http: ``..rulesets``), anywhere in it (inside a function too)."""
+    or relative: ``..rulesets`` from service/http, ``...rulesets`` from a subpackage of
+    it), anywhere in it (inside a function too)."""
+    package = package or package_of(path)
     found: list[str] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
@@ -60,8 +70,9 @@ def rulesets_imported(path: Path) -> list[str]:
             module = node.module or ""
             if node.level == 0:
                 named = module
-            elif node.level == 2:  # from service/http/x.py, ``..`` is service
-                named = f"service.{module}" if module else "service"
+            elif node.level <= len(package):  # ``.`` is the module's own package
+                base = package[: len(package) - node.level + 1]
+                named = ".".join((*base, module) if module else base)
             else:
                 continue
             wanted = [f"{named}.{a.name}".removeprefix(".") for a in node.names]
@@ -98,6 +109,14 @@ def test_the_rulesets_check_would_catch_an_import(tmp_path: Path) -> None:
         assert rulesets_imported(sample), line
     sample.write_text("from ..engine.ruleset import Ruleset\nfrom .contract import load\n")
     assert rulesets_imported(sample) == []
+    in_a_subpackage = ("service", "http", "endpoints")
+    sample.write_text("from ...rulesets import REGISTERED\n")
+    assert rulesets_imported(sample, in_a_subpackage) == [
+        "service.rulesets",
+        "service.rulesets.REGISTERED",
+    ]
+    sample.write_text("from ..rulesets import x\nfrom ...engine.ruleset import Ruleset\n")
+    assert rulesets_imported(sample, in_a_subpackage) == []
 
 
 def test_every_registered_ruleset_is_a_folder_with_its_parts() -> None:

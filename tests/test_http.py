@@ -15,8 +15,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.test import EnvironBuilder
 
 from service import create_app
-from service.http.jsonbody import IJsonRequest
-from service.http.request_id import new_request_id
+from service.http.fast.jsonbody import IJsonRequest
+from service.http.middleware.request_id import new_request_id
 
 STRADDLE = "/v1/rulesets/salvo-solo/straddle"
 BODY = {

@@ -10,7 +10,7 @@ import pytest
 from marshmallow import Schema
 
 from service.engine.ruleset import NoInput, Reading, Ruling, Step
-from service.http.steps import NoInputs, StepHTTP, no_input
+from service.http.endpoints.steps import NoInputs, StepHTTP, no_input
 
 
 def _resolve(_: Any, __: Any) -> dict[str, Any]:

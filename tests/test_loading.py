@@ -14,8 +14,8 @@ import pytest
 from flask import Flask
 from marshmallow import Schema, ValidationError, fields, pre_load, validate, validates_schema
 
-from service.http.fields import OneOf
-from service.http.loading import _passes_through, _schema_plan, _test_of, planned
+from service.http.document.fields import OneOf
+from service.http.fast.loading import _passes_through, _schema_plan, _test_of, planned
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 

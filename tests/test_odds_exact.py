@@ -29,8 +29,8 @@ from service import create_app
 from service.engine import budget, dice
 from service.engine.errors import LimitError, RuleError
 from service.engine.ruleset import NoInput, Ruleset, step_odds
-from service.http import steps as http_steps
-from service.http.contract import RulesetAPI
+from service.http.endpoints import steps as http_steps
+from service.http.endpoints.contract import RulesetAPI
 from service.rulesets import dreadnought, salvo_solo
 from service.rulesets.api import registered
 from service.rulesets.dreadnought import steps as dn

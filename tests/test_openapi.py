@@ -11,7 +11,7 @@ import yaml
 from flask import Flask
 
 from service import create_app
-from service.http.components import camel
+from service.http.document.components import camel
 from service.rulesets.api import registered
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,8 +21,9 @@ from service.engine import dice as engine_dice
 from service.engine import notation
 from service.engine.budget import REQUEST_MS
 from service.engine.errors import LimitError
-from service.http import problems, seeds
-from service.http.jsonbody import BYTES_PER_OBJECT, MAX_BODY_OBJECTS, MAX_OBJECT_MEMBERS
+from service.http.endpoints import seeds
+from service.http.fast import problems
+from service.http.fast.jsonbody import BYTES_PER_OBJECT, MAX_BODY_OBJECTS, MAX_OBJECT_MEMBERS
 from service.receipts import checking
 from service.rulesets.dreadnought import turn as dreadnought_turn
 from service.rulesets.dreadnought import turn_odds as dreadnought_odds

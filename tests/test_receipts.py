@@ -290,7 +290,7 @@ def test_a_total_that_is_not_the_sum_of_honest_dice_is_a_total_mismatch(
 def test_the_checker_accepts_supplied_dice_only_when_told(client: FlaskClient) -> None:
     """checking.check's own default, not only the endpoint's query default: a caller that
     says nothing gets the strict verdict (dice rolled at the table count against a log)."""
-    from service.http.receipts import current_keys
+    from service.http.signing.receipts import current_keys
 
     log = play(client)[:3]
     play_next(client, log, "fire", TURN[3][1], 4)
@@ -565,7 +565,7 @@ def test_a_document_nested_too_deep_to_sign_is_reported_not_a_500(
 def test_the_receipt_is_exactly_what_joserfc_would_sign(game_app: Flask) -> None:
     from joserfc import jws
 
-    from service.http.receipts import current_keys
+    from service.http.signing.receipts import current_keys
     from service.receipts.canonical import canonical_json
 
     response = (
@@ -602,7 +602,7 @@ def test_the_service_and_joserfc_agree_on_every_receipt(game_app: Flask) -> None
     from joserfc import jws
     from joserfc.errors import JoseError
 
-    from service.http.receipts import current_keys
+    from service.http.signing.receipts import current_keys
     from service.receipts.canonical import canonical_json
 
     log = play(game_app.test_client())
@@ -701,7 +701,7 @@ def test_a_key_not_for_ed25519_signatures_verifies_no_receipt_however_often_aske
     still verifies."""
     from joserfc.jwk import OKPKey
 
-    from service.http.receipts import current_keys
+    from service.http.signing.receipts import current_keys
 
     document = play(game_app.test_client())[0]
     with game_app.app_context():

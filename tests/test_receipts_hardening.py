@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service import create_app
-from service.http.jsonbody import MAX_BODY_OBJECTS
+from service.http.fast.jsonbody import MAX_BODY_OBJECTS
 from service.receipts import checking
 from tests.receipts_helpers import (
     GAME_SEED,
@@ -404,7 +404,7 @@ def test_the_query_is_read_as_the_documented_arguments_read_it(game_app: Flask, 
     from flask_smorest import Blueprint
     from werkzeug.exceptions import UnprocessableEntity
 
-    from service.http.receipts import VerifyQuerySchema, verify_query
+    from service.http.endpoints.verify import VerifyQuerySchema, verify_query
 
     def read(load: Any) -> Any:
         with game_app.test_request_context(f"{VERIFY}{query}", method="POST"):
@@ -445,7 +445,7 @@ def _same(first: Any, second: Any) -> bool:
 def _held_to_the_decoder(text: bytes) -> bool:
     """Whether orjson's reading was taken; when it was, it is the decoder's, whichever way
     a request or another reader decodes the body."""
-    from service.http import jsonbody
+    from service.http.fast import jsonbody
 
     taken = False
     for bounded, decoder in ((True, jsonbody._REQUEST_DECODER), (False, jsonbody._DECODER)):
@@ -554,7 +554,7 @@ def test_orjsons_reading_is_taken_only_as_the_decoder_reads(
     ],
 )
 def test_orjsons_reading_of_edge_bodies(text: bytes, taken: bool) -> None:
-    from service.http import jsonbody
+    from service.http.fast import jsonbody
 
     assert (jsonbody._read_by_orjson(text, True) is not jsonbody.UNPROVEN) is taken
     _held_to_the_decoder(text)
@@ -630,7 +630,7 @@ def test_a_long_log_with_an_entry_not_an_object_is_refused_for_its_shape_first(
 
 
 def test_a_long_list_is_read_by_orjson_as_the_decoder_reads_it() -> None:
-    from service.http import jsonbody
+    from service.http.fast import jsonbody
 
     text = b'[{"values": [' + b",".join([b"6"] * 1000) + b"]}]"
     assert jsonbody._read_by_orjson(text, True) == jsonbody.decoded(text) != jsonbody.UNPROVEN

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from service.http import referee
+from service.http.endpoints import referee
 
-FOLDER = Path(referee.__file__).resolve().parent.parent / "static" / "referee"
+FOLDER = Path(referee.__file__).resolve().parents[2] / "static" / "referee"
 MODULES = sorted(path.name for path in FOLDER.glob("*.js"))
 
 

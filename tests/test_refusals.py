@@ -19,9 +19,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import create_app
-from service.http import jsonbody
-from service.http.jsonbody import BYTES_PER_OBJECT, MAX_BODY_OBJECTS, MAX_OBJECT_MEMBERS
-from service.http.problems import MAX_FIELD_ERRORS
+from service.http.fast import jsonbody
+from service.http.fast.jsonbody import BYTES_PER_OBJECT, MAX_BODY_OBJECTS, MAX_OBJECT_MEMBERS
+from service.http.fast.problems import MAX_FIELD_ERRORS
 
 BODY_LIMIT = 64 * 1024
 # What a refusal may weigh on the wire, whatever the body: a problem of at most

@@ -21,8 +21,8 @@ from flask.testing import FlaskClient
 from openapi_spec_validator import validate
 
 from service import create_app
-from service.http import meta
-from service.http.contract import RulesetAPI
+from service.http.endpoints import meta
+from service.http.endpoints.contract import RulesetAPI
 from service.rulesets import REGISTERED
 from service.rulesets.api import registered
 from service.startup import StartupError

@@ -635,8 +635,9 @@ def test_a_game_header_names_every_reading_in_force(client: FlaskClient) -> None
 
 
 # --- sealed seeds: the documentation's example token, the client seed's binding -------------
-# The API document's example token is sealed once, as the service starts (service/http/seeds.py):
-# these tests call seal_example themselves, and check the token it makes byte for byte.
+# The API document's example token is sealed once, as the service starts
+# (service/http/endpoints/seeds.py): these tests call seal_example themselves, and check the
+# token it makes byte for byte.
 
 EXAMPLE_KEY = hashlib.sha256(b"fire-control public example seal key").digest()
 

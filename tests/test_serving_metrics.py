@@ -19,7 +19,7 @@ from prometheus_client import CollectorRegistry, generate_latest, multiprocess
 from prometheus_client.mmap_dict import MmapedDict, mmap_key
 from prometheus_client.parser import text_string_to_metric_families
 
-from service.http import metrics
+from service.http.middleware import metrics
 from tests.serving_helpers import (
     ROLL,
     Server,
@@ -49,7 +49,7 @@ def stale_metrics(folder: Path, count: int) -> None:
     """What a previous run would leave: the same counters, already high, from a dead pid."""
     folder.mkdir(parents=True, exist_ok=True)
     code = (
-        "from service.http import metrics\n"
+        "from service.http.middleware import metrics\n"
         f"metrics.REQUESTS.labels('POST', '/v1/dice/roll', '200').inc({count})\n"
         f"metrics.count_rolls(None, 'roll', {count})\n"
     )
@@ -218,12 +218,12 @@ def test_the_metrics_folder_stays_bounded_over_many_recycles_and_crashes(tmp_pat
 
 
 # A worker's metrics in a subprocess, the same changes before and after it forks a child,
-# with ``ours`` the service's value class (service.http.metrics installs it), or else
+# with ``ours`` the service's value class (service.http.middleware.metrics installs it), or else
 # prometheus_client's own multiprocess values.
 WORKER = """
 import os, sys
 if sys.argv[1] == "ours":
-    import service.http.metrics
+    import service.http.middleware.metrics
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 registry = CollectorRegistry()
 most = Gauge("t_most", "Most", multiprocess_mode="max", registry=registry)

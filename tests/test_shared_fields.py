@@ -3,7 +3,7 @@
 fleet-action once had its own FleetActionInches and dreadnought its DreadnoughtInches
 (the same float refusing strings and booleans, one spelling out the message marshmallow
 gives anyway, the bounds set inline in one and by a helper in the other). Both rulesets now
-use ``service.http.fields.inches(low, high)``: a JSON number, fractions allowed, never a
+use ``service.http.document.fields.inches(low, high)``: a JSON number, fractions allowed, never a
 string, a boolean or a value past the field's bounds. A plain ``fields.Float`` would take
 "40" and fail here.
 """

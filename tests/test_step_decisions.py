@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from service.engine import dice as engine_dice
-from service.http.dice_in import TokenDice, dice_or_fresh, sealed_dice
-from service.http.steps import ENVELOPE_MEMBERS, step_inputs
+from service.http.endpoints.dice_in import TokenDice, dice_or_fresh, sealed_dice
+from service.http.endpoints.steps import ENVELOPE_MEMBERS, step_inputs
 from service.receipts import sealing
 from service.receipts.keys import SealKeys
 

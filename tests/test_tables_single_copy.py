@@ -26,7 +26,7 @@ from flask.testing import FlaskClient
 
 from service.engine.dice import SuppliedDice
 from service.engine.resolution import Resolution, readings_in_force
-from service.http.meta import EXTENSION
+from service.http.endpoints.meta import EXTENSION
 from service.rulesets import REGISTERED
 from service.rulesets.api import registered
 from service.rulesets.dreadnought import tables as dn

@@ -1,7 +1,8 @@
 """Each step's typed result (service/rulesets/<ruleset>/results.py) and its answer schema agree.
 
-Where a ruleset's result schemas are derived from its typed results (service/http/derive.py),
-this checks the derivation: what the document serves is what the TypedDict says.
+Where a ruleset's result schemas are derived from its typed results
+(service/http/document/derive.py), this checks the derivation: what the document serves is
+what the TypedDict says.
 
 For every step of every ruleset (the test rulesets too): the step function is annotated to
 return the TypedDict its ruleset's ``RulesetAPI.results`` names, and that TypedDict names
@@ -21,9 +22,9 @@ import pytest
 from flask import Flask
 
 from service.engine.typed import Doc, Fixed, Limits, fixed_set, pattern_of, table_of, values
-from service.http.derive import result_schema
-from service.http.fields import OneOf
-from service.http.steps import StepHTTP
+from service.http.document.derive import result_schema
+from service.http.document.fields import OneOf
+from service.http.endpoints.steps import StepHTTP
 from service.rulesets.api import registered
 from service.rulesets.fleet_action import results
 from service.rulesets.salvo_grid import results as grid_results

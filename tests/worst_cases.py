@@ -30,9 +30,9 @@ from service.engine.notation import (
     Notation,
 )
 from service.engine.notation_odds import foreseen_units
-from service.http.jsonbody import BYTES_PER_OBJECT, MAX_BODY_OBJECTS
-from service.http.receipts import VERIFY_BODY_BYTES
-from service.http.seeds import EXAMPLE_TOKEN, MAX_REVEAL_IN
+from service.http.endpoints.seeds import EXAMPLE_TOKEN, MAX_REVEAL_IN
+from service.http.endpoints.verify import VERIFY_BODY_BYTES
+from service.http.fast.jsonbody import BYTES_PER_OBJECT, MAX_BODY_OBJECTS
 from service.receipts.checking import MAX_LOG_ENTRIES
 from service.rulesets.dreadnought.api import MAX_BATTERIES
 from service.rulesets.dreadnought.turn import MAX_PLOT, MAX_SALVOES, MAX_SHIPS

@@ -72,7 +72,7 @@ def _ms(units: int) -> str:
 
 _CURRENT: ContextVar[Budget | None] = ContextVar("fire_control_budget", default=None)
 # Outside a request and outside any scope (a test's brute-force oracle, a tool), work is
-# not bounded: every request has a budget of its own (service/http/budget.py).
+# not bounded: every request has a budget of its own (service/http/middleware/budget.py).
 NO_LIMIT = 1 << 62
 _UNBOUNDED = Budget(NO_LIMIT)
 

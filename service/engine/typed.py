@@ -1,7 +1,7 @@
 """What a typed result says beyond its types: the names of its fixed sets and its words.
 
 A result shape is defined once, as a TypedDict in its ruleset's ``results.py``; the HTTP
-layer derives its schema and its OpenAPI component from it (service/http/derive.py). Two
+layer derives its schema and its OpenAPI component from it (service/http/document/derive.py). Two
 markers, carried in ``Annotated``, say what a type alone cannot:
 
 * ``Fixed``: a ``Literal`` is a named fixed set of strings, documented once as the

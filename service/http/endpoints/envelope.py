@@ -1,5 +1,5 @@
 """The envelope around every step's result: what a request sends beside its inputs (its
-rule options; dice are service/http/dice_in.py's) and what every answer carries (the
+rule options; dice are service/http/endpoints/dice_in.py's) and what every answer carries (the
 ruleset and step, rolls, modifiers, dice used, readings in force, provenance, receipt)."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from typing import Any, TypeVar
 
 from marshmallow import Schema, fields, validate
 
-from ..engine.ruleset import Ruleset, Ruling
-from .components import COMPONENTS, EnumType, camel, component
-from .fields import date_time
-from .receipts import ProvenanceSchema, receipt_field
+from ...engine.ruleset import Ruleset, Ruling
+from ..document.components import COMPONENTS, EnumType, camel, component
+from ..document.fields import date_time
+from ..signing.receipts import ProvenanceSchema, receipt_field
 
 
 class RulesetIdField(fields.String):

@@ -10,21 +10,21 @@ from flask import Response
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
-from ..engine import budget, notation_odds
-from ..engine import dice as engine_dice
-from ..engine import notation as nt
-from ..engine.dice_results import DiceOddsResult, RollResult
-from ..engine.resolution import Resolution
-from ..engine.ruleset import Step, run_step, step_odds
-from . import pictures
-from .answers import json_response
-from .api import plainly
-from .derive import result_schema
+from ...engine import budget, notation_odds
+from ...engine import dice as engine_dice
+from ...engine import notation as nt
+from ...engine.dice_results import DiceOddsResult, RollResult
+from ...engine.resolution import Resolution
+from ...engine.ruleset import Step, run_step, step_odds
+from .. import pictures
+from ..document.derive import result_schema
+from ..document.fields import Const
+from ..fast.answers import json_response
+from ..fast.api import plainly
+from ..middleware.metrics import count_rolls
+from ..signing.receipts import PREFER_PARAMETER, prev_field, signed
 from .dice_in import dice_field, dice_or_fresh
 from .envelope import RULESET_ID, EnvelopeBase, OddsBase, OddsOutcomeBase, named
-from .fields import Const
-from .metrics import count_rolls
-from .receipts import PREFER_PARAMETER, prev_field, signed
 from .steps import example_answer, step_inputs
 
 blp = Blueprint(

@@ -43,7 +43,7 @@ from prometheus_client import (
 )
 from prometheus_client.mmap_dict import MmapedDict, mmap_key
 
-from ..startup import writable_folder
+from ...startup import writable_folder
 from .request_id import STARTED, StartResponse, WSGIApp
 
 METRICS_DIR = "PROMETHEUS_MULTIPROC_DIR"

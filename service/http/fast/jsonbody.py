@@ -9,7 +9,7 @@ depth, and a body that cannot be decoded (malformed, nested past the decoder's d
 integer of more than 4300 digits, a repeated name) is a 400 problem naming the member.
 
 ``init_app`` makes this the decoder of Flask's JSON provider (``request.get_json``), and
-``service/http/api.py`` has webargs load bodies through ``request.get_json`` too, so a
+``service/http/fast/api.py`` has webargs load bodies through ``request.get_json`` too, so a
 request is decoded once and the same way by every reader.
 
 Two more rules bound what a body can make the service do, at the same place:
@@ -36,22 +36,25 @@ decoder above, as before: every refusal is its own, word for word.
 from __future__ import annotations
 
 import gc
+import io
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from itertools import compress, repeat
 from operator import is_
 from typing import Any
 
 import orjson
-from flask import Flask, Request
+from flask import Flask, Request, Response
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import BadRequest, ClientDisconnected, RequestEntityTooLarge
 from werkzeug.utils import cached_property
 from werkzeug.wsgi import LimitedStream, get_content_length
 
-from ..engine import budget
-from ..engine.errors import LimitError
+from ...engine import budget
+from ...engine.errors import KINDS, LimitError
+from .context import current_request
+from .problems import problem
 
 # Far above the members of any object the service takes or answers (15 at most today).
 MAX_OBJECT_MEMBERS = 256
@@ -377,7 +380,7 @@ class IJsonProvider(DefaultJSONProvider):
 
 
 class MalformedBody(BadRequest):
-    """A 400 whose ``data`` the problem handler (service/http/api.py) turns into ``errors``."""
+    """A 400 whose ``data`` the problem handler (service/http/fast/api.py) turns into ``errors``."""
 
     def __init__(self, error: BodyError) -> None:
         super().__init__(error.message)
@@ -540,3 +543,70 @@ def init_app(app: Flask) -> None:
     app.json = IJsonProvider(app)
     app.json.sort_keys = False
     app.request_class = IJsonRequest
+
+
+def require_json(app: Flask, own_limits: Mapping[str, int]) -> None:
+    """Refuse, before any view reads it, a POST body that is not JSON, is empty or (sent in
+    chunks) breaks its framing; set each request's body limit: its endpoint's own in
+    ``own_limits``, else the app's ``MAX_CONTENT_LENGTH``."""
+    config = app.config
+
+    @app.before_request
+    def require_json_body() -> Response | None:
+        """Every POST takes a JSON object; say so plainly rather than guess."""
+        req = current_request()
+        if req.method != "POST" or req.routing_exception is not None:
+            return None
+        # Before anything reads the body; set on the request either way, so each read of
+        # the limit is the request's own rather than a look-up of the app's config.
+        req.max_content_length = own_limits.get(req.endpoint or "", config["MAX_CONTENT_LENGTH"])
+        if not req.is_json:
+            return problem(
+                415,
+                KINDS["unsupported-media-type"].id,
+                "Unsupported Media Type",
+                "send the body as application/json",
+            )
+        length = req.content_length
+        if length is None and req.environ.get("wsgi.input_terminated"):
+            refused = _read_unsized_body(req)
+            if refused is not None:
+                return refused
+        if not length and not req.get_data(cache=True):
+            return problem(
+                400,
+                KINDS["malformed-request"].id,
+                "Bad Request",
+                "the body is empty: send a JSON object ({} if the step needs no inputs)",
+            )
+        return None
+
+
+def _read_unsized_body(req: Request) -> Response | None:
+    """A body without Content-Length (chunked): the server ends it, so read it here, up
+    to one byte past the limit. Werkzeug would stop at the limit and hand on a cut body
+    (a 400 "Invalid JSON body" instead of the 413 a Content-Length gets), and a framing
+    error the server raises while reading would surface as a 500."""
+    limit = req.max_content_length
+    if limit is None:
+        return None
+    source = req.environ["wsgi.input"]
+    data = bytearray()
+    try:
+        while len(data) <= limit:
+            piece = source.read(limit + 1 - len(data))
+            if not piece:
+                break
+            data += piece
+    except Exception:  # the server's own parse error (a bad chunk size, a cut chunk)
+        return problem(
+            400,
+            KINDS["malformed-request"].id,
+            "Bad Request",
+            "the chunked body is malformed: send chunks as RFC 9112 section 7.1 says",
+        )
+    if len(data) > limit:
+        raise RequestEntityTooLarge()  # the same problem as an oversized Content-Length
+    req.environ["wsgi.input"] = io.BytesIO(bytes(data))
+    req.__dict__.pop("stream", None)  # werkzeug caches the stream it made
+    return None

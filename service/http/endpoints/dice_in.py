@@ -11,15 +11,15 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate
 
-from ..engine import dice as engine_dice
-from ..engine import dice_requests
-from ..engine.dice_requests import Again
-from ..receipts import sealing
-from ..receipts.keys import SealKeys
-from ..receipts.signing import rfc3339
-from .derive import same_shape
-from .fields import BoundedList, OneOf, StrictInteger
-from .receipts import current_keys
+from ...engine import dice as engine_dice
+from ...engine import dice_requests
+from ...engine.dice_requests import Again
+from ...receipts import sealing
+from ...receipts.keys import SealKeys
+from ...receipts.signing import rfc3339
+from ..document.derive import same_shape
+from ..document.fields import BoundedList, OneOf, StrictInteger
+from ..signing.receipts import current_keys
 
 
 def _unicode(text: str) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, abort
 
-FOLDER = Path(__file__).resolve().parent.parent / "static" / "referee"
+FOLDER = Path(__file__).resolve().parents[2] / "static" / "referee"
 TYPES = {
     ".html": "text/html; charset=utf-8",
     ".css": "text/css; charset=utf-8",

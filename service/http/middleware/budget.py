@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..engine.budget import close_budget, open_budget
+from ...engine.budget import close_budget, open_budget
 from .request_id import StartResponse, WSGIApp
 
 

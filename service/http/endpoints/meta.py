@@ -12,14 +12,14 @@ from flask_smorest import Blueprint, abort
 from flask_swagger_ui import get_swaggerui_blueprint
 from marshmallow import Schema, fields
 
-from ..engine.errors import PROBLEM_KINDS, ProblemKind
-from ..engine.ruleset import Ruleset
-from .answers import json_response
-from .components import EnumType, camel, component, ref
-from .context import this_app
+from ...engine.errors import PROBLEM_KINDS, ProblemKind
+from ...engine.ruleset import Ruleset
+from ..document.components import EnumType, camel, component, ref
+from ..document.shapes import merged, shape_of
+from ..fast.answers import json_response
+from ..fast.context import this_app
 from .contract import RulesetAPI
 from .envelope import RULESET_ID
-from .shapes import merged, shape_of
 
 REFEREE = "The referee's page, [/referee](/referee), checks a game log in the browser."
 ops = Blueprint("operations", __name__, description=f"Liveness and readiness. {REFEREE}")
@@ -140,7 +140,7 @@ def _catalog(served: Sequence[RulesetAPI]) -> tuple[dict[str, Any], dict[str, An
 
     A ruleset may name the component of one ship (``ship_component``, the card a request
     can send back inline) and the components its data's members refer to (``shape_refs``);
-    the rest is the shape of the data itself (service/http/shapes.py): no ships, an empty
+    the rest is the shape of the data itself (service/http/document/shapes.py): no ships, an empty
     list.
     """
     tables: dict[str, dict[str, Any]] = {}

@@ -17,19 +17,19 @@ from marshmallow import Schema, ValidationError, missing
 from webargs.flaskparser import abort
 from werkzeug.exceptions import HTTPException
 
-from ..engine.errors import FALLBACK_KIND, KIND_OF_STATUS
+from ...engine.errors import FALLBACK_KIND, KIND_OF_STATUS
+from ..signing.receipts import PREFER_COMPONENT, PREFER_PARAMETER
 from .context import current_request
 from .jsonbody import MalformedBody
 from .loading import Load, planned
 from .problems import PROBLEM_MIMETYPE, ProblemSchema, flatten, problem, schema_problem_detail
-from .receipts import PREFER_COMPONENT, PREFER_PARAMETER
 
 _PARSER = flask_smorest.Blueprint.ARGUMENTS_PARSER
 
 
 @_PARSER.location_loader("json")
 def _load_json(request: Any, schema: Any) -> Any:
-    """Bodies are decoded by the one I-JSON decoder (service/http/jsonbody.py), through
+    """Bodies are decoded by the one I-JSON decoder (service/http/fast/jsonbody.py), through
     Flask's ``request.get_json`` so the decoded body is cached for the receipt too; a body
     that does not decode (malformed, too deep, a number too long, a repeated member name)
     is a 400 problem naming where."""
@@ -61,14 +61,14 @@ def plainly(schema: Schema) -> Callable[[Callable[..., Any]], Callable[[], Respo
     """Serve a view decorated with flask-smorest's ``arguments(schema)`` (JSON body) and
     ``response`` as a plain function: the document is generated from the decorators as
     before, while a request calls the view itself with ``json_arguments(schema, load)``,
-    ``load`` being the schema's planned load (service/http/loading.py).
+    ``load`` being the schema's planned load (service/http/fast/loading.py).
 
     On every request each of flask-smorest's decorators (``doc``, ``response``,
     ``arguments``) and webargs' parser adds a wrapper with its own look-ups; a view that
     returns its own ready Response needs none of them (docs/performance.md).
     """
 
-    load = planned(schema)  # service/http/loading.py
+    load = planned(schema)  # service/http/fast/loading.py
 
     def decorator(documented: Callable[..., Any]) -> Callable[[], Response]:
         view = inspect.unwrap(documented)

@@ -39,7 +39,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, missing, validate
 
-from .fields import BoundedList, Inches, OneOf, StrictBoolean, StrictInteger
+from ..document.fields import BoundedList, Inches, OneOf, StrictBoolean, StrictInteger
 
 Load = Callable[[Any], Any]
 

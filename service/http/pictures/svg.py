@@ -44,7 +44,7 @@ from xml.etree import ElementTree as ET
 from flask import Response
 from werkzeug.exceptions import NotAcceptable
 
-from .context import current_request
+from ..fast.context import current_request
 
 SVG = "image/svg+xml"
 JSON = "application/json"

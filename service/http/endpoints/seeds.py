@@ -15,15 +15,14 @@ from flask import Response
 from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate
 
-from ..engine.dice import SEALED_ALGORITHM
-from ..engine.errors import KINDS, RuleError
-from ..engine.ruleset import Ruleset
-from ..receipts import sealing
-from ..receipts.signing import rfc3339
-from .envelope import RULESET_ID, rules_schema, serving
-from .fields import StrictInteger, date_time
-from .problems import problem
-from .receipts import (
+from ...engine.dice import SEALED_ALGORITHM
+from ...engine.errors import KINDS, RuleError
+from ...engine.ruleset import Ruleset
+from ...receipts import sealing
+from ...receipts.signing import rfc3339
+from ..document.fields import StrictInteger, date_time
+from ..fast.problems import problem
+from ..signing.receipts import (
     HASH,
     PREFER_PARAMETER,
     ProvenanceSchema,
@@ -32,6 +31,7 @@ from .receipts import (
     receipt_field,
     signed,
 )
+from .envelope import RULESET_ID, rules_schema, serving
 
 MAX_REVEAL_IN = sealing.MAX_REVEAL_IN
 DEFAULT_REVEAL_IN = 24 * 3600

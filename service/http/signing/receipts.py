@@ -1,0 +1,228 @@
+"""Signed receipts over HTTP: the keys, signing a response, Prefer, the public key set.
+
+``init_app`` loads the signing and seal keys once per process (see service/receipts/keys.py
+for where they come from); every resolution response goes through ``signed``. The verify
+endpoint (endpoints/verify.py) adds its route to ``blp``, beside the key set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from flask import Flask, Response
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from ...engine.errors import KINDS, RuleError
+from ...receipts import keys
+from ...receipts.canonical import CanonicalizationError
+from ...receipts.signing import Signer
+from ...startup import StartupError, quoted
+from ..document.fields import date_time
+from ..fast.context import current_request, this_app
+
+EXTENSION = "fire-control.receipts"
+DEFAULT_ISSUER = "fire-control"
+HASH = r"^[0-9a-f]{64}$"
+
+blp = Blueprint(
+    "receipts",
+    __name__,
+    description="Signed receipts: the public keys, and checks of a response or a game log.",
+)
+
+
+@dataclass(frozen=True)
+class Keys:
+    signer: Signer
+    seals: keys.SealKeys
+
+
+def init_app(app: Flask) -> None:
+    """Load the keys (made on first start when none are configured)."""
+    signing = keys.configured(app.config, keys.SIGNING, keys.signing_keys)
+    seals = keys.configured(app.config, keys.SEAL, keys.seal_keys)
+    issuer = _issuer(keys.setting(app.config, "FIRECONTROL_ISSUER") or DEFAULT_ISSUER)
+    app.extensions[EXTENSION] = Keys(Signer(signing, issuer), seals)
+
+
+ISSUER_MAX = 200
+
+
+def _issuer(name: str) -> str:
+    """The name every receipt is signed under: printable Unicode text, kept short."""
+    if not name.isprintable() or len(name) > ISSUER_MAX:  # a lone surrogate is not printable
+        raise StartupError(
+            "FIRECONTROL_ISSUER",
+            f"{quoted(name[:40])}{'...' if len(name) > 40 else ''} is not a service name "
+            f"(printable text, {ISSUER_MAX} characters at most)",
+            f"set the name receipts are signed under, or unset it for {DEFAULT_ISSUER!r}",
+        )
+    return name
+
+
+def current_keys() -> Keys:
+    found: Keys = this_app().extensions[EXTENSION]
+    return found
+
+
+# --- every resolution: prev in, provenance and receipt out --------------------------------
+
+
+def prev_field() -> fields.String:
+    return fields.String(
+        validate=validate.Regexp(HASH),
+        metadata={
+            "description": "Hex SHA-256 of the receipt of the game's previous response "
+            '(printf %s "$receipt" | sha256sum); signed into this response\'s receipt, '
+            "so a game's receipts form a chain.",
+        },
+    )
+
+
+class ReceiptRequestSchema(Schema):
+    """The request this answer answers: its path and either its whole ``body`` (by default)
+    or, for a request sent with ``Prefer: return=minimal``, the members a verifier reads as
+    they were sent (``sent``) and the digest of the rest (``rest_sha256``). Either form pins
+    the whole request into the receipt."""
+
+    path = fields.String(required=True, metadata={"example": "/v1/rulesets/salvo-solo/fire"})
+    body = fields.Dict(
+        metadata={"description": "The request body, whole (absent under return=minimal)"}
+    )
+    sent = fields.Dict(
+        metadata={
+            "description": "Under return=minimal: the body's members `prev`, `dice`, `rules` "
+            "and `player_action`, those it has, as they were sent"
+        }
+    )
+    rest_sha256 = fields.String(
+        validate=validate.Regexp(HASH),
+        metadata={
+            "description": "Under return=minimal: hex SHA-256 of the RFC 8785 canonical JSON "
+            "of the request body without the members in `sent`, which the caller holds"
+        },
+    )
+
+
+class ProvenanceSchema(Schema):
+    service = fields.String(required=True, metadata={"example": DEFAULT_ISSUER})
+    kid = fields.String(required=True, metadata={"description": "The key that signed"})
+    issued_at = date_time(required=True)
+    request = fields.Nested(ReceiptRequestSchema, required=True)
+
+
+def receipt_field() -> fields.String:
+    return fields.String(
+        required=True,
+        metadata={
+            "description": "Detached JWS (RFC 7515 appendix F, alg Ed25519) over the RFC 8785 "
+            "canonical JSON of this response without `receipt`; keys at "
+            "/.well-known/jwks.json. See docs/verifiable-rolls.md.",
+        },
+    )
+
+
+class ReceiptCanonicalError(RuleError):
+    kind = KINDS["validation"].id
+    title = "This request cannot be signed"
+
+
+# Prefer (RFC 7240): a caller that keeps its requests asks for the request pinned by digest.
+MINIMAL = "return=minimal"
+PREFER_PARAMETER = "Prefer"  # the parameter component every signed operation names
+PREFER_COMPONENT = {
+    "in": "header",
+    "name": "Prefer",
+    "required": False,
+    "description": "`return=minimal`: the answer's `provenance.request` pins the request by "
+    "its digest (`sent` and `rest_sha256`) instead of echoing its whole body, where that is "
+    "shorter; the answer says `Preference-Applied: return=minimal`. Everything else in the "
+    "answer is the same. See docs/verifiable-rolls.md, *Receipts*.",
+    "schema": {"type": "string", "example": MINIMAL},
+}
+
+
+def prefers_minimal(environ: dict[str, Any]) -> bool:
+    """Whether the request's first ``return`` preference (RFC 7240) is ``minimal``; other
+    preferences, and anything unreadable, are ignored as the RFC says."""
+    # Straight from the environ: a WSGI server joins repeated Prefer headers into one
+    # (RFC 9110 section 5.3), so this is the very list Headers.getlist would give, unparsed.
+    header: str = environ.get("HTTP_PREFER", "")
+    for preference in header.split(","):
+        name, _, value = preference.split(";", 1)[0].partition("=")
+        if name.strip().lower() == "return":
+            return value.strip().strip('"') == "minimal"
+    return False
+
+
+def signed(document: dict[str, Any]) -> Response:
+    """The response with its provenance and receipt, as JSON."""
+    signer = current_keys().signer
+    req = current_request()
+    body = req.get_json(silent=True)
+    minimal = prefers_minimal(req.environ) and isinstance(body, dict)
+    try:
+        document = {
+            **document,
+            "provenance": signer.provenance(req.path, body, digest=minimal),
+        }
+        document = signer.sign(document)
+    except CanonicalizationError:
+        raise ReceiptCanonicalError(
+            "the request holds text that is not valid Unicode (a lone surrogate escape) or a "
+            "number JSON cannot carry exactly, so its receipt cannot be signed",
+            field="(body)",
+        ) from None
+    # The Content-Type mimetype="application/json" gives (no charset), without working it out.
+    response = Response(orjson.dumps(document), content_type="application/json")
+    if minimal:  # no Vary: Prefer, an answer to a POST with no freshness is never stored
+        response.headers["Preference-Applied"] = MINIMAL
+    return response
+
+
+# --- GET /.well-known/jwks.json -------------------------------------------------------------
+
+
+class JwkSchema(Schema):
+    kty = fields.String(required=True, metadata={"example": "OKP"})
+    crv = fields.String(required=True, metadata={"example": "Ed25519"})
+    x = fields.String(required=True, metadata={"description": "The public key, base64url"})
+    kid = fields.String(required=True)
+    alg = fields.String(required=True, metadata={"example": "Ed25519"})
+    use = fields.String(required=True, metadata={"example": "sig"})
+
+
+class JwksSchema(Schema):
+    keys = fields.List(fields.Nested(JwkSchema), required=True)
+
+
+JWKS_EXAMPLE = {
+    "keys": [
+        {
+            "kty": "OKP",
+            "crv": "Ed25519",
+            "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+            "kid": "example",
+            "alg": "Ed25519",
+            "use": "sig",
+        }
+    ]
+}
+
+
+@blp.get("/.well-known/jwks.json")
+@blp.doc(operationId="getJwks")
+@blp.response(200, JwksSchema, example=JWKS_EXAMPLE)
+def jwks() -> Response:
+    """The public keys that sign receipts
+
+    A JSON Web Key Set (RFC 7517): the key that signs now comes first; retired keys stay
+    listed so the receipts they signed still verify. A receipt's header names its `kid`.
+    """
+    body = orjson.dumps(current_keys().signer.keys.jwks())
+    response = Response(body, mimetype="application/json")
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response
