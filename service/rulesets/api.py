@@ -4,7 +4,7 @@ reads the registry; an app hands each part the rulesets it serves."""
 
 from __future__ import annotations
 
-from ..http.contract import RulesetAPI, load
+from ..http.endpoints.contract import RulesetAPI, load
 from . import REGISTERED
 
 

@@ -11,12 +11,12 @@ from marshmallow import Schema, fields, post_load, validate
 
 from ...engine.errors import LimitError
 from ...http import pictures
-from ...http.components import EnumType
-from ...http.contract import RulesetAPI
-from ...http.derive import same_shape
-from ...http.fields import BoundedList, StrictBoolean, count, inches
-from ...http.ship_reference import ship_reference
-from ...http.steps import StepHTTP, inputs, register_steps
+from ...http.document.components import EnumType
+from ...http.document.derive import same_shape
+from ...http.document.fields import BoundedList, StrictBoolean, count, inches
+from ...http.endpoints.contract import RulesetAPI
+from ...http.endpoints.ship_reference import ship_reference
+from ...http.endpoints.steps import StepHTTP, inputs, register_steps
 from . import RULESET, results, steps, tables
 from .ships import CATALOG, Battery, Ship, ShipCard, ShipState
 from .turn import (

@@ -2,7 +2,7 @@
 
 Each shape is defined here once. The step functions return these, so mypy checks every
 look-up a composite step makes in the result of another; the answer schemas and their
-OpenAPI components are derived from them (service/http/derive.py), and each fixed set
+OpenAPI components are derived from them (service/http/document/derive.py), and each fixed set
 (``Annotated[Literal[...], Fixed(...)]``) is the one definition its tables, types and enum
 component read (service/engine/typed.py).
 

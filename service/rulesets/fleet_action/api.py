@@ -10,11 +10,11 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
 from ...http import pictures
-from ...http.components import EnumType
-from ...http.contract import RulesetAPI
-from ...http.derive import same_shape
-from ...http.fields import BoundedList, StrictBoolean, StrictInteger, count, inches
-from ...http.steps import NoInputs, StepHTTP, inputs, no_input, register_steps
+from ...http.document.components import EnumType
+from ...http.document.derive import same_shape
+from ...http.document.fields import BoundedList, StrictBoolean, StrictInteger, count, inches
+from ...http.endpoints.contract import RulesetAPI
+from ...http.endpoints.steps import NoInputs, StepHTTP, inputs, no_input, register_steps
 from . import RULESET, results, steps, tables, turn_odds
 from . import turn as fleet_turn
 from .ships import Ship

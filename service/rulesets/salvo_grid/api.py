@@ -8,12 +8,12 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
-from ...http.components import EnumType, pattern_component
-from ...http.contract import RulesetAPI
-from ...http.derive import same_shape
-from ...http.fields import BoundedList, StrictBoolean, StrictInteger
+from ...http.document.components import EnumType, pattern_component
+from ...http.document.derive import same_shape
+from ...http.document.fields import BoundedList, StrictBoolean, StrictInteger
+from ...http.endpoints.contract import RulesetAPI
+from ...http.endpoints.steps import StepHTTP, inputs, register_steps
 from ...http.pictures import heat_map
-from ...http.steps import StepHTTP, inputs, register_steps
 from . import RULESET, hard, results
 from . import heatmap as hm
 from . import tables as t

@@ -8,12 +8,12 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
-from ...http.components import EnumType
-from ...http.contract import RulesetAPI
-from ...http.derive import same_shape
-from ...http.fields import StrictBoolean, count
-from ...http.ship_reference import ship_reference
-from ...http.steps import NoInputs, StepHTTP, inputs, no_input, register_steps
+from ...http.document.components import EnumType
+from ...http.document.derive import same_shape
+from ...http.document.fields import StrictBoolean, count
+from ...http.endpoints.contract import RulesetAPI
+from ...http.endpoints.ship_reference import ship_reference
+from ...http.endpoints.steps import NoInputs, StepHTTP, inputs, no_input, register_steps
 from . import RULESET, advice, results, steps, tables
 from .ships import CATALOG, MAX_HITS, Ship, ShipCard, ShipState
 
@@ -230,7 +230,7 @@ class SalvoSoloTurnInputs(Schema):
 
 # What a result hands back that a later request sends again is one component, the request's,
 # with its limits: a ship's state, the game between turns (the dice to finish a turn with are
-# service/http/dice_in.py's).
+# service/http/endpoints/dice_in.py's).
 same_shape(results.SalvoSoloShipState, SalvoSoloShipStateSchema)
 same_shape(results.SalvoSoloGameState, SalvoSoloGameStateSchema)
 
@@ -256,7 +256,7 @@ class SalvoSoloAdviceInputs(Schema):
     )
 
 
-# --- the /odds pictures in words (service/http/pictures.py reads what these return) -------
+# --- the /odds pictures in words (service/http/pictures/ reads what these return) -------
 
 HIT_KINDS = {"F": "flotation", "S": "speed", "T": "turret"}
 STRADDLE_WORDS = {
