@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service.http.endpoints import dice_api
 from service.http.pictures import how_sure, odds, percent
 from service.rulesets.api import registered
 
@@ -534,3 +535,29 @@ def test_the_fleet_action_turn_picture_shows_the_json_numbers(
     asked = " ".join(_asked(picture))
     assert 'Battleship fires at Destroyer 1 with its guns at 40"' in asked
     assert 'Destroyer 2 fires at Battleship with its guns at 18"' in asked
+
+
+def test_a_picture_of_more_totals_than_the_budget_draws_is_refused_before_the_odds(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Drawing an outcome costs the request's budget as the odds do: 100d10's 901 totals are
+    answered as JSON but refused as a picture, before the odds are worked out, with the way
+    round it named; 60d10's 541 totals are drawn."""
+    worked_out: list[str] = []
+    real = dice_api.odds_answer
+
+    def recorded(notation: Any) -> Any:
+        worked_out.append(str(notation))
+        return real(notation)
+
+    monkeypatch.setattr(dice_api, "odds_answer", recorded)
+    refused = client.post("/v1/dice/odds", json={"notation": "100d10"}, headers={"Accept": SVG})
+    problem = refused.get_json()
+    assert refused.status_code == 422 and problem["type"] == "/problems#limit"
+    assert "drawing these odds" in problem["detail"]
+    assert "Accept: application/json" in problem["detail"]
+    assert worked_out == []
+    assert client.post("/v1/dice/odds", json={"notation": "100d10"}).status_code == 200
+    drawn = client.post("/v1/dice/odds", json={"notation": "60d10"}, headers={"Accept": SVG})
+    assert drawn.status_code == 200 and drawn.mimetype == SVG
+    assert len(ET.fromstring(drawn.data).findall(".//{*}g[@data-value]")) == 541

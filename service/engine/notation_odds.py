@@ -440,13 +440,19 @@ def odds(notation: Notation) -> dict[int, Fraction]:
     return {t + c: Fraction(n, result.out_of) for t, n in sorted(result.ways.items())}
 
 
+def foresee(notation: Notation) -> tuple[int, int]:
+    """What the odds of ``notation`` are foreseen to cost, in budget units, and how many
+    totals they may have (a ``limit`` refusal first if the cost passes what is left)."""
+    plan = _Plan(dry=True)
+    total = _run(notation, plan)
+    return plan.units, total.slots
+
+
 def foreseen_units(notation: Notation) -> int:
-    """What the odds of ``notation`` are foreseen to cost, in budget units (the tests hold
-    the work done to it)."""
+    """What the odds of ``notation`` are foreseen to cost, in budget units, whatever the
+    budget (the tests hold the work done to it)."""
     with work.scope(work.NO_LIMIT):
-        plan = _Plan(dry=True)
-        _run(notation, plan)
-    return plan.units
+        return foresee(notation)[0]
 
 
 def outcomes(notation: Notation) -> list[tuple[Mapping[str, Any], Fraction]]:

@@ -208,6 +208,8 @@ def roll(args: dict[str, Any]) -> Response:
 @blp.response(200, DiceOdds, example=_odds_example())
 def odds(args: dict[str, Any]) -> Response:
     svg = pictures.wants_svg()
+    if svg:  # the picture's work foreseen with the odds', so a refusal comes first
+        pictures.afford_drawing(*reversed(notation_odds.foresee(args["notation"])))
     answer = odds_answer(args["notation"])
     if svg:
         return pictures.answer(answer, pictures.odds)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from .svg import (
     ChanceGroup,
     Words,
+    afford_drawing,
     answer,
     asked,
     chances,
@@ -25,6 +26,7 @@ from .svg import (
 __all__ = [
     "ChanceGroup",
     "Words",
+    "afford_drawing",
     "answer",
     "asked",
     "chances",
