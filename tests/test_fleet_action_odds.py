@@ -24,7 +24,7 @@ from service.engine import dice
 from service.engine.dice import MAX_ODDS_BRANCHES
 from service.engine.ruleset import Step, step_odds
 from service.rulesets.fleet_action import RULESET, steps
-from service.rulesets.fleet_action.ships import Ship
+from service.rulesets.fleet_action.ships import Firer, Ship
 from tests.fleet_action_helpers import (
     BASE,
     PRINTED_CLASSES,
@@ -39,8 +39,8 @@ from tests.fleet_action_helpers import (
 )
 
 CLASSES = list(PRINTED_CLASSES)
-CREWS = list(PRINTED_CREW)
-VISIBILITIES = list(PRINTED_VISIBILITY)
+CREWS: list[Any] = list(PRINTED_CREW)
+VISIBILITIES: list[Any] = list(PRINTED_VISIBILITY)
 # The walk of every die costs about 0.1 ms a branch: the random cases stay under this many
 # (2 to 3 dice), the pinned cases below cover the rest of what the odds read.
 BRUTE_FORCE_BRANCHES = 2_000
@@ -92,7 +92,7 @@ def small_fire(draw: st.DrawFn) -> steps.FireInput:
         firer_class = "Corvette"  # 2 dice: at most 26**2 branches
     hull_lost = draw(st.integers(0, PRINTED_CLASSES[target_class][4] - 1))
     return steps.FireInput(
-        Ship.of(firer_class, crew),
+        Firer.of(firer_class, crew),
         Ship.of(target_class, hull_lost=hull_lost, name=draw(st.sampled_from([None, "T"]))),
         range=draw(st.integers(0, 16)),
         line_of_sight=True,
@@ -132,11 +132,11 @@ PINNED_FIRE = [
     ("firer", "crew", "visibility", "target", "hull_lost", "name"), PINNED_FIRE
 )
 def test_fire_odds_equal_brute_force_on_every_to_hit_and_armour(
-    firer: str, crew: str, visibility: str, target: str, hull_lost: int, name: str | None
+    firer: str, crew: Any, visibility: Any, target: str, hull_lost: int, name: str | None
 ) -> None:
     fire_odds_and_brute_force(
         steps.FireInput(
-            Ship.of(firer, crew),
+            Firer.of(firer, crew),
             Ship.of(target, hull_lost=hull_lost, name=name),
             range=12,
             line_of_sight=True,
@@ -150,10 +150,10 @@ def test_fire_odds_equal_brute_force_on_every_to_hit_and_armour(
 @pytest.mark.parametrize("crew", CREWS)
 @pytest.mark.parametrize("firer_class", ["Destroyer", "Cruiser"])
 def test_torpedo_odds_equal_brute_force_enumeration(
-    firer_class: str, crew: str, visibility: str, target_hull_lost: int
+    firer_class: str, crew: Any, visibility: Any, target_hull_lost: int
 ) -> None:
     inputs = steps.TorpedoInput(
-        Ship.of(firer_class, crew),
+        Firer.of(firer_class, crew),
         Ship.of("Cruiser", hull_lost=target_hull_lost),
         range=16,
         line_of_sight=True,

@@ -37,6 +37,6 @@ def test_the_same_members_by_name_make_the_object() -> None:
     step = Step(name="s", summary="S", description="the step", dice="1d6", resolve=_resolve)
     assert (step.name, step.summary, step.description, step.dice) == ("s", "S", "the step", "1d6")
     http = StepHTTP(name="s", inputs=NoInputs, result=Schema, build=no_input, example={})
-    assert http.build({}) == NoInput()
+    assert http.make({}) == NoInput()
     reading = Reading(id="loose", text="Loosely", default=True)
     assert reading.as_dict()["text"] == "Loosely"

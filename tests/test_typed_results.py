@@ -21,7 +21,18 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 import pytest
 from flask import Flask
 
-from service.engine.typed import Doc, Fixed, Limits, fixed_set, pattern_of, table_of, values
+from service.engine import shape
+from service.engine.typed import (
+    Doc,
+    Fixed,
+    JsonOf,
+    Limits,
+    Via,
+    fixed_set,
+    pattern_of,
+    table_of,
+    values,
+)
 from service.http.document.derive import result_schema
 from service.http.document.fields import OneOf
 from service.http.endpoints.steps import StepHTTP
@@ -77,10 +88,20 @@ def spec_shape(node: dict[str, Any], components: dict[str, Any]) -> Shape:
 
 
 def hint_shape(hint: Any) -> Shape:
-    """A type hint as a comparable shape; TypedDicts stay references by name."""
+    """A type hint as a comparable shape; TypedDicts and shapes stay references by name."""
     origin = typing.get_origin(hint)
     if typing.is_typeddict(hint):
         return ("object", hint.__name__)
+    if shape.is_shape(hint):
+        return ("object", shape.component_name(hint))
+    if origin is Annotated:
+        base, *extras = typing.get_args(hint)
+        for extra in extras:
+            if isinstance(extra, JsonOf):
+                return ("object", shape.component_name(extra.resolve()))
+            if isinstance(extra, Via):
+                return hint_shape(extra.json)
+        return hint_shape(base)
     if origin is NotRequired:
         return hint_shape(typing.get_args(hint)[0])
     if origin is Literal:
@@ -89,7 +110,7 @@ def hint_shape(hint: Any) -> Shape:
         return _union([hint_shape(a) for a in typing.get_args(hint)])
     if hint is type(None) or hint is None:
         return ("null",)
-    if origin is list:
+    if origin in (list, tuple):
         return ("list", hint_shape(typing.get_args(hint)[0]))
     if origin is dict:
         key, value = typing.get_args(hint)
@@ -126,17 +147,17 @@ def differences(typed: type, component: str, components: dict[str, Any]) -> list
         schema = components[comp]
         required = set(schema.get("required", ()))
         optional = set(schema["properties"]) - required
-        if set(td.__required_keys__) != required:  # type: ignore[attr-defined]
+        ours_required, ours_optional, hints = _keys(td)
+        if ours_required != required:
             found.append(
                 f"{comp}: required keys {sorted(required)} in the document, "
-                f"{sorted(td.__required_keys__)} in {name}"  # type: ignore[attr-defined]
+                f"{sorted(ours_required)} in {name}"
             )
-        if set(td.__optional_keys__) != optional:  # type: ignore[attr-defined]
+        if ours_optional != optional:
             found.append(
                 f"{comp}: optional keys {sorted(optional)} in the document, "
-                f"{sorted(td.__optional_keys__)} in {name}"  # type: ignore[attr-defined]
+                f"{sorted(ours_optional)} in {name}"
             )
-        hints = typing.get_type_hints(td)
         for key in set(hints) & set(schema["properties"]):
             ours = hint_shape(hints[key])
             theirs = spec_shape(schema["properties"][key], components)
@@ -149,10 +170,39 @@ def differences(typed: type, component: str, components: dict[str, Any]) -> list
     return found
 
 
+def _keys(typed: type) -> tuple[set[str], set[str], dict[str, Any]]:
+    """The required keys, the optional keys and each key's type, of a TypedDict or a shape
+    (a shape's member left out but never null is its type without None)."""
+    if shape.is_shape(typed):
+        members = shape.members(typed)
+        hints = {m.key: shape.without_none(m.hint) if m.omitted else m.hint for m in members}
+        return (
+            {m.key for m in members if m.required},
+            {m.key for m in members if not m.required},
+            hints,
+        )
+    hints = typing.get_type_hints(typed, include_extras=True)
+    return set(typed.__required_keys__), set(typed.__optional_keys__), hints  # type: ignore[attr-defined]
+
+
 def _typeddict(hint: Any, name: str) -> type:
-    """The TypedDict called ``name`` somewhere inside ``hint``."""
+    """The TypedDict or shape called ``name`` somewhere inside ``hint``."""
     if typing.is_typeddict(hint) and hint.__name__ == name:
         return typing.cast(type, hint)
+    if shape.is_shape(hint) and shape.component_name(hint) == name:
+        return typing.cast(type, hint)
+    if typing.get_origin(hint) is Annotated:
+        for extra in typing.get_args(hint)[1:]:
+            if isinstance(extra, JsonOf):
+                return _typeddict(extra.resolve(), name)
+            if isinstance(extra, Via):
+                return _typeddict(extra.json, name)
+    if shape.is_shape(hint):
+        for member in shape.members(hint):
+            try:
+                return _typeddict(member.hint, name)
+            except LookupError:
+                pass
     for arg in typing.get_args(hint):
         try:
             return _typeddict(arg, name)

@@ -18,8 +18,9 @@ Both are plain data: the engine imports no HTTP code.
 
 from __future__ import annotations
 
+import importlib
 import typing
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
@@ -39,9 +40,9 @@ class Fixed:
 
 @dataclass(frozen=True)
 class Doc:
-    """A result member's description and, if it has one, its example."""
+    """A member's description and, if it has one, its example."""
 
-    description: str
+    description: str | None = None
     example: Any = None
 
 
@@ -59,10 +60,60 @@ class Pattern:
 @dataclass(frozen=True)
 class Limits:
     """What a member's value must look like beyond its type, stated in place: a string's
-    ``pattern``, a list's ``length``."""
+    ``pattern``; a number's ``minimum`` and ``maximum``; a string's or a list's exact
+    ``length``, or its ``least`` and ``most``."""
 
     pattern: str | None = None
     length: int | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    least: int | None = None
+    most: int | None = None
+
+
+@dataclass(frozen=True)
+class Key:
+    """A member whose JSON name is not its attribute's (``class``, a Python keyword)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Via:
+    """A member the engine holds as one value and JSON carries as another: ``json`` is the
+    JSON type (a fixed set, say), ``parse`` makes the engine's value of it and ``show``
+    writes it back. ``Annotated[ShipClass, Via(FleetActionShipClass, SHIP_CLASSES.get,
+    attrgetter("name"))]`` is a ship class row, sent and answered by its name."""
+
+    json: Any
+    parse: Callable[[Any], Any]
+    show: Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class Omitted:
+    """A shape's member that may be left out but is never null: its default, None, is
+    written by leaving it out."""
+
+
+@dataclass(frozen=True)
+class JsonOf:
+    """An answer's member that is the JSON of a shape (a dataclass, shape.py):
+    ``Annotated[JsonObject, JsonOf(f"{__package__}.turn.TurnState")]`` is what ``to_json``
+    writes of a ``TurnState``, documented as the one component the request that takes it
+    back reads. The shape is named by its module and name, as the result types are defined
+    before the shapes that use them."""
+
+    shape: str
+
+    def resolve(self) -> type:
+        module, _, name = self.shape.rpartition(".")
+        found = getattr(importlib.import_module(module), name)
+        assert isinstance(found, type)
+        return found
+
+
+JsonObject = dict[str, Any]
 
 
 def pattern_of(alias: Any) -> Pattern:

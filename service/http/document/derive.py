@@ -26,17 +26,26 @@ import types
 import typing
 from typing import Any, Literal, NotRequired, Required
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields, post_load, validate
 
-from ...engine.typed import Doc, Fixed, Limits, Pattern
+from ...engine import shape
+from ...engine.typed import Doc, Fixed, JsonOf, Limits, Pattern, Via
 from .components import EnumType, pattern_component
-from .fields import Const, OneOf
+from .fields import BoundedList, Const, Inches, OneOf, StrictBoolean, StrictInteger
 
 _SCALARS: dict[Any, type[fields.Field[Any]]] = {
     str: fields.String,
     int: fields.Integer,
     float: fields.Float,
     bool: fields.Boolean,
+}
+
+# What a request reads: a JSON number that is a number, never a string or a boolean.
+_STRICT: dict[Any, type[fields.Field[Any]]] = {
+    str: fields.String,
+    int: StrictInteger,
+    float: Inches,
+    bool: StrictBoolean,
 }
 
 _SCHEMAS: dict[type, type[Schema]] = {}
@@ -52,9 +61,7 @@ class _Named(fields.String):
 
 def same_shape(typed: type, schema: type[Schema]) -> type[Schema]:
     """Document the TypedDict ``typed``, wherever a result nests it, as the request schema
-    ``schema`` of the same shape: a state a step hands back that a later request sends
-    again is one component, with what only HTTP knows (its limits). tests/test_typed_results.py
-    holds the two to the same members."""
+    ``schema`` of the same shape."""
     if _SCHEMAS.setdefault(typed, schema) is not schema:
         raise ValueError(f"{typed.__name__} already has a schema")
     return schema
@@ -73,41 +80,103 @@ def result_schema(typed: type) -> type[Schema]:
     return found
 
 
-def field_of(hint: Any, **kwargs: Any) -> fields.Field[Any]:
-    """The field of one member's type hint (``kwargs``: required, allow_none, metadata)."""
+def shape_schema(cls: type) -> type[Schema]:
+    """The schema that reads the shape ``cls`` (a dataclass, engine/shape.py), named as its
+    component, loading into the shape itself (built once)."""
+    found = _SCHEMAS.get(cls)
+    if found is None:
+        make = post_load(lambda _, values, **__: shape.make(cls, values))
+        found = type(shape.component_name(cls), (members_schema(cls),), {"make": make})
+        _SCHEMAS[cls] = found
+    return found
+
+
+_MEMBERS: dict[type, type[Schema]] = {}
+
+
+def members_schema(cls: type) -> type[Schema]:
+    """The schema of the shape ``cls``'s members alone, loading a dict of them: a step's
+    request, whose envelope adds its own members, is read this way, and its view makes the
+    step's inputs of the step's own members (``shape.make``)."""
+    found = _MEMBERS.get(cls)
+    if found is None:
+        declared = {m.attr: _member_field(m) for m in shape.members(cls)}
+        found = _MEMBERS[cls] = type(f"{shape.component_name(cls)}Members", (Schema,), declared)
+    return found
+
+
+def _member_field(member: shape.Member) -> fields.Field[Any]:
+    kwargs: dict[str, Any] = {"strict": True}
+    if member.key != member.attr:
+        kwargs["data_key"] = member.key
+    if member.omitted:
+        return field_of(shape.without_none(member.hint), **kwargs)
+    if member.required:
+        kwargs["required"] = True
+    elif member.default_factory is not None or member.default == ():
+        # A list left out is an empty one, loaded as a list (made a tuple with the rest).
+        factory = member.default_factory
+        kwargs["load_default"] = list if factory in (None, tuple, list) else factory
+    else:
+        kwargs["load_default"] = member.default
+    return field_of(member.hint, **kwargs)
+
+
+def field_of(hint: Any, *, strict: bool = False, **kwargs: Any) -> fields.Field[Any]:
+    """The field of one member's type hint (``kwargs``: required, allow_none, metadata);
+    ``strict``: a request's field, whose numbers and booleans are only those."""
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin in (NotRequired, Required):
-        return field_of(args[0], **kwargs)
+        return field_of(args[0], strict=strict, **kwargs)
     if origin is typing.Annotated:
         base, *extras = args
+        limits: Limits | None = None
+        json_of: JsonOf | None = None
         for extra in extras:
             if isinstance(extra, Doc):
-                metadata = {"description": extra.description}
+                metadata = {}
+                if extra.description is not None:
+                    metadata["description"] = extra.description
                 if extra.example is not None:
                     metadata["example"] = extra.example
                 kwargs["metadata"] = {**kwargs.get("metadata", {}), **metadata}
             if isinstance(extra, Limits):
-                checks: list[validate.Validator] = []
-                if extra.pattern is not None:
-                    checks.append(validate.Regexp(extra.pattern))
-                if extra.length is not None:
-                    checks.append(validate.Length(equal=extra.length))
-                kwargs["validate"] = checks[0] if len(checks) == 1 else checks
+                limits = extra
+            if isinstance(extra, Via):
+                base = extra.json
+            if isinstance(extra, JsonOf):
+                json_of = extra
+        if json_of is not None:
+            return fields.Nested(shape_schema(json_of.resolve()), **kwargs)
         if any(isinstance(extra, Fixed) for extra in extras):
             return EnumType.of(hint).field(**kwargs)
+        if limits is not None and typing.get_origin(shape.bare(base)) in (list, tuple):
+            least, most = limits.least, limits.most
+            if limits.length is not None:
+                least = most = limits.length
+            item = typing.get_args(shape.bare(base))[0]
+            inner = field_of(item, strict=strict)
+            if most is None:
+                return fields.List(inner, validate=validate.Length(min=least), **kwargs)
+            return BoundedList(inner, least=least or 0, most=most, **kwargs)
+        if limits is not None:
+            kwargs["validate"] = _checks(limits)
         if any(isinstance(extra, Pattern) for extra in extras):
             return _Named(pattern_component(hint).name, **kwargs)
-        return field_of(base, **kwargs)
+        return field_of(base, strict=strict, **kwargs)
     if origin in (typing.Union, types.UnionType):
         options = [arg for arg in args if arg is not type(None)]
         if len(options) < len(args):
             kwargs["allow_none"] = True
         if len(options) == 1:
-            return field_of(options[0], **kwargs)
+            return field_of(options[0], strict=strict, **kwargs)
         if all(typing.is_typeddict(option) for option in options):
             schemas = [result_schema(option) for option in options]
             return OneOf(schemas, discriminator=_tag(options), **kwargs)
+        if all(shape.is_shape(option) for option in options):
+            schemas = [shape_schema(option) for option in options]
+            return OneOf(schemas, **kwargs)
         raise TypeError(f"a union the document cannot state: {hint!r}")
     if origin is Literal:
         if len(args) != 1:
@@ -115,15 +184,32 @@ def field_of(hint: Any, **kwargs: Any) -> fields.Field[Any]:
         return Const(args[0], **kwargs)
     if typing.is_typeddict(hint):
         return fields.Nested(result_schema(hint), **kwargs)
-    if origin is list:
-        return fields.List(field_of(args[0]), **kwargs)
+    if shape.is_shape(hint):
+        return fields.Nested(shape_schema(hint), **kwargs)
+    if origin in (list, tuple):
+        return fields.List(field_of(args[0], strict=strict), **kwargs)
     if origin is dict:
         if args[0] is not str:
             raise TypeError(f"a map keyed by {args[0]!r}: JSON keys are strings")
-        return fields.Dict(keys=fields.String(), values=field_of(args[1]), **kwargs)
-    if hint in _SCALARS:
-        return _SCALARS[hint](**kwargs)
+        return fields.Dict(keys=fields.String(), values=field_of(args[1], strict=strict), **kwargs)
+    kinds = _STRICT if strict else _SCALARS
+    if hint in kinds:
+        return kinds[hint](**kwargs)
     raise TypeError(f"a type the document cannot state: {hint!r}")
+
+
+def _checks(limits: Limits) -> validate.Validator | list[validate.Validator]:
+    """The validators of a scalar's ``Limits``."""
+    checks: list[validate.Validator] = []
+    if limits.pattern is not None:
+        checks.append(validate.Regexp(limits.pattern))
+    if limits.length is not None:
+        checks.append(validate.Length(equal=limits.length))
+    if limits.least is not None or limits.most is not None:
+        checks.append(validate.Length(min=limits.least, max=limits.most))
+    if limits.minimum is not None or limits.maximum is not None:
+        checks.append(validate.Range(min=limits.minimum, max=limits.maximum))
+    return checks[0] if len(checks) == 1 else checks
 
 
 def _tag(variants: list[Any]) -> str | None:

@@ -17,11 +17,12 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from ...engine import dice as engine_dice
+from ...engine import shape
 from ...engine.errors import RuleError
 from ...engine.ruleset import NoInput, Ruleset, Step, run_step, step_odds
 from .. import pictures
 from ..document.components import camel
-from ..document.derive import result_schema
+from ..document.derive import members_schema, result_schema
 from ..document.fields import Const
 from ..fast.answers import json_response
 from ..fast.api import plainly
@@ -52,18 +53,34 @@ class StepHTTP:
     """The HTTP face of one engine step."""
 
     name: str
-    inputs: type[Schema]
+    # The step's inputs: their shape (a dataclass, service/engine/shape.py), whose schema
+    # derive.py works out and which the step is handed; or ``NoInputs``.
+    inputs: type
     # The step's typed result (its TypedDict, whose schema derive.py works out), or a
     # schema written by hand.
     result: type
-    build: Callable[[dict[str, Any]], Any]
     example: Mapping[str, Any]
+    # How the step's members become its inputs, where not the shape's own ``make``.
+    build: Callable[[dict[str, Any]], Any] | None = None
     odds_result: type | None = None  # an /odds outcome's result, if not ``result``
     # Accept: image/svg+xml: a picture of the answer, given the request body it answers
     picture: Callable[[Mapping[str, Any], Mapping[str, Any]], str] | None = None
     # An /odds outcome's result reworded for its picture, where its members would not read
     # well as they are (pictures.py says how a result reads).
     words: pictures.Words | None = None
+
+    @property
+    def schema(self) -> type[Schema]:
+        """The schema of the step's own members (the envelope adds its own)."""
+        if issubclass(self.inputs, Schema):
+            return self.inputs
+        return members_schema(self.inputs)
+
+    def make(self, members: dict[str, Any]) -> Any:
+        """The step's inputs, of its validated members."""
+        if self.build is not None:
+            return self.build(members)
+        return shape.make(self.inputs, members)
 
 
 class NoInputs(Schema):
@@ -125,7 +142,7 @@ def odds_answer(
     args = request.load(example)
     readings = ruleset.readings_in_force(args.get("rules"))
     try:
-        odds = step_odds(ruleset.id, step, spec.build(step_inputs(args)), readings)
+        odds = step_odds(ruleset.id, step, spec.make(step_inputs(args)), readings)
     except RuleError:
         return None
     odds["outcomes"] = odds["outcomes"][:ODDS_EXAMPLE_OUTCOMES]
@@ -155,7 +172,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
     base = camel(ruleset.id) + camel(step.name)
     request = named(
         f"{base}Request",
-        spec.inputs,
+        spec.schema,
         {"dice": dice_field(), "prev": prev_field(), "rules": rules_field(ruleset)},
     )
     tags = {"ruleset": Const(ruleset.id, required=True), "step": Const(step.name, required=True)}
@@ -171,7 +188,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         dice = dice_or_fresh(args.get("dice"))
         readings = ruleset.readings_in_force(args.get("rules"))
         check_rules(dice, ruleset.id, readings)
-        envelope = run_step(ruleset.id, step, spec.build(step_inputs(args)), dice, readings)
+        envelope = run_step(ruleset.id, step, spec.make(step_inputs(args)), dice, readings)
         count_rolls(ruleset.id, step.name, len(envelope["rolls"]))
         if spec.picture is None:
             return signed(envelope)
@@ -183,7 +200,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
     path = f"{blp.url_prefix}/{step.route}"
     request_schema = request()
     answer = example_answer(
-        ruleset.id, step, spec.example, spec.build, request_schema, path, rules=ruleset
+        ruleset.id, step, spec.example, spec.make, request_schema, path, rules=ruleset
     )
 
     resolve.__name__ = f"{step.name.replace('-', '_')}"
@@ -202,7 +219,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
 
     if not step.odds:
         return
-    odds_request = named(f"{base}OddsRequest", spec.inputs, {"rules": rules_field(ruleset)})
+    odds_request = named(f"{base}OddsRequest", spec.schema, {"rules": rules_field(ruleset)})
     outcome = named(
         f"{base}OddsOutcome",
         OddsOutcomeBase,
@@ -219,7 +236,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
     def odds(args: dict[str, Any]) -> Response:
         svg = pictures.wants_svg()
         readings = ruleset.readings_in_force(args.get("rules"))
-        answer = step_odds(ruleset.id, step, spec.build(step_inputs(args)), readings)
+        answer = step_odds(ruleset.id, step, spec.make(step_inputs(args)), readings)
         if svg:
             said = partial(pictures.odds, words=spec.words, asked=pictures.asked())
             return pictures.answer(answer, said)

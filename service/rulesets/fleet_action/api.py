@@ -1,4 +1,5 @@
-"""HTTP face of Fleet Action: request schemas, one line per step to register it."""
+"""HTTP face of Fleet Action: one entry per step to register it (its inputs are shapes,
+whose schemas are derived)."""
 
 from __future__ import annotations
 
@@ -7,17 +8,12 @@ from fractions import Fraction
 from typing import Any
 
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields, post_load, validate
 
 from ...http import pictures
-from ...http.document.components import EnumType
-from ...http.document.derive import same_shape
-from ...http.document.fields import BoundedList, StrictBoolean, StrictInteger, count, inches
 from ...http.endpoints.contract import RulesetAPI
-from ...http.endpoints.steps import NoInputs, StepHTTP, inputs, no_input, register_steps
-from . import RULESET, results, steps, tables, turn_odds
+from ...http.endpoints.steps import NoInputs, StepHTTP, no_input, register_steps
+from . import RULESET, results, steps, turn_odds
 from . import turn as fleet_turn
-from .ships import Ship
 
 blp = Blueprint(
     "fleet-action",
@@ -25,223 +21,6 @@ blp = Blueprint(
     url_prefix="/v1/rulesets/fleet-action",
     description="Fleet Action: quick fleet miniatures with D6 dice pools and armour saves.",
 )
-
-MAX_HULL = max(row.hull for row in tables.SHIP_CLASSES.values())
-MAX_INCHES = 1000
-
-
-SHIP_CLASS = EnumType.of(results.FleetActionShipClass)
-CREW = EnumType.of(results.FleetActionCrew)
-VISIBILITY = EnumType.of(results.FleetActionVisibility)
-PLAYER = EnumType.of(results.FleetActionPlayer)
-WEAPON = EnumType.of(results.FleetActionWeapon)
-ODDS_METHOD = EnumType.of(results.FleetActionTurnOddsMethodChoice)
-MAX_SHIPS = 2 * tables.MAX_SHIPS_PER_SIDE
-MAX_NAME = 60
-
-
-# --- ships in ----------------------------------------------------------------------------
-
-
-class FleetActionShipSchema(Schema):
-    """A ship by its class, with its crew and the Hull it has lost so far."""
-
-    ship_class = SHIP_CLASS.field(
-        required=True, data_key="class", metadata={"example": "Destroyer"}
-    )
-    crew = CREW.field()
-    name = fields.String(
-        validate=validate.Length(min=1, max=60),
-        metadata={"description": "What the players call it", "example": "Destroyer 1"},
-    )
-    hull_lost = StrictInteger(
-        load_default=0,
-        validate=validate.Range(min=0, max=MAX_HULL),
-        metadata={"description": "Hull points lost so far (at most the class's Hull)"},
-    )
-
-    @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> Ship:
-        return Ship.of(**data)
-
-
-class FleetActionFirerSchema(FleetActionShipSchema):
-    """The firing ship: its crew quality is needed, it sets the To Hit number."""
-
-    crew = CREW.field(required=True, metadata={"example": "Veteran"})
-
-
-# --- requests ------------------------------------------------------------------------------
-
-
-class FleetActionAttackInputs(Schema):
-    firer = fields.Nested(FleetActionFirerSchema, required=True)
-    target = fields.Nested(FleetActionShipSchema, required=True)
-    range = inches(
-        0,
-        MAX_INCHES,
-        required=True,
-        metadata={"description": "Distance to the target in inches, measured by the players"},
-    )
-    line_of_sight = StrictBoolean(
-        required=True, metadata={"description": "Can the firer see the target?"}
-    )
-    visibility = VISIBILITY.field(load_default="Clear")
-
-
-class FleetActionDamageInputs(Schema):
-    ship = fields.Nested(FleetActionShipSchema, required=True)
-    hull_lost = StrictInteger(
-        required=True,
-        validate=validate.Range(min=0, max=100),
-        metadata={"description": "Hull points lost now"},
-    )
-    catastrophic = StrictBoolean(
-        load_default=False, metadata={"description": "A catastrophic hit: sunk outright"}
-    )
-
-
-# --- the turn ------------------------------------------------------------------------------
-
-
-def _name(**kwargs: Any) -> fields.String:
-    return fields.String(validate=validate.Length(min=1, max=MAX_NAME), **kwargs)
-
-
-class FleetActionTurnShipSchema(Schema):
-    """A ship in the action: its own name, whose it is, its class, crew and Hull lost."""
-
-    name = _name(required=True, metadata={"example": "Destroyer 1"})
-    player = PLAYER.field(required=True)
-    ship_class = SHIP_CLASS.field(required=True, data_key="class")
-    crew = CREW.field(required=True)
-    hull_lost = StrictInteger(
-        load_default=0,
-        validate=validate.Range(min=0, max=MAX_HULL),
-        metadata={"description": "Hull points lost so far (at most the class's Hull)"},
-    )
-
-    @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> fleet_turn.TurnShip:
-        player = data.pop("player")
-        return fleet_turn.TurnShip(player, Ship.of(**data))
-
-
-class FleetActionTurnStateSchema(Schema):
-    """The action between calls: a turn call hands it back as `result.state`, and the next
-    call takes it as `state`, as it is. A new game is the turn number and the ships."""
-
-    turn = count(
-        1,
-        tables.MAX_TURN,
-        required=True,
-        metadata={"description": f"The turn being played; the count stops at {tables.MAX_TURN:,}"},
-    )
-    ships = BoundedList(
-        fields.Nested(FleetActionTurnShipSchema),
-        required=True,
-        least=2,
-        most=MAX_SHIPS,
-        metadata={
-            "description": f"Every ship of both players, sunk or afloat: 1 to "
-            f"{tables.MAX_SHIPS_PER_SIDE} a player, each with a name of its own"
-        },
-    )
-    visibility = VISIBILITY.field(load_default="Clear")
-    first_pick = PLAYER.field(
-        load_default=None,
-        allow_none=True,
-        metadata={"description": "Who picked first this turn; null: initiative to roll"},
-    )
-    next_pick = PLAYER.field(
-        load_default=None,
-        allow_none=True,
-        metadata={"description": "Whose pick is next; null: initiative to roll, or game over"},
-    )
-    gone = BoundedList(
-        _name(),
-        load_default=list,
-        most=MAX_SHIPS,
-        metadata={"description": "The ships that have gone this turn, in order"},
-    )
-
-    @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> fleet_turn.TurnState:
-        return fleet_turn.TurnState(
-            turn=data["turn"],
-            ships=tuple(data["ships"]),
-            visibility=data["visibility"],
-            first_pick=data["first_pick"],
-            next_pick=data["next_pick"],
-            gone=tuple(data["gone"]),
-        )
-
-
-# What the players measured, sent when it applies (null or left out: not given).
-_MEASURED: dict[str, Any] = {"load_default": None, "allow_none": True}
-
-
-def _inches(description: str, most: float = MAX_INCHES) -> Any:
-    return inches(0, most, **_MEASURED, metadata={"description": description})
-
-
-class FleetActionActivationSchema(Schema):
-    """One ship's go as the players measured it on the table: its move, then its fire."""
-
-    ship = _name(required=True, metadata={"description": "The ship picked, by name"})
-    weapon = WEAPON.field(required=True)
-    target = _name(**_MEASURED, metadata={"description": "The enemy it fires at (not with none)"})
-    range = _inches("Inches to the target, measured after the move")
-    line_of_sight = StrictBoolean(
-        **_MEASURED, metadata={"description": "Can it see the target after its move?"}
-    )
-    moved = _inches("Inches moved, checked against the class's Speed")
-    turned = _inches(f"Degrees turned in the move, at most {tables.MAX_TURN_DEGREES}", 360)
-
-    @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> fleet_turn.Activation:
-        return fleet_turn.Activation(**data)
-
-
-class FleetActionTurnInputs(Schema):
-    state = fields.Nested(FleetActionTurnStateSchema, required=True)
-    activation = fields.Nested(
-        FleetActionActivationSchema,
-        load_default=None,
-        metadata={
-            "description": "Leave out to roll initiative when the turn starts (no first_pick); "
-            "afterwards the one ship that goes this call"
-        },
-    )
-
-
-class FleetActionTurnOddsInputs(Schema):
-    state = fields.Nested(
-        FleetActionTurnStateSchema,
-        required=True,
-        metadata={"description": "The action as a turn call hands it back (`result.state`)"},
-    )
-    fire = BoundedList(
-        fields.Nested(FleetActionActivationSchema),
-        required=True,
-        least=1,
-        most=MAX_SHIPS,
-        metadata={
-            "description": "The attacks declared for the rest of the turn, in the order the "
-            "ships will go, each ship once"
-        },
-    )
-    method = ODDS_METHOD.field(load_default="auto")
-
-    @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
-        return {**data, "fire": tuple(data["fire"])}
-
-
-# What a turn hands back that the next call sends again is one component, the request's.
-same_shape(results.FleetActionTurnShip, FleetActionTurnShipSchema)
-same_shape(results.FleetActionTurnState, FleetActionTurnStateSchema)
-
 
 # --- registration ---------------------------------------------------------------------------
 
@@ -326,9 +105,8 @@ STEPS = [
     StepHTTP(
         name="fire",
         words=attack_words,
-        inputs=FleetActionAttackInputs,
+        inputs=steps.FireInput,
         result=results.FleetActionFireResult,
-        build=inputs(steps.FireInput),
         example={
             "firer": BATTLESHIP,
             "target": DESTROYER,
@@ -341,9 +119,8 @@ STEPS = [
     StepHTTP(
         name="torpedo",
         words=attack_words,
-        inputs=FleetActionAttackInputs,
+        inputs=steps.TorpedoInput,
         result=results.FleetActionTorpedoResult,
-        build=inputs(steps.TorpedoInput),
         example={
             "firer": DESTROYER,
             "target": BATTLESHIP,
@@ -355,9 +132,8 @@ STEPS = [
     ),
     StepHTTP(
         name="damage",
-        inputs=FleetActionDamageInputs,
+        inputs=steps.DamageInput,
         result=results.FleetActionDamageResult,
-        build=inputs(steps.DamageInput),
         example={
             "ship": {"class": "Cruiser", "hull_lost": 1},
             "hull_lost": 2,
@@ -396,9 +172,8 @@ BATTLESHIP_FIRES = {
 STEPS += [
     StepHTTP(
         name="turn",
-        inputs=FleetActionTurnInputs,
+        inputs=fleet_turn.TurnInput,
         result=results.FleetActionTurnResult,
-        build=inputs(fleet_turn.TurnInput),
         example={
             "state": EXAMPLE_STATE,
             "activation": BATTLESHIP_FIRES,
@@ -407,9 +182,8 @@ STEPS += [
     ),
     StepHTTP(
         name="turn-odds",
-        inputs=FleetActionTurnOddsInputs,
+        inputs=turn_odds.TurnOddsInput,
         result=results.FleetActionTurnOddsResult,
-        build=inputs(turn_odds.TurnOddsInput),
         picture=turn_odds_picture,
         example={
             "state": EXAMPLE_STATE,

@@ -14,7 +14,7 @@ derivation reads them.
 from typing import Annotated, Literal, NotRequired, TypedDict
 
 from ...engine.dice_requests import Again
-from ...engine.typed import Doc, Fixed, Limits
+from ...engine.typed import Doc, Fixed, JsonObject, JsonOf, Limits
 
 FleetActionPlayer = Annotated[
     Literal["A", "B"], Fixed("FleetActionPlayer", "One of the two players.")
@@ -99,41 +99,6 @@ FleetActionTurnCall = Annotated[
     ),
 ]
 
-FleetActionTurnShip = TypedDict(
-    "FleetActionTurnShip",
-    {
-        "name": Annotated[str, Doc("How the players call it; each ship's own")],
-        "player": FleetActionPlayer,
-        "class": FleetActionShipClass,
-        "crew": FleetActionCrew,
-        "hull_lost": NotRequired[Annotated[int, Doc("Hull points lost so far; all of them: sunk")]],
-    },
-)
-
-
-class FleetActionTurnState(TypedDict):
-    """The action between calls: a turn call hands it back as `result.state`, and the next
-    call takes it as `state`, as it is."""
-
-    turn: Annotated[int, Doc("The turn being played")]
-    ships: Annotated[list[FleetActionTurnShip], Doc("Every ship of both players, sunk or afloat")]
-    visibility: NotRequired[FleetActionVisibility]
-    first_pick: NotRequired[
-        Annotated[
-            FleetActionPlayer | None,
-            Doc("The initiative's loser, who picked first this turn; null: initiative to roll"),
-        ]
-    ]
-    next_pick: NotRequired[
-        Annotated[
-            FleetActionPlayer | None,
-            Doc("Whose pick is next; null: initiative to roll, or the game is over"),
-        ]
-    ]
-    gone: NotRequired[
-        Annotated[list[str], Doc("The ships that have gone this turn, in the order they went")]
-    ]
-
 
 class FleetActionActivationResult(TypedDict):
     """One ship's go: it moved, then fired its guns or its torpedoes, or nothing."""
@@ -179,7 +144,11 @@ class FleetActionTurnResult(TypedDict):
     turn_over: Annotated[bool, Doc("Every ship afloat has gone: `state` starts the next turn")]
     game_over: Annotated[bool, Doc("A player has no ship afloat")]
     winner: Annotated[FleetActionPlayer | None, Doc("null: the game goes on")]
-    state: Annotated[FleetActionTurnState, Doc("Send it back as the next call's `state`")]
+    state: Annotated[
+        JsonObject,
+        JsonOf(f"{__package__}.turn.TurnState"),
+        Doc("Send it back as the next call's `state`"),
+    ]
     next: Annotated[FleetActionNextCall | None, Doc("null: the game is over")]
 
 

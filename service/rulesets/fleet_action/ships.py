@@ -1,28 +1,54 @@
-"""A fleet-action ship: its class, its crew and the Hull it has lost so far."""
+"""A fleet-action ship: its class, its crew and the Hull it has lost so far, as a shape
+(service/engine/shape.py): the one definition of what a request sends of a ship."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field, replace
+from operator import attrgetter
+from typing import Annotated, Any, ClassVar, Self
 
 from ...engine.errors import RuleError
+from ...engine.typed import Doc, Key, Limits, Omitted, Via
+from .results import FleetActionCrew, FleetActionShipClass
 from .tables import CREW_QUALITY, SHIP_CLASSES, ShipClass
 
+MAX_HULL = max(row.hull for row in SHIP_CLASSES.values())
+MAX_NAME = 60
+MAX_INCHES = 1000  # a distance the players measure, in inches
 
-@dataclass(frozen=True)
+# A ship's class row, sent and answered by its name.
+CLASS = Via(FleetActionShipClass, SHIP_CLASSES.__getitem__, attrgetter("name"))
+Name = Annotated[str, Limits(least=1, most=MAX_NAME)]
+HullLost = Annotated[
+    int,
+    Limits(minimum=0, maximum=MAX_HULL),
+    Doc("Hull points lost so far (at most the class's Hull)"),
+]
+
+
+@dataclass(frozen=True, kw_only=True)
 class Ship:
-    """A ship on the table. ``hull_lost`` is the only state it carries."""
+    """A ship by its class, with its crew and the Hull it has lost so far. ``hull_lost`` is
+    the only state it carries."""
 
-    ship_class: ShipClass
-    crew: str | None = None
-    name: str | None = None
-    hull_lost: int = 0
+    component: ClassVar[str] = "FleetActionShip"
+
+    ship_class: Annotated[ShipClass, Key("class"), CLASS, Doc(example="Destroyer")]
+    crew: Annotated[FleetActionCrew | None, Omitted()] = None
+    name: Annotated[
+        Name | None, Omitted(), Doc("What the players call it", example="Destroyer 1")
+    ] = None
+    hull_lost: HullLost = 0
 
     @classmethod
     def of(
-        cls, ship_class: str, crew: str | None = None, name: str | None = None, hull_lost: int = 0
-    ) -> Ship:
-        return cls(SHIP_CLASSES[ship_class], crew, name, hull_lost)
+        cls,
+        ship_class: str,
+        crew: FleetActionCrew | None = None,
+        name: str | None = None,
+        hull_lost: int = 0,
+    ) -> Self:
+        return cls(ship_class=SHIP_CLASSES[ship_class], crew=crew, name=name, hull_lost=hull_lost)
 
     @property
     def label(self) -> str:
@@ -67,10 +93,10 @@ class Ship:
                 f"{self.label} fires, so it needs a crew quality ({levels})", f"{field}.crew"
             )
 
-    def apply(self, hull_lost: int, catastrophic: bool = False) -> Ship:
+    def apply(self, hull_lost: int, catastrophic: bool = False) -> Self:
         """The ship after losing ``hull_lost`` Hull, or all of it to a catastrophic hit."""
         total = self.ship_class.hull if catastrophic else self.hull_lost + hull_lost
-        return Ship(self.ship_class, self.crew, self.name, min(total, self.ship_class.hull))
+        return replace(self, hull_lost=min(total, self.ship_class.hull))
 
     def status(self) -> dict[str, Any]:
         """The state a client sends back next time, plus what it means now."""
@@ -83,3 +109,13 @@ class Ship:
             "hull_left": self.hull_left,
             "sunk": self.sunk,
         }
+
+
+@dataclass(frozen=True, kw_only=True)
+class Firer(Ship):
+    """The firing ship: its crew quality is needed, it sets the To Hit number."""
+
+    component: ClassVar[str] = "FleetActionFirer"
+
+    # Redeclared with field(): a bare annotation would inherit the parent's default.
+    crew: Annotated[FleetActionCrew, Doc(example="Veteran")] = field()

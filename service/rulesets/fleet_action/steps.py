@@ -9,11 +9,12 @@ same functions, so a roll and its odds cannot disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
+from typing import Annotated, cast
 
 from ...engine.errors import LimitError, RuleError
 from ...engine.resolution import Modifier, Readings, Resolution
 from ...engine.ruleset import NoInput
+from ...engine.typed import Doc, Limits
 from . import tables as t
 from .results import (
     FleetActionDamageResult,
@@ -23,8 +24,9 @@ from .results import (
     FleetActionShipStatus,
     FleetActionSunkBy,
     FleetActionTorpedoResult,
+    FleetActionVisibility,
 )
-from .ships import Ship
+from .ships import MAX_INCHES, Firer, Ship
 
 # --- the per-die rules -------------------------------------------------------------------
 
@@ -144,12 +146,23 @@ def initiative(_: NoInput, res: Resolution) -> FleetActionInitiativeResult:
 
 
 @dataclass(frozen=True)
-class FireInput:
-    firer: Ship
+class AttackInput:
+    """What an attack step reads: who fires at whom, at what range, in what visibility."""
+
+    firer: Firer
     target: Ship
-    range: float
-    line_of_sight: bool
-    visibility: str = "Clear"
+    range: Annotated[
+        float,
+        Limits(minimum=0, maximum=MAX_INCHES),
+        Doc("Distance to the target in inches, measured by the players"),
+    ]
+    line_of_sight: Annotated[bool, Doc("Can the firer see the target?")]
+    visibility: FleetActionVisibility = "Clear"
+
+
+@dataclass(frozen=True)
+class FireInput(AttackInput):
+    """The guns' attack."""
 
 
 def _inches(distance: float) -> str:
@@ -254,12 +267,8 @@ def fire(inp: FireInput, res: Resolution) -> FleetActionFireResult:
 
 
 @dataclass(frozen=True)
-class TorpedoInput:
-    firer: Ship
-    target: Ship
-    range: float
-    line_of_sight: bool
-    visibility: str = "Clear"
+class TorpedoInput(AttackInput):
+    """A torpedo attack."""
 
 
 def check_torpedoes(inp: TorpedoInput) -> None:
@@ -295,8 +304,8 @@ def torpedo(inp: TorpedoInput, res: Resolution) -> FleetActionTorpedoResult:
 @dataclass(frozen=True)
 class DamageInput:
     ship: Ship
-    hull_lost: int
-    catastrophic: bool = False
+    hull_lost: Annotated[int, Limits(minimum=0, maximum=100), Doc("Hull points lost now")]
+    catastrophic: Annotated[bool, Doc("A catastrophic hit: sunk outright")] = False
 
 
 def damage(inp: DamageInput, res: Resolution) -> FleetActionDamageResult:

@@ -14,14 +14,16 @@ those steps cannot disagree.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from typing import cast
+from dataclasses import dataclass, field, replace
+from typing import Annotated, ClassVar, cast
 
 from ...engine.dice import MAX_NONCE
 from ...engine.dice_requests import Again
 from ...engine.errors import RuleError
 from ...engine.resolution import Resolution
 from ...engine.ruleset import NoInput
+from ...engine.shape import to_json
+from ...engine.typed import Doc, Key, Limits
 from . import steps
 from . import tables as t
 from .results import (
@@ -30,17 +32,16 @@ from .results import (
     FleetActionFireResult,
     FleetActionNextCall,
     FleetActionPlayer,
-    FleetActionShipClass,
     FleetActionTorpedoResult,
     FleetActionTurnResult,
-    FleetActionTurnShip,
-    FleetActionTurnState,
     FleetActionVisibility,
     FleetActionWeapon,
 )
-from .ships import Ship
+from .ships import CLASS, MAX_INCHES, Firer, Name, Ship
+from .tables import ShipClass
 
 PLAYERS: tuple[FleetActionPlayer, FleetActionPlayer] = t.INITIATIVE_SIDES
+MAX_SHIPS = 2 * t.MAX_SHIPS_PER_SIDE
 
 
 def other(player: str) -> FleetActionPlayer:
@@ -48,38 +49,52 @@ def other(player: str) -> FleetActionPlayer:
     return b if player == a else a
 
 
-@dataclass(frozen=True)
-class TurnShip:
-    """A ship in the action: whose it is, and the ship itself (its name is its own)."""
+@dataclass(frozen=True, kw_only=True)
+class TurnShip(Firer):
+    """A ship in the action: its own name, whose it is, its class, crew and Hull lost."""
 
-    player: str
-    ship: Ship
+    component: ClassVar[str] = "FleetActionTurnShip"
 
-    @property
-    def name(self) -> str:
-        assert self.ship.name is not None  # the state schema requires a name
-        return self.ship.name
-
-    def as_dict(self) -> FleetActionTurnShip:
-        return {
-            "name": self.name,
-            "player": cast(FleetActionPlayer, self.player),
-            "class": cast(FleetActionShipClass, self.ship.ship_class.name),
-            "crew": cast(FleetActionCrew, self.ship.crew),
-            "hull_lost": self.ship.hull_lost,
-        }
+    # Redeclared with field(): a bare annotation would inherit the parent's default.
+    ship_class: Annotated[ShipClass, Key("class"), CLASS] = field()
+    crew: FleetActionCrew = field()
+    name: Annotated[Name, Doc(example="Destroyer 1")] = field()
+    player: FleetActionPlayer
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TurnState:
-    """The action between calls; the client keeps it and sends it back."""
+    """The action between calls: a turn call hands it back as `result.state`, and the next
+    call takes it as `state`, as it is. A new game is the turn number and the ships."""
 
-    turn: int
-    ships: tuple[TurnShip, ...]
-    visibility: str = "Clear"
-    first_pick: str | None = None
-    next_pick: str | None = None
-    gone: tuple[str, ...] = ()
+    component: ClassVar[str] = "FleetActionTurnState"
+
+    turn: Annotated[
+        int,
+        Limits(minimum=1, maximum=t.MAX_TURN),
+        Doc(f"The turn being played; the count stops at {t.MAX_TURN:,}"),
+    ]
+    ships: Annotated[
+        tuple[TurnShip, ...],
+        Limits(least=2, most=MAX_SHIPS),
+        Doc(
+            f"Every ship of both players, sunk or afloat: 1 to {t.MAX_SHIPS_PER_SIDE} a "
+            "player, each with a name of its own"
+        ),
+    ]
+    visibility: FleetActionVisibility = "Clear"
+    first_pick: Annotated[
+        FleetActionPlayer | None, Doc("Who picked first this turn; null: initiative to roll")
+    ] = None
+    next_pick: Annotated[
+        FleetActionPlayer | None,
+        Doc("Whose pick is next; null: initiative to roll, or game over"),
+    ] = None
+    gone: Annotated[
+        tuple[Name, ...],
+        Limits(most=MAX_SHIPS),
+        Doc("The ships that have gone this turn, in order"),
+    ] = ()
 
     def ship(self, name: str, field: str) -> tuple[int, TurnShip]:
         for index, ship in enumerate(self.ships):
@@ -93,19 +108,19 @@ class TurnState:
         return [
             s.name
             for s in self.ships
-            if s.player == player and not s.ship.sunk and s.name not in self.gone
+            if s.player == player and not s.sunk and s.name not in self.gone
         ]
 
     def afloat(self, player: str) -> int:
-        return sum(1 for s in self.ships if s.player == player and not s.ship.sunk)
+        return sum(1 for s in self.ships if s.player == player and not s.sunk)
 
-    def whose_pick(self) -> str | None:
+    def whose_pick(self) -> FleetActionPlayer | None:
         """Who picks next: the other player from whoever picked last (the initiative's loser
         first); a player with no ship left to go passes (ruling picks-when-one-side-is-out);
         None once every ship afloat has gone."""
         if self.first_pick is None:
             return None
-        picker: str
+        picker: FleetActionPlayer
         if self.gone:
             last = next(s.player for s in self.ships if s.name == self.gone[-1])
             picker = other(last)
@@ -116,22 +131,12 @@ class TurnState:
                 return player
         return None
 
-    def winner(self) -> str | None:
+    def winner(self) -> FleetActionPlayer | None:
         """The player still afloat once the other has no ship left (the game is over)."""
         for player in PLAYERS:
             if not self.afloat(other(player)):
                 return player
         return None
-
-    def as_dict(self) -> FleetActionTurnState:
-        return {
-            "turn": self.turn,
-            "visibility": cast(FleetActionVisibility, self.visibility),
-            "ships": [ship.as_dict() for ship in self.ships],
-            "first_pick": cast("FleetActionPlayer | None", self.first_pick),
-            "next_pick": cast("FleetActionPlayer | None", self.next_pick),
-            "gone": list(self.gone),
-        }
 
 
 def check_state(state: TurnState, field: str = "state") -> None:
@@ -153,7 +158,7 @@ def check_state(state: TurnState, field: str = "state") -> None:
                 f"{field}.ships",
             )
     for index, ship in enumerate(state.ships):
-        ship.ship.check_state(f"{field}.ships.{index}")
+        ship.check_state(f"{field}.ships.{index}")
     for name in state.gone:
         if name not in names:
             raise RuleError(f"{name!r} has gone, but no ship has that name", f"{field}.gone")
@@ -202,7 +207,7 @@ def next_call(state: TurnState, res: Resolution) -> FleetActionNextCall | None:
     ships = state.left_to_go(player)
     return {
         "call": "activation",
-        "player": cast(FleetActionPlayer, player),
+        "player": player,
         "ships": ships,
         "dice": dice,
         "detail": f"player {player}'s pick: send the state with an activation of one of "
@@ -210,23 +215,39 @@ def next_call(state: TurnState, res: Resolution) -> FleetActionNextCall | None:
     }
 
 
-@dataclass(frozen=True)
+# What the players measured, sent when it applies (null or left out: not given).
+Measured = Annotated[float | None, Limits(minimum=0, maximum=MAX_INCHES)]
+
+
+@dataclass(frozen=True, kw_only=True)
 class Activation:
-    """One ship's go as the players measured it: its move, then what it fired at."""
+    """One ship's go as the players measured it on the table: its move, then its fire."""
 
-    ship: str
-    weapon: str
-    target: str | None = None
-    range: float | None = None
-    line_of_sight: bool | None = None
-    moved: float | None = None
-    turned: float | None = None
+    component: ClassVar[str] = "FleetActionActivation"
+
+    ship: Annotated[Name, Doc("The ship picked, by name")]
+    weapon: FleetActionWeapon
+    target: Annotated[Name | None, Doc("The enemy it fires at (not with none)")] = None
+    range: Annotated[Measured, Doc("Inches to the target, measured after the move")] = None
+    line_of_sight: Annotated[bool | None, Doc("Can it see the target after its move?")] = None
+    moved: Annotated[Measured, Doc("Inches moved, checked against the class's Speed")] = None
+    turned: Annotated[
+        float | None,
+        Limits(minimum=0, maximum=360),
+        Doc(f"Degrees turned in the move, at most {t.MAX_TURN_DEGREES}"),
+    ] = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TurnInput:
     state: TurnState
-    activation: Activation | None = None
+    activation: Annotated[
+        Activation | None,
+        Doc(
+            "Leave out to roll initiative when the turn starts (no first_pick); "
+            "afterwards the one ship that goes this call"
+        ),
+    ] = None
 
 
 def _prefixed(error: RuleError, prefix: str) -> RuleError:
@@ -242,7 +263,7 @@ def check_pick(state: TurnState, name: str, field: str) -> tuple[int, TurnShip]:
     whose = state.next_pick
     ships = ", ".join(state.left_to_go(whose)) if whose else ""
     turn_of = f"it is player {whose}'s pick ({ships})"
-    if ship.ship.sunk:
+    if ship.sunk:
         raise RuleError(
             f"{name} is sunk: it has been removed from the table and cannot be picked; {turn_of}",
             field,
@@ -302,14 +323,10 @@ def attack_of(
     seen = bool(activation.line_of_sight)
     try:
         if activation.weapon == "guns":
-            guns = steps.FireInput(
-                firer.ship, target.ship, activation.range, seen, state.visibility
-            )
+            guns = steps.FireInput(firer, target, activation.range, seen, state.visibility)
             steps.check_guns(guns)
             return index, guns
-        torpedoes = steps.TorpedoInput(
-            firer.ship, target.ship, activation.range, seen, state.visibility
-        )
+        torpedoes = steps.TorpedoInput(firer, target, activation.range, seen, state.visibility)
         steps.check_torpedoes(torpedoes)
         return index, torpedoes
     except RuleError as error:
@@ -330,8 +347,8 @@ def _answer(state: TurnState, res: Resolution, *, turn_over: bool = False) -> Fl
         "call": "initiative",
         "turn_over": turn_over,
         "game_over": winner is not None,
-        "winner": cast("FleetActionPlayer | None", winner),
-        "state": state.as_dict(),
+        "winner": winner,
+        "state": to_json(state),
         "next": next_call(state, res),
     }
 
@@ -371,7 +388,7 @@ def turn(inp: TurnInput, res: Resolution) -> FleetActionTurnResult:
         )
     activation = inp.activation
     _, mover = check_pick(state, activation.ship, "activation.ship")
-    check_move(mover.ship, activation, "activation")
+    check_move(mover, activation, "activation")
     attack = attack_of(state, mover, activation, "activation")
     ships = list(state.ships)
     guns: FleetActionFireResult | None = None
@@ -385,7 +402,7 @@ def turn(inp: TurnInput, res: Resolution) -> FleetActionTurnResult:
             torpedoes = steps.torpedo(inputs, res)
             lost, catastrophic = torpedoes["hull_lost"], torpedoes["catastrophic"]
         hit = ships[target_index]
-        ships[target_index] = replace(hit, ship=hit.ship.apply(lost, catastrophic))
+        ships[target_index] = hit.apply(lost, catastrophic)
     after = replace(state, ships=tuple(ships), gone=(*state.gone, mover.name))
     after = replace(after, next_pick=after.whose_pick() if after.winner() is None else None)
     turn_over = after.winner() is None and after.next_pick is None
@@ -393,8 +410,8 @@ def turn(inp: TurnInput, res: Resolution) -> FleetActionTurnResult:
         after = _turn_over(after, res.reading("initiative-each-turn") == "every-turn")
     done: FleetActionActivationResult = {
         "ship": mover.name,
-        "player": cast(FleetActionPlayer, mover.player),
-        "weapon": cast(FleetActionWeapon, activation.weapon),
+        "player": mover.player,
+        "weapon": activation.weapon,
         "target": activation.target,
         "range": activation.range,
         "line_of_sight": activation.line_of_sight,

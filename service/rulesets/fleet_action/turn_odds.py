@@ -23,25 +23,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd, lcm
-from typing import Final, cast
+from typing import Annotated, Final, cast
 
 from ...engine import budget as work_budget
 from ...engine.dice import SeededDice
 from ...engine.errors import LimitError, RuleError
 from ...engine.resolution import Resolution
 from ...engine.sampling import StreamPicker, weighted, wilson
+from ...engine.typed import Doc, Limits
 from . import tables as t
 from .odds import fire_tallies, torpedo_tallies
 from .results import (
     FleetActionHullLostChance,
-    FleetActionPlayer,
     FleetActionShipClass,
     FleetActionShipOdds,
     FleetActionTurnChance,
+    FleetActionTurnOddsMethodChoice,
     FleetActionTurnOddsResult,
 )
 from .steps import FireInput
-from .turn import Activation, TurnState, attack_of, check_move, check_state, other
+from .turn import MAX_SHIPS, Activation, TurnState, attack_of, check_move, check_state, other
 
 ALGORITHM: Final = "fc-fleet-turn-odds-v1"
 SINK: Final = -1  # an attack's outcome: a catastrophic hit got through
@@ -55,9 +56,16 @@ CHANGE: Final = "declare fewer attacks at once"
 
 @dataclass(frozen=True)
 class TurnOddsInput:
-    state: TurnState
-    fire: tuple[Activation, ...]
-    method: str = "auto"
+    state: Annotated[TurnState, Doc("The action as a turn call hands it back (`result.state`)")]
+    fire: Annotated[
+        tuple[Activation, ...],
+        Limits(least=1, most=MAX_SHIPS),
+        Doc(
+            "The attacks declared for the rest of the turn, in the order the ships will go, "
+            "each ship once"
+        ),
+    ]
+    method: FleetActionTurnOddsMethodChoice = "auto"
 
 
 @dataclass(frozen=True)
@@ -85,14 +93,14 @@ def declared(state: TurnState, fire: tuple[Activation, ...]) -> list[Declared]:
     for number, activation in enumerate(fire):
         field = f"fire.{number}"
         index, ship = state.ship(activation.ship, f"{field}.ship")
-        if ship.ship.sunk:
+        if ship.sunk:
             raise RuleError(f"{ship.name} is sunk: it fires no more", f"{field}.ship")
         if ship.name in state.gone:
             raise RuleError(f"{ship.name} has already gone this turn", f"{field}.ship")
         if ship.name in seen:
             raise RuleError(f"{ship.name} is declared twice: a ship goes once a turn", field)
         seen.add(ship.name)
-        check_move(ship.ship, activation, field)
+        check_move(ship, activation, field)
         attack = attack_of(state, ship, activation, field)
         if attack is None:
             continue  # weapon none: it goes and fires nothing, as a turn call allows
@@ -293,9 +301,9 @@ def _ship_odds(
         ships.append(
             {
                 "name": ship.name,
-                "player": cast(FleetActionPlayer, ship.player),
-                "class": cast(FleetActionShipClass, ship.ship.ship_class.name),
-                "hull_left": ship.ship.hull_left,
+                "player": ship.player,
+                "class": cast(FleetActionShipClass, ship.ship_class.name),
+                "hull_left": ship.hull_left,
                 "fires": fires.get(index),
                 "sunk": fate.sunk,
                 "catastrophic": fate.catastrophic,
@@ -317,8 +325,8 @@ def turn_odds(inp: TurnOddsInput, res: Resolution) -> FleetActionTurnOddsResult:
             "dice",
         )
     attacks = declared(inp.state, inp.fire)
-    hull = [ship.ship.ship_class.hull for ship in inp.state.ships]
-    start = [ship.ship.hull_lost for ship in inp.state.ships]
+    hull = [ship.ship_class.hull for ship in inp.state.ships]
+    start = [ship.hull_lost for ship in inp.state.ships]
     firers = [attack.firer for attack in attacks]
     limit = t.TURN_ODDS_BRANCHES
     walked = None if inp.method == "monte-carlo" else exact(hull, start, attacks, limit)
