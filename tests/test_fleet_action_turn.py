@@ -183,6 +183,74 @@ def test_a_whole_turn_of_three_ships_a_side(client: FlaskClient) -> None:
     assert report["valid"] is True and report["log"]["chain_unbroken"] is True, report
 
 
+def _drawn(result: dict[str, Any]) -> None:
+    """What an app draws of a turn answer agrees with the state it hands back: each ship's
+    Hull from the printed table, what is left, sunk at none left, gone as the state says;
+    the targets named are the enemy ships afloat."""
+    state = result["state"]
+    assert [s["name"] for s in result["ships"]] == [s["name"] for s in state["ships"]]
+    for status, sent in zip(result["ships"], state["ships"], strict=True):
+        printed = hull(sent["class"])
+        assert (status["player"], status["class"], status["crew"]) == (
+            sent["player"],
+            sent["class"],
+            sent["crew"],
+        )
+        assert status["hull"] == printed and status["hull_lost"] == sent["hull_lost"]
+        assert status["hull_left"] == printed - sent["hull_lost"]
+        assert status["sunk"] is _sunk(sent) and status["gone"] is (sent["name"] in state["gone"])
+    upcoming = result["next"]
+    if upcoming is not None and upcoming["player"] is not None:
+        enemies = [
+            s["name"] for s in state["ships"] if s["player"] != upcoming["player"] and not _sunk(s)
+        ]
+        assert upcoming["targets"] == enemies
+
+
+def test_each_answer_says_what_an_app_draws_and_what_it_may_fire_at(
+    client: FlaskClient,
+) -> None:
+    state: dict[str, Any] = {"turn": 1, "ships": THREE_A_SIDE}
+    result = turn(client, {"state": state}, dice={"seed": "jutland", "nonce": 1})["result"]
+    seen_sunk = False
+    while not result["turn_over"] and not result["game_over"]:
+        _drawn(result)
+        state, upcoming = result["state"], result["next"]
+        mover = upcoming["ships"][0]
+        # every target named is accepted; a ship of one's own and a sunk one are refused
+        for target in upcoming["targets"]:
+            body = {"state": state, "activation": guns(mover, target, 1)}
+            turn(client, body, dice={"seed": "probe", "nonce": 1})
+        ships = {s["name"]: s for s in state["ships"]}
+        for name, ship in ships.items():
+            if name not in upcoming["targets"]:
+                seen_sunk |= _sunk(ship)
+                body = {"state": state, "activation": guns(mover, name, 1)}
+                problem = turn(client, body, status=422, dice={"seed": "probe", "nonce": 1})
+                assert fields_at_fault(problem) == ["activation.target"]
+        body = {"state": state, "activation": _activation(mover, ships)}
+        result = turn(client, body, dice=upcoming["dice"])["result"]
+    _drawn(result)
+    assert seen_sunk  # the seed sinks a ship before the turn is out
+
+
+def test_a_turn_answer_is_one_of_two_shapes_told_apart_by_call(client: FlaskClient) -> None:
+    document = client.get("/openapi.json").get_json()
+    schemas = document["components"]["schemas"]
+    result = schemas["FleetActionTurnResponse"]["properties"]["result"]
+    assert result["discriminator"]["propertyName"] == "call"
+    variants = {
+        tag: schemas[ref.rsplit("/", 1)[-1]]
+        for tag, ref in result["discriminator"]["mapping"].items()
+    }
+    assert set(variants) == {"initiative", "activation"}
+    for tag, variant in variants.items():
+        assert variant["properties"]["call"]["const"] == tag
+        assert tag in variant["required"] and "call" in variant["required"]
+        other = ({"initiative", "activation"} - {tag}).pop()
+        assert other not in variant["properties"]
+
+
 def test_the_same_state_and_dice_give_the_same_answer(client: FlaskClient) -> None:
     body = {
         "state": started(THREE_A_SIDE, "B"),

@@ -217,13 +217,15 @@ def document(every_app: Flask) -> dict[str, Any]:
     return served
 
 
-def _result_component(document: dict[str, Any], ruleset: str, step: str) -> str:
+def _result_components(document: dict[str, Any], ruleset: str, step: str) -> list[str]:
+    """The component of a step's result, or of each variant of a result told apart by a
+    member (``oneOf``)."""
     route = RULESETS[ruleset][0].step(step).route
     operation = document["paths"][f"/v1/rulesets/{ruleset}/{route}"]["post"]
     answer = operation["responses"]["200"]["content"]["application/json"]["schema"]
     envelope = document["components"]["schemas"][answer["$ref"].rsplit("/", 1)[-1]]
-    ref: str = envelope["properties"]["result"]["$ref"]
-    return ref.rsplit("/", 1)[-1]
+    result = envelope["properties"]["result"]
+    return [ref["$ref"].rsplit("/", 1)[-1] for ref in result.get("oneOf", [result])]
 
 
 STEPS = [
@@ -251,8 +253,11 @@ def test_typed_result_and_schema_name_the_same_fields(
     document: dict[str, Any], ruleset_id: str, step_name: str
 ) -> None:
     typed = RULESETS[ruleset_id][1][step_name]
-    component = _result_component(document, ruleset_id, step_name)
-    assert differences(typed, component, document["components"]["schemas"]) == []
+    variants = typing.get_args(typed) if typing.get_origin(typed) is types.UnionType else (typed,)
+    components = _result_components(document, ruleset_id, step_name)
+    assert [variant.__name__ for variant in variants] == components
+    for variant, component in zip(variants, components, strict=True):
+        assert differences(variant, component, document["components"]["schemas"]) == []
 
 
 # --- the check itself can fail -------------------------------------------------------------

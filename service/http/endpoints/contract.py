@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from flask_smorest import Blueprint
 
@@ -40,7 +41,7 @@ class RulesetAPI:
 
     ruleset: Ruleset
     blueprint: Blueprint
-    results: Mapping[str, type]
+    results: Mapping[str, Any]
     ship_component: str | None = None
     shape_refs: Mapping[str, str] = field(default_factory=dict)
 

@@ -22,7 +22,7 @@ from ...engine.errors import RuleError
 from ...engine.ruleset import NoInput, Ruleset, Step, run_step, step_odds
 from .. import pictures
 from ..document.components import camel
-from ..document.derive import members_schema, result_schema
+from ..document.derive import field_of, members_schema
 from ..document.fields import Const
 from ..fast.answers import json_response
 from ..fast.api import plainly
@@ -56,13 +56,13 @@ class StepHTTP:
     # The step's inputs: their shape (a dataclass, service/engine/shape.py), whose schema
     # derive.py works out and which the step is handed; or ``NoInputs``.
     inputs: type
-    # The step's typed result (its TypedDict, whose schema derive.py works out), or a
-    # schema written by hand.
-    result: type
+    # The step's typed result (its TypedDict, or a union of them, whose schema derive.py
+    # works out), or a schema written by hand.
+    result: Any
     example: Mapping[str, Any]
     # How the step's members become its inputs, where not the shape's own ``make``.
     build: Callable[[dict[str, Any]], Any] | None = None
-    odds_result: type | None = None  # an /odds outcome's result, if not ``result``
+    odds_result: Any = None  # an /odds outcome's result, if not ``result``
     # Accept: image/svg+xml: a picture of the answer, given the request body it answers
     picture: Callable[[Mapping[str, Any], Mapping[str, Any]], str] | None = None
     # An /odds outcome's result reworded for its picture, where its members would not read
@@ -149,9 +149,12 @@ def odds_answer(
     return odds
 
 
-def _schema(result: type) -> type[Schema]:
-    """A step result's schema: derived from its TypedDict, or the one written by hand."""
-    return result if issubclass(result, Schema) else result_schema(result)
+def _result(result: Any) -> fields.Field[Any]:
+    """A step result's member of its answer: derived from its TypedDict (or from a union of
+    them, told apart by the member each variant fixes), or the schema written by hand."""
+    if isinstance(result, type) and issubclass(result, Schema):
+        return fields.Nested(result, required=True)
+    return field_of(result, required=True)
 
 
 def operation_id(name: str) -> str:
@@ -180,7 +183,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
     response = named(
         f"{base}Response",
         EnvelopeBase,
-        {**tags, "rules": echoed, "result": fields.Nested(_schema(spec.result), required=True)},
+        {**tags, "rules": echoed, "result": _result(spec.result)},
     )
 
     def resolve(args: dict[str, Any]) -> Response:
@@ -223,7 +226,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
     outcome = named(
         f"{base}OddsOutcome",
         OddsOutcomeBase,
-        {"result": fields.Nested(_schema(spec.odds_result or spec.result), required=True)},
+        {"result": _result(spec.odds_result or spec.result)},
     )
     odds_response = named(
         f"{base}Odds",

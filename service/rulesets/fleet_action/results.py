@@ -11,7 +11,7 @@ annotations are strings counts its NotRequired keys as required at run time, and
 derivation reads them.
 """
 
-from typing import Annotated, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from ...engine.dice_requests import Again
 from ...engine.typed import Doc, Fixed, JsonObject, JsonOf, Limits
@@ -123,6 +123,13 @@ class FleetActionNextCall(TypedDict):
     call: FleetActionTurnCall
     player: Annotated[FleetActionPlayer | None, Doc("Whose pick it is; null: initiative")]
     ships: Annotated[list[str], Doc("The ships that player may pick (afloat, not yet gone)")]
+    targets: Annotated[
+        list[str],
+        Doc(
+            "The enemy ships a ship of that player may fire at: every one afloat (range and "
+            "line of sight are measured on the table); empty for initiative"
+        ),
+    ]
     dice: Annotated[
         Again,
         Doc(
@@ -133,23 +140,57 @@ class FleetActionNextCall(TypedDict):
     detail: str
 
 
-class FleetActionTurnResult(TypedDict):
-    call: Annotated[FleetActionTurnCall, Doc("What this call did")]
-    initiative: NotRequired[
-        Annotated[FleetActionInitiativeResult, Doc("Only on a call that rolled initiative")]
-    ]
-    activation: NotRequired[
-        Annotated[FleetActionActivationResult, Doc("Only on a call that resolved an activation")]
-    ]
+FleetActionTurnShipStatus = TypedDict(
+    "FleetActionTurnShipStatus",
+    {
+        "name": str,
+        "player": FleetActionPlayer,
+        "class": FleetActionShipClass,
+        "crew": FleetActionCrew,
+        "hull": Annotated[int, Doc("The class's Hull")],
+        "hull_lost": int,
+        "hull_left": int,
+        "sunk": Annotated[bool, Doc("No Hull left: removed from the table")],
+        "gone": Annotated[bool, Doc("It has gone this turn")],
+    },
+)
+
+
+class FleetActionTurnBase(TypedDict):
     turn_over: Annotated[bool, Doc("Every ship afloat has gone: `state` starts the next turn")]
     game_over: Annotated[bool, Doc("A player has no ship afloat")]
     winner: Annotated[FleetActionPlayer | None, Doc("null: the game goes on")]
+    ships: Annotated[
+        list[FleetActionTurnShipStatus],
+        Doc(
+            "Every ship of the state after this call, in its order, with its Hull and whether "
+            "it is sunk"
+        ),
+    ]
     state: Annotated[
         JsonObject,
         JsonOf(f"{__package__}.turn.TurnState"),
         Doc("Send it back as the next call's `state`"),
     ]
     next: Annotated[FleetActionNextCall | None, Doc("null: the game is over")]
+
+
+class FleetActionTurnInitiative(FleetActionTurnBase):
+    """A turn call that rolled initiative."""
+
+    call: Annotated[Literal["initiative"], Doc("What this call did")]
+    initiative: FleetActionInitiativeResult
+
+
+class FleetActionTurnActivation(FleetActionTurnBase):
+    """A turn call that resolved one ship's activation."""
+
+    call: Annotated[Literal["activation"], Doc("What this call did")]
+    activation: FleetActionActivationResult
+
+
+# A turn call's answer, told apart by `call`.
+FleetActionTurnResult = FleetActionTurnInitiative | FleetActionTurnActivation
 
 
 # --- the odds of a turn -------------------------------------------------------------------
@@ -235,7 +276,7 @@ class FleetActionTurnOddsResult(TypedDict):
 
 
 # The result of each step, by step name (its schema is derived from it).
-STEP_RESULTS: dict[str, type] = {
+STEP_RESULTS: dict[str, Any] = {
     "initiative": FleetActionInitiativeResult,
     "fire": FleetActionFireResult,
     "torpedo": FleetActionTorpedoResult,

@@ -32,8 +32,11 @@ from .results import (
     FleetActionFireResult,
     FleetActionNextCall,
     FleetActionPlayer,
+    FleetActionShipClass,
     FleetActionTorpedoResult,
+    FleetActionTurnBase,
     FleetActionTurnResult,
+    FleetActionTurnShipStatus,
     FleetActionVisibility,
     FleetActionWeapon,
 )
@@ -110,6 +113,10 @@ class TurnState:
             for s in self.ships
             if s.player == player and not s.sunk and s.name not in self.gone
         ]
+
+    def targets(self, player: str) -> list[str]:
+        """The enemy ships a ship of ``player`` may fire at: every one afloat."""
+        return [s.name for s in self.ships if s.player != player and not s.sunk]
 
     def afloat(self, player: str) -> int:
         return sum(1 for s in self.ships if s.player == player and not s.sunk)
@@ -199,6 +206,7 @@ def next_call(state: TurnState, res: Resolution) -> FleetActionNextCall | None:
             "call": "initiative",
             "player": None,
             "ships": [],
+            "targets": [],
             "dice": dice,
             "detail": f"turn {state.turn} starts: send the state with no activation to roll "
             "initiative",
@@ -209,6 +217,7 @@ def next_call(state: TurnState, res: Resolution) -> FleetActionNextCall | None:
         "call": "activation",
         "player": player,
         "ships": ships,
+        "targets": state.targets(player),
         "dice": dice,
         "detail": f"player {player}'s pick: send the state with an activation of one of "
         + ", ".join(ships),
@@ -341,15 +350,31 @@ def _turn_over(state: TurnState, initiative_every_turn: bool) -> TurnState:
     return replace(fresh, next_pick=fresh.whose_pick())
 
 
-def _answer(state: TurnState, res: Resolution, *, turn_over: bool = False) -> FleetActionTurnResult:
+def _answer(state: TurnState, res: Resolution, *, turn_over: bool = False) -> FleetActionTurnBase:
+    """What every turn call answers, whatever it did: the ships as they now are, the state to
+    send back and what the next call sends."""
     winner = state.winner()
     return {
-        "call": "initiative",
         "turn_over": turn_over,
         "game_over": winner is not None,
         "winner": winner,
+        "ships": [_status(ship, state) for ship in state.ships],
         "state": to_json(state),
         "next": next_call(state, res),
+    }
+
+
+def _status(ship: TurnShip, state: TurnState) -> FleetActionTurnShipStatus:
+    return {
+        "name": ship.name,
+        "player": ship.player,
+        "class": cast(FleetActionShipClass, ship.ship_class.name),
+        "crew": ship.crew,
+        "hull": ship.ship_class.hull,
+        "hull_lost": ship.hull_lost,
+        "hull_left": ship.hull_left,
+        "sunk": ship.sunk,
+        "gone": ship.name in state.gone,
     }
 
 
@@ -377,7 +402,7 @@ def turn(inp: TurnInput, res: Resolution) -> FleetActionTurnResult:
         rolled = steps.initiative(NoInput(), res)
         started = replace(state, first_pick=rolled["first"], gone=())
         started = replace(started, next_pick=started.whose_pick())
-        return {**_answer(started, res), "initiative": rolled}
+        return {**_answer(started, res), "call": "initiative", "initiative": rolled}
     if inp.activation is None:
         whose = state.next_pick
         assert whose is not None  # check_state: the game is on and the turn started
