@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any, TypedDict
 from xml.etree import ElementTree as ET
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service.engine.typed import Headline, Hits, Landed
 from service.http.endpoints import dice_api
-from service.http.pictures import how_sure, odds, percent
+from service.http.pictures import how_sure, odds, percent, reading
 from service.rulesets.api import registered
 
 SVG = "image/svg+xml"
@@ -389,9 +390,32 @@ def test_an_outcome_reads_in_the_rulesets_words(client: FlaskClient) -> None:
     assert labels[:2] == ["Close", "Offer Broadside"]
 
 
+class Volley(TypedDict):
+    """A made-up step's result, typed as a ruleset types one."""
+
+    name: Annotated[str, Headline()]
+    hit: Annotated[bool, Landed()]
+    gun_hits: Annotated[int, Hits("gun")]
+    deck_hits: Annotated[int, Hits("deck")]
+    damage: int
+    range: int
+
+
+class UntoldVolley(TypedDict):
+    """The same members with no word of what they are."""
+
+    name: str
+    hit: bool
+    gun_hits: int
+    deck_hits: int
+    damage: int
+    range: int
+
+
 def test_an_outcome_reads_generically_where_a_ruleset_says_nothing() -> None:
     """A result's members in words: the headline, the hits added up, the true flags, other
-    numbers by name; the members every outcome shares are left out."""
+    numbers by name; the members every outcome shares are left out. What each member is comes
+    from the result's type: the same members, untyped, read as plain numbers."""
 
     def salvo(hit: bool, gun: int, deck: int, damage: int) -> dict[str, Any]:
         return {"name": "Salvo", "hit": hit, "gun_hits": gun, "deck_hits": deck,
@@ -406,9 +430,16 @@ def test_an_outcome_reads_generically_where_a_ruleset_says_nothing() -> None:
             {"probability": "1/4", "p": 0.25, "result": salvo(True, 0, 1, 2)},
         ],
     }
-    picture = ET.fromstring(odds(answer))
+    picture = ET.fromstring(odds(answer, reading(Volley)))
     labels = [_label(bar) for bar in _bars(picture, "data-outcome")]
     assert labels == ["Miss", "Hit, 3 hits (2 gun, 1 deck), damage 7", "Hit, 1 deck hit, damage 2"]
+    untold = ET.fromstring(odds(answer, reading(UntoldVolley)))
+    labels = [_label(bar) for bar in _bars(untold, "data-outcome")]
+    assert labels == [
+        "No effect",
+        "Hit, gun hits 2, deck hits 1, damage 7",
+        "Hit, deck hits 1, damage 2",
+    ]
 
 
 @pytest.mark.parametrize(

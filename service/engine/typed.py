@@ -91,6 +91,26 @@ class Via:
 
 
 @dataclass(frozen=True)
+class Hits:
+    """A result's member that counts hits dealt (of a ``kind``, "flotation", or of any):
+    a picture sums them into "3 hits (2 flotation, 1 turret)" and asks the chance of any."""
+
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class Landed:
+    """A result's yes-or-no member that says whether a shot hit: a picture reads an outcome
+    with nothing else to say, and this false, as "Miss"."""
+
+
+@dataclass(frozen=True)
+class Headline:
+    """A result's member that names the outcome ("Straddle", "Rudder repaired"): a picture
+    says it first, as the outcome's name."""
+
+
+@dataclass(frozen=True)
 class Omitted:
     """A shape's member that may be left out but is never null: its default, None, is
     written by leaving it out."""

@@ -4,6 +4,7 @@ and the exact odds of its total."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from flask import Response
@@ -162,6 +163,7 @@ def _odds_example() -> dict[str, Any]:
     return {**answer, "outcomes": answer["outcomes"][:ODDS_EXAMPLE_OUTCOMES]}
 
 
+ODDS_READING = pictures.reading(DiceOddsResult)
 ROLL_REQUEST = RollRequestSchema()
 ODDS_REQUEST = OddsRequestSchema()
 
@@ -212,5 +214,5 @@ def odds(args: dict[str, Any]) -> Response:
         pictures.afford_drawing(*reversed(notation_odds.foresee(args["notation"])))
     answer = odds_answer(args["notation"])
     if svg:
-        return pictures.answer(answer, pictures.odds)
+        return pictures.answer(answer, partial(pictures.odds, reads=ODDS_READING))
     return pictures.varies(json_response(answer))

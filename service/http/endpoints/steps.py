@@ -7,6 +7,7 @@ ruleset's ``readings_in_force``.
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -75,6 +76,14 @@ class StepHTTP:
         if issubclass(self.inputs, Schema):
             return self.inputs
         return members_schema(self.inputs)
+
+    @property
+    def reads(self) -> Any:
+        """The type an /odds picture reads an outcome by: what ``words`` returns, where the
+        ruleset rewords the result, else the result's own."""
+        if self.words is not None:
+            return typing.get_type_hints(self.words)["return"]
+        return self.odds_result or self.result
 
     def make(self, members: dict[str, Any]) -> Any:
         """The step's inputs, of its validated members."""
@@ -235,13 +244,14 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
     )
     odds_example = {k: v for k, v in spec.example.items() if k != "dice"}
     odds_schema = odds_request()
+    reads = pictures.reading(spec.reads)
 
     def odds(args: dict[str, Any]) -> Response:
         svg = pictures.wants_svg()
         readings = ruleset.readings_in_force(args.get("rules"))
         answer = step_odds(ruleset.id, step, spec.make(step_inputs(args)), readings)
         if svg:
-            said = partial(pictures.odds, words=spec.words, asked=pictures.asked())
+            said = partial(pictures.odds, reads=reads, words=spec.words, asked=pictures.asked())
             return pictures.answer(answer, said)
         return pictures.varies(json_response(answer))
 

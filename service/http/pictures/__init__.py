@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .svg import (
     ChanceGroup,
+    Reading,
     Words,
     afford_drawing,
     answer,
@@ -19,12 +20,14 @@ from .svg import (
     how_sure,
     odds,
     percent,
+    reading,
     varies,
     wants_svg,
 )
 
 __all__ = [
     "ChanceGroup",
+    "Reading",
     "Words",
     "afford_drawing",
     "answer",
@@ -36,6 +39,7 @@ __all__ = [
     "how_sure",
     "odds",
     "percent",
+    "reading",
     "varies",
     "wants_svg",
 ]

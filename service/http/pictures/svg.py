@@ -35,16 +35,19 @@ file from elsewhere.
 from __future__ import annotations
 
 import json
+import types
+import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NotRequired, Required
 from xml.etree import ElementTree as ET
 
 from flask import Response
 from werkzeug.exceptions import NotAcceptable
 
 from ...engine import budget
+from ...engine.typed import Headline, Hits, Landed
 from ..fast.context import current_request
 
 SVG = "image/svg+xml"
@@ -289,18 +292,64 @@ def _heading(parent: ET.Element, y: float, text: str) -> float:
 # --- an outcome in words ---------------------------------------------------------------
 #
 # A result reads member by member (a nested object's members by their path), taking only
-# the members whose values differ between the outcomes (the ones that tell them apart):
-# - text named "outcome", "name" or "effect", or named as the step is, or the only member
-#   that differs: the headline, as it is ("Fair", "Turret destroyed");
-# - a whole number named "hits" or "<kind>_hits": hits, added up into one phrase
+# the members whose values differ between the outcomes (the ones that tell them apart). What
+# each member is comes from the result's type (``Reading``), never from its name:
+# - text its type marks ``Headline``, or the only member that differs: the headline, as it
+#   is ("Fair", "Turret destroyed");
+# - a whole number its type marks ``Hits``: hits, added up into one phrase
 #   ("3 hits (2 flotation, 1 speed)", "2 turret hits");
 # - true: its name ("sunk", "fire control lost"); false, null, 0 or empty: left out;
 # - another number or text: its name and value ("damage 13", "reason rolled").
-# A result with nothing left to say reads "Miss" if its "hit" is false, else "No effect".
-# A ruleset whose result would read badly rewords it first, into members read the same way
-# (``StepHTTP.words``).
+# A result with nothing left to say reads "Miss" if a member its type marks ``Landed`` is
+# false, else "No effect".
+# A ruleset whose result would read badly rewords it first (``StepHTTP.words``), into a
+# TypedDict of its own, read the same way from its type.
 
-HEADLINES = ("outcome", "name", "effect")
+
+@dataclass(frozen=True)
+class Reading:
+    """How a picture reads an outcome's result, worked out from the result's type (never
+    from its member names): which members count hits, of which kind, and which name the
+    outcome. Other members read by their values: true a yes-or-no, a number, words."""
+
+    hits: Mapping[Path, str]
+    headlines: frozenset[Path]
+    landed: frozenset[Path]
+
+    def is_hits(self, path: Path, value: Any) -> bool:
+        return path in self.hits and isinstance(value, int) and not isinstance(value, bool)
+
+
+def reading(typed: Any) -> Reading:
+    """The ``Reading`` of a result's TypedDict (its markers ``Hits``, ``Headline`` and
+    ``Landed``, engine/typed.py), nested ones and the variants of a union included."""
+    hits: dict[Path, str] = {}
+    headlines: set[Path] = set()
+    landed: set[Path] = set()
+
+    def walk(hint: Any, path: Path) -> None:
+        origin = typing.get_origin(hint)
+        if origin in (NotRequired, Required):
+            walk(typing.get_args(hint)[0], path)
+        elif origin is typing.Annotated:
+            base, *extras = typing.get_args(hint)
+            for extra in extras:
+                if isinstance(extra, Hits):
+                    hits[path] = extra.kind
+                if isinstance(extra, Headline):
+                    headlines.add(path)
+                if isinstance(extra, Landed):
+                    landed.add(path)
+            walk(base, path)
+        elif origin in (typing.Union, types.UnionType):
+            for option in typing.get_args(hint):
+                walk(option, path)
+        elif typing.is_typeddict(hint):
+            for key, member in typing.get_type_hints(hint, include_extras=True).items():
+                walk(member, (*path, key))
+
+    walk(typed, ())
+    return Reading(hits, frozenset(headlines), frozenset(landed))
 
 
 def _flat(value: Any, path: Path = ()) -> dict[Path, Any]:
@@ -312,33 +361,24 @@ def _flat(value: Any, path: Path = ()) -> dict[Path, Any]:
     return {path: value}
 
 
-def _is_hits(path: Path, value: Any) -> bool:
-    key = path[-1] if path else ""
-    number = isinstance(value, int) and not isinstance(value, bool)
-    return number and (key == "hits" or key.endswith("_hits"))
-
-
 def _name(path: Path) -> str:
     return " ".join(key.replace("_", " ") for key in path)
-
-
-def _kind(path: Path) -> str:
-    return "" if path[-1] == "hits" else path[-1].removesuffix("_hits").replace("_", " ")
 
 
 def _count(n: int, thing: str) -> str:
     return f"{n} {thing}" + ("" if n == 1 else "s")
 
 
-def _hits(facts: Mapping[Path, Any]) -> int:
-    return sum(value for path, value in facts.items() if _is_hits(path, value))
+def _hits(facts: Mapping[Path, Any], reads: Reading) -> int:
+    return sum(value for path, value in facts.items() if reads.is_hits(path, value))
 
 
-def _hit_words(facts: Mapping[Path, Any]) -> str | None:
-    total = _hits(facts)
+def _hit_words(facts: Mapping[Path, Any], reads: Reading) -> str | None:
+    total = _hits(facts, reads)
     if total == 0:
         return None
-    kinds = [(_kind(p), v) for p, v in facts.items() if _is_hits(p, v) and v and _kind(p)]
+    kinds = [(reads.hits[p], v) for p, v in facts.items() if reads.is_hits(p, v) and v]
+    kinds = [(kind, v) for kind, v in kinds if kind]
     if len(kinds) == 1 and kinds[0][1] == total:
         return _count(total, f"{kinds[0][0]} hit")
     if not kinds:
@@ -354,31 +394,32 @@ def _plain(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-def _say(facts: Mapping[Path, Any], telling: Sequence[Path], headlines: Sequence[str]) -> str:
+def _say(facts: Mapping[Path, Any], telling: Sequence[Path], reads: Reading) -> str:
     """One outcome in words, from the members that tell the outcomes apart."""
     heads: list[str] = []
     parts: list[str] = []
     hits_said = False
     for path in telling:
         value = facts.get(path)
-        if _is_hits(path, value):
+        if reads.is_hits(path, value):
             if not hits_said:
                 hits_said = True
-                said = _hit_words(facts)
+                said = _hit_words(facts, reads)
                 if said:
                     parts.append(said)
         elif value is None or value is False or value == 0 or value in ("", [], {}):
             continue
         elif value is True:
             parts.append(_name(path))
-        elif isinstance(value, str) and (path[-1] in headlines or len(telling) == 1):
+        elif isinstance(value, str) and (path in reads.headlines or len(telling) == 1):
             heads.append(value)
         else:
             parts.append(f"{_name(path)} {_plain(value)}")
     head, rest = ", ".join(heads), ", ".join(parts)
     said = f"{head}: {rest}" if head and rest else head or rest
     if not said:
-        said = "Miss" if facts.get(("hit",)) is False else "No effect"
+        missed = any(facts.get(path) is False for path in reads.landed)
+        said = "Miss" if missed else "No effect"
     return said[0].upper() + said[1:]
 
 
@@ -404,31 +445,31 @@ def _chance(
 def _questions(
     weighed: Sequence[tuple[Mapping[Path, Any], Fraction]],
     telling: Sequence[Path],
-    headlines: Sequence[str],
+    reads: Reading,
 ) -> list[tuple[str, Fraction]]:
     """In the members' order: the chance of any hit and of each kind of hit (at the first
     hits member), of each yes-or-no member, and of each text member that is sometimes null
     ("Critical": a critical of some name)."""
     asked: list[tuple[str, Fraction]] = []
-    hit_paths = [p for p in telling if any(_is_hits(p, facts.get(p)) for facts, _ in weighed)]
+    hit_paths = [p for p in telling if any(reads.is_hits(p, facts.get(p)) for facts, _ in weighed)]
     for path in telling:
         values = [facts.get(path) for facts, _ in weighed]
         said = _name(path)
         said = said[0].upper() + said[1:]
         if hit_paths and path == hit_paths[0]:
-            asked.append(("Any hit", _chance(weighed, lambda facts: _hits(facts) > 0)))
-            kinds = [p for p in hit_paths if _kind(p) and any(f.get(p) for f, _ in weighed)]
+            asked.append(("Any hit", _chance(weighed, lambda facts: _hits(facts, reads) > 0)))
+            kinds = [p for p in hit_paths if reads.hits[p] and any(f.get(p) for f, _ in weighed)]
             for kind in kinds if len(kinds) > 1 else []:
                 asked.append(
                     (
-                        f"At least one {_kind(kind)} hit",
+                        f"At least one {reads.hits[kind]} hit",
                         _chance(weighed, lambda facts, kind=kind: bool(facts.get(kind))),
                     )
                 )
         elif any(isinstance(value, bool) for value in values):
             asked.append((said, _chance(weighed, lambda facts, path=path: facts.get(path) is True)))
         elif (
-            path[-1] not in headlines
+            path not in reads.headlines
             and None in values
             and any(isinstance(value, str) for value in values)
         ):
@@ -436,12 +477,14 @@ def _questions(
     return asked
 
 
-def _how_many(weighed: Sequence[tuple[Mapping[Path, Any], Fraction]]) -> list[tuple[str, Fraction]]:
+def _how_many(
+    weighed: Sequence[tuple[Mapping[Path, Any], Fraction]], reads: Reading
+) -> list[tuple[str, Fraction]]:
     """The chance of each number of hits in all, from none to the most (a number no outcome
     gives is left out), when there are more than two answers to it."""
     totals: dict[int, Fraction] = {}
     for facts, chance in weighed:
-        total = _hits(facts)
+        total = _hits(facts, reads)
         totals[total] = totals.get(total, Fraction(0)) + chance
     if len(totals) <= 2:
         return []
@@ -637,11 +680,16 @@ def _numbered(telling: Sequence[Path], all_facts: Sequence[Mapping[Path, Any]]) 
 
 
 def odds(
-    body: Mapping[str, Any], words: Words | None = None, asked: Mapping[str, Any] | None = None
+    body: Mapping[str, Any],
+    reads: Reading,
+    words: Words | None = None,
+    asked: Mapping[str, Any] | None = None,
 ) -> str:
     """The odds of a step, whole: a histogram where one number tells the outcomes apart,
     otherwise the questions first when the outcomes are many, then every outcome in words,
-    most likely first. The title says what was ``asked``, as far as the request says."""
+    most likely first. ``reads`` says how an outcome's result reads (its type's, or that of
+    ``words``, the ruleset's rewording). The title says what was ``asked``, as far as the
+    request says."""
     outcomes = body["outcomes"]
     chances = [Fraction(outcome["probability"]) for outcome in outcomes]
     all_facts = [
@@ -671,18 +719,17 @@ def odds(
             columns.append((number, chance, attrs))
         y = histogram(root, y + 6, columns, lambda n: f"{name} {n}", name)
         return _finish(root, WIDTH, y + PAD)
-    headlines = (*HEADLINES, str(body["step"]))
     weighed = list(zip(all_facts, chances, strict=True))
     groups: dict[str, list[int]] = {}
     for index, facts in enumerate(all_facts):
-        groups.setdefault(_say(facts, telling, headlines), []).append(index)
+        groups.setdefault(_say(facts, telling, reads), []).append(index)
     ranked = sorted(
         groups.items(), key=lambda item: -sum((chances[i] for i in item[1]), Fraction(0))
     )
-    questions = _questions(weighed, telling, headlines) if len(outcomes) > FEW else []
+    questions = _questions(weighed, telling, reads) if len(outcomes) > FEW else []
     if questions:
         y = _answers(root, y, "Chances", questions, "data-question")
-        how_many = _how_many(weighed)
+        how_many = _how_many(weighed, reads)
         if how_many:
             y = _answers(root, y, "How many hits", how_many, "data-hits")
     full = SHOWN_AFTER_QUESTIONS if questions else SHOWN

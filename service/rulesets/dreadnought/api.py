@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
 from ...engine.errors import LimitError
+from ...engine.typed import Headline, Landed
 from ...http import pictures
 from ...http.document.components import EnumType
 from ...http.document.derive import same_shape
@@ -395,7 +396,15 @@ DERFFLINGER = {"ship": "Derfflinger"}
 SEED = {"seed": "jutland", "nonce": 1}
 
 
-def hit_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
+class DreadnoughtHitWords(TypedDict):
+    """A shot's or a torpedo's outcome as its /odds picture says it."""
+
+    hit: Annotated[bool, Landed()]
+    damage: int
+    critical: str | None
+
+
+def hit_words(result: Mapping[str, Any]) -> DreadnoughtHitWords:
     """A shot's or a torpedo's outcome as its /odds picture says it: a miss, or the damage
     and the critical, by name (the band, die and score needed are the same in every one)."""
     critical = result["critical"]
@@ -471,7 +480,11 @@ def turn_odds_picture(answer: Mapping[str, Any], body: Mapping[str, Any]) -> str
     return pictures.chances(f"Turn {result['turn']}: the odds ({how})", desc, groups)
 
 
-def rudder_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
+class DreadnoughtRudderWords(TypedDict):
+    outcome: Annotated[str, Headline()]
+
+
+def rudder_words(result: Mapping[str, Any]) -> DreadnoughtRudderWords:
     return {"outcome": "Rudder repaired" if result["repaired"] else "Rudder still jammed"}
 
 

@@ -13,7 +13,7 @@ derivation reads them.
 
 from typing import Annotated, Literal, NotRequired, TypedDict
 
-from ...engine.typed import Doc, Fixed, Limits
+from ...engine.typed import Doc, Fixed, Headline, Limits
 
 DreadnoughtWeapon = Annotated[
     Literal['<5.5"', '5.5"-<7"', '7"-9"', '>9"-<11"', '11"-12"', '13.5"-15"'],
@@ -86,8 +86,8 @@ DreadnoughtCriticalEffect = Annotated[
 
 class DreadnoughtCriticalResult(TypedDict):
     throw: DreadnoughtThrow
-    name: str
-    effect: DreadnoughtCriticalEffect
+    name: Annotated[str, Headline()]
+    effect: Annotated[DreadnoughtCriticalEffect, Headline()]
 
 
 class DreadnoughtFireResult(TypedDict):

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 from flask_smorest import Blueprint
 
+from ...engine.typed import Headline, Hits
 from ...http import pictures
 from ...http.endpoints.contract import RulesetAPI
 from ...http.endpoints.steps import NoInputs, StepHTTP, no_input, register_steps
@@ -29,7 +30,18 @@ BATTLESHIP = {"class": "Battleship", "crew": "Veteran"}
 DESTROYER = {"class": "Destroyer", "crew": "Seasoned", "name": "Destroyer 1"}
 
 
-def attack_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
+class FleetActionAttackWords(TypedDict, total=False):
+    """An attack's outcome as its /odds picture says it."""
+
+    outcome: Annotated[str, Headline()]
+    hits: Annotated[int, Hits()]
+    saved: int | None
+    hull_lost: int
+    catastrophic: bool
+    sunk: bool
+
+
+def attack_words(result: Mapping[str, Any]) -> FleetActionAttackWords:
     """An attack's outcome as its /odds picture says it: a miss, or the hits, the saves, the
     hull lost and what came of it (the target's own hull members repeat these)."""
     if not result["hits"]:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Annotated, Any, TypedDict, cast
 
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, post_load, validate
 
+from ...engine.typed import Headline, Hits
 from ...http.document.components import EnumType
 from ...http.document.derive import same_shape
 from ...http.document.fields import StrictBoolean, count
@@ -258,7 +259,6 @@ class SalvoSoloAdviceInputs(Schema):
 
 # --- the /odds pictures in words (service/http/pictures/ reads what these return) -------
 
-HIT_KINDS = {"F": "flotation", "S": "speed", "T": "turret"}
 STRADDLE_WORDS = {
     "NE": "No effect",
     "Special": "Special damage: roll on the Special Damage table",
@@ -266,47 +266,84 @@ STRADDLE_WORDS = {
 }
 
 
-def hit_counts(letters: str) -> dict[str, int]:
+class SalvoSoloWords(TypedDict, total=False):
+    """An outcome as its /odds picture says it: its name, then the hits it deals by kind."""
+
+    outcome: Annotated[str | None, Headline()]
+    name: Annotated[str, Headline()]
+    flotation_hits: Annotated[int, Hits("flotation")]
+    speed_hits: Annotated[int, Hits("speed")]
+    turret_hits: Annotated[int, Hits("turret")]
+    hits: None
+    fire_control_lost: bool
+
+
+class SalvoSoloAttackWords(results.SalvoSoloAttackOddsResult, total=False):
+    """A whole attack as its /odds picture says it: a miss names itself."""
+
+    outcome: Annotated[str, Headline()]
+
+
+def hit_counts(letters: str) -> SalvoSoloWords:
     """F, S and T hits (e.g. "FFS") as counts of each kind, the way a picture says them."""
-    return {f"{kind}_hits": letters.count(code) for code, kind in HIT_KINDS.items()}
+    return {
+        "flotation_hits": letters.count("F"),
+        "speed_hits": letters.count("S"),
+        "turret_hits": letters.count("T"),
+    }
 
 
-def _straddle_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
+def _straddle_words(result: Mapping[str, Any]) -> SalvoSoloWords:
     return {"outcome": STRADDLE_WORDS.get(result["outcome"]), **hit_counts(result["hits"])}
 
 
-def _named_hits(result: Mapping[str, Any]) -> Mapping[str, Any]:
-    return {**result, **hit_counts(result["hits"]), "hits": None}
+def _named_hits(result: Mapping[str, Any]) -> SalvoSoloWords:
+    said: SalvoSoloWords = {"name": result["name"], "hits": None}
+    if "fire_control_lost" in result:
+        said["fire_control_lost"] = result["fire_control_lost"]
+    return {**said, **hit_counts(result["hits"])}
 
 
-def _torpedo_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
+def _torpedo_words(result: Mapping[str, Any]) -> SalvoSoloWords:
     return hit_counts(result["hits"]) if result["hit"] else {"outcome": "Miss"}
 
 
-def _enemy_action_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
+def _enemy_action_words(result: Mapping[str, Any]) -> SalvoSoloWords:
     name = tables.ACTION_EFFECTS[result["action"]]["name"]
     why = result["reason"]
     return {"outcome": name if why == "rolled" else f"{name}: {why}"}
 
 
-def _attack_words(result: Mapping[str, Any]) -> Mapping[str, Any]:
+def _attack_words(result: Mapping[str, Any]) -> SalvoSoloAttackWords:
     """The straddle first (a miss says only that), then the damage, then its results."""
     first = ("straddled", "flotation_hits", "speed_hits", "turret_hits", "fire_control_lost")
-    said = {key: result[key] for key in first} | dict(result)
-    return said if result["straddled"] else {**said, "outcome": "Miss (no straddle)"}
+    said = cast(SalvoSoloAttackWords, {key: result[key] for key in first} | dict(result))
+    if not result["straddled"]:
+        said["outcome"] = "Miss (no straddle)"
+    return said
 
 
-STEP_WORDS: dict[str, Callable[[Mapping[str, Any]], Mapping[str, Any]]] = {
-    "initiative": lambda result: {"outcome": f"{result['first'].capitalize()} acts first"},
+def _initiative_words(result: Mapping[str, Any]) -> SalvoSoloWords:
+    return {"outcome": f"{result['first'].capitalize()} acts first"}
+
+
+def _fire_words(result: Mapping[str, Any]) -> SalvoSoloWords:
+    return {"outcome": "Straddle" if result["straddle"] else "Miss"}
+
+
+def _end_of_turn_words(result: Mapping[str, Any]) -> SalvoSoloWords:
+    return {"outcome": "Game over" if result["game_over"] else "The game goes on"}
+
+
+STEP_WORDS: dict[str, Callable[[Any], Mapping[str, Any]]] = {
+    "initiative": _initiative_words,
     "enemy-action": _enemy_action_words,
-    "fire": lambda result: {"outcome": "Straddle" if result["straddle"] else "Miss"},
+    "fire": _fire_words,
     "straddle": _straddle_words,
     "special-damage": _named_hits,
     "critical": _named_hits,
     "torpedo": _torpedo_words,
-    "end-of-turn": lambda result: {
-        "outcome": "Game over" if result["game_over"] else "The game goes on"
-    },
+    "end-of-turn": _end_of_turn_words,
     "attack": _attack_words,
 }
 

@@ -15,7 +15,7 @@ derivation reads them.
 from typing import Annotated, Literal, NotRequired, TypedDict
 
 from ...engine.dice_requests import Again
-from ...engine.typed import Doc, Fixed, Limits
+from ...engine.typed import Doc, Fixed, Headline, Hits, Limits
 
 SalvoSoloWeather = Annotated[
     Literal["Fine", "Fair", "Misty", "Stormy"],
@@ -24,7 +24,7 @@ SalvoSoloWeather = Annotated[
 
 
 class SalvoSoloWeatherResult(TypedDict):
-    weather: SalvoSoloWeather
+    weather: Annotated[SalvoSoloWeather, Headline()]
     initial_range_modifier: int
 
 
@@ -35,7 +35,7 @@ SalvoSoloRange = Annotated[
 
 
 class SalvoSoloRangeResult(TypedDict):
-    range: SalvoSoloRange
+    range: Annotated[SalvoSoloRange, Headline()]
 
 
 SalvoSoloSide = Annotated[
@@ -170,9 +170,9 @@ class SalvoSoloAttackResult(TypedDict):
 class SalvoSoloAttackOddsResult(TypedDict):
     """What a whole attack does to its target, summed over its shots (an /odds outcome)."""
 
-    flotation_hits: Annotated[int, Doc("F hits dealt")]
-    turret_hits: Annotated[int, Doc("T hits dealt")]
-    speed_hits: Annotated[int, Doc("S hits dealt")]
+    flotation_hits: Annotated[int, Doc("F hits dealt"), Hits("flotation")]
+    turret_hits: Annotated[int, Doc("T hits dealt"), Hits("turret")]
+    speed_hits: Annotated[int, Doc("S hits dealt"), Hits("speed")]
     fire_control_lost: Annotated[bool, Doc("The target newly loses its fire control")]
     speed_lost: Annotated[int, Doc("Current speed lost")]
     silenced: Annotated[bool, Doc("The target has as many T hits as its Turret")]
