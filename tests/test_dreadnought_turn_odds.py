@@ -20,8 +20,8 @@ from flask.testing import FlaskClient
 from service.engine.dice import DiceSource
 from service.engine.distribution import by_face, walk
 from service.engine.resolution import Resolution, readings_in_force
+from service.http.document.derive import shape_schema
 from service.rulesets.dreadnought import turn_odds
-from service.rulesets.dreadnought.api import DreadnoughtTurnInputs
 from service.rulesets.dreadnought.turn import TurnInput, turn
 from tests.dreadnought_helpers import card, declare, in_action, post, refused, turn_body
 
@@ -101,8 +101,7 @@ def test_two_cruisers_at_one_agree_with_every_face_by_hand(client: FlaskClient) 
 
 
 def _walk_the_turn(body: dict[str, Any], target: str) -> dict[str, dict[Any, Fraction]]:
-    args = DreadnoughtTurnInputs().load(body)
-    inp = TurnInput(args["state"], tuple(args["declarations"]))
+    inp: TurnInput = shape_schema(TurnInput)().load(body)
 
     def play(dice: DiceSource) -> tuple[int, bool, tuple[str, ...]]:
         result = turn(inp, Resolution(dice))

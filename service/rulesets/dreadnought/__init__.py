@@ -115,7 +115,7 @@ RULESET = Ruleset(
     tables=tables.as_data(),
     ships=(
         *({"kind": "class", **row.as_dict()} for row in tables.SHIP_CLASSES),
-        *({"kind": "record card", **card.as_dict()} for card in CATALOG.values()),
+        *({"kind": "record card", **card.listed()} for card in CATALOG.values()),
     ),
     rulings=RULINGS,
 )
