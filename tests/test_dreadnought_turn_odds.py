@@ -196,6 +196,31 @@ def test_the_odds_take_a_seed_not_dice_rolled_at_the_table(client: FlaskClient) 
     assert "the odds of a turn roll no dice of the game" in problem["detail"]
 
 
+def test_the_turn_and_its_odds_take_one_request_component(client: FlaskClient) -> None:
+    paths = client.get("/openapi.json").get_json()["paths"]
+
+    def request(path: str) -> str:
+        body = paths[f"/v1/rulesets/dreadnought/{path}"]["post"]["requestBody"]
+        ref: str = body["content"]["application/json"]["schema"]["$ref"]
+        return ref
+
+    assert request("turn") == request("turn/odds") == "#/components/schemas/DreadnoughtTurnRequest"
+
+
+def test_the_same_body_is_played_and_its_odds_given(client: FlaskClient) -> None:
+    body = {
+        **_melee(),
+        "dice": {"seed": "one body", "nonce": 3},
+        "prev": "ab" * 32,
+        "rules": {"first-time-firing": "since-last-turn"},
+    }
+    played = post(client, "turn", body)["result"]
+    odds = post(client, "turn/odds", body)["result"]
+    assert odds["turn"] == played["turn"] == 2
+    afloat = [(ship["name"], ship["side"]) for ship in played["ships"]]
+    assert [(ship["ship"], ship["side"]) for ship in odds["ships"]] == afloat
+
+
 def test_the_odds_picture_shows_the_json_chances(client: FlaskClient) -> None:
     body = {**_melee(), "dice": {"seed": "odds", "nonce": 1}}
     answer = post(client, "turn/odds", body)["result"]

@@ -228,6 +228,7 @@ STEPS = [
     StepHTTP(
         name="turn-odds",
         inputs=TurnInput,
+        request_of="turn",
         result=results.DreadnoughtTurnOddsResult,
         picture=turn_odds_picture,
         example=TURN_EXAMPLE,

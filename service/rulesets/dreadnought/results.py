@@ -302,6 +302,19 @@ DreadnoughtTurnEvent = (
 )
 
 
+# The side of a ship of the action, as the players name it in the state's `ships`.
+DreadnoughtSide = Annotated[
+    str,
+    Doc("The ship's side, as `state.ships` names it; ships of one side do not fire at each other"),
+]
+
+
+class DreadnoughtActionShipStatus(DreadnoughtShipStatus):
+    """A ship of the action after the turn, with its side."""
+
+    side: DreadnoughtSide
+
+
 class DreadnoughtTurnResult(TypedDict):
     turn: Annotated[int, Doc("The turn played")]
     state: Annotated[
@@ -309,7 +322,9 @@ class DreadnoughtTurnResult(TypedDict):
         JsonOf(f"{__package__}.turn.ActionState"),
         Doc("Send it back as the next turn's `state`"),
     ]
-    ships: Annotated[list[DreadnoughtShipStatus], Doc("Every ship after the turn, state order")]
+    ships: Annotated[
+        list[DreadnoughtActionShipStatus], Doc("Every ship after the turn, state order")
+    ]
     sunk: Annotated[list[str], Doc("Ships sunk this turn")]
     action_over: Annotated[bool, Doc("At most one side has a ship afloat")]
     winner: Annotated[str | None, Doc("The side left afloat once the action is over; else null")]
@@ -350,7 +365,7 @@ class DreadnoughtCriticalChance(TypedDict):
 
 class DreadnoughtShipOdds(TypedDict):
     ship: str
-    side: str
+    side: DreadnoughtSide
     boxes_left: Annotated[int, Doc("Before the turn")]
     attacks: Annotated[int, Doc("Batteries and torpedo salvoes aimed at it")]
     sunk: DreadnoughtChance

@@ -27,12 +27,12 @@ from ...engine.shape import to_json
 from ...engine.typed import Doc, Limits
 from . import tables as t
 from .results import (
+    DreadnoughtActionShipStatus,
     DreadnoughtCriticalEffect,
     DreadnoughtFireResult,
     DreadnoughtFormation,
     DreadnoughtMovesOn,
     DreadnoughtOrdersEvent,
-    DreadnoughtShipStatus,
     DreadnoughtTorpedoResult,
     DreadnoughtTurnEvent,
     DreadnoughtTurnResult,
@@ -585,7 +585,10 @@ def turn(inp: TurnInput, res: Resolution) -> DreadnoughtTurnResult:
     return {
         "turn": state.turn,
         "state": to_json(next_state),
-        "ships": [cast(DreadnoughtShipStatus, e.ship.status()) for e in next_state.ships],
+        "ships": [
+            cast(DreadnoughtActionShipStatus, {**e.ship.status(), "side": e.side})
+            for e in next_state.ships
+        ],
         "sunk": [name for name, ship in ships.items() if ship.sunk and not start[name].sunk],
         "action_over": over,
         "winner": sides_afloat[0] if over and sides_afloat else None,
