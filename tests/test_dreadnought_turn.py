@@ -571,3 +571,29 @@ def test_an_inline_card_at_the_turn_cap_comes_back_and_loads_again(client: Flask
     assert state["ships"][0]["fired_at"] == [{"target": "Derfflinger", "turn": 10_000}]
     again = {"state": state, "declarations": body["declarations"], "dice": {"seed": "cap"}}
     assert post(client, "turn", again)["result"]["turn"] == 10_000
+
+
+def _name(ship: dict[str, Any]) -> str:
+    """A ship of a state, by its catalog name or its inline card's."""
+    name: str = ship["ship"] if "ship" in ship else ship["card"]["name"]
+    return name
+
+
+def test_each_ship_of_the_answer_carries_its_side_as_the_state_does(
+    client: FlaskClient,
+) -> None:
+    own = card("Protected Cruiser", (6, 8), name="Arethusa")
+    body = turn_body(
+        [
+            in_action("Lion", GF),
+            in_action("Derfflinger", HSF),
+            in_action(own, GF),
+            in_action("Seydlitz", HSF),
+        ],
+        [declare("Lion", (13.5, "Derfflinger", 20)), declare("Seydlitz", (11, "Lion", 20))],
+        dice={"seed": "sides", "nonce": 1},
+    )
+    result = post(client, "turn", body)["result"]
+    ships = [(ship["name"], ship["side"]) for ship in result["ships"]]
+    assert ships == [(_name(ship["ship"]), ship["side"]) for ship in result["state"]["ships"]]
+    assert ships == [("Lion", GF), ("Derfflinger", HSF), ("Arethusa", GF), ("Seydlitz", HSF)]

@@ -20,8 +20,8 @@ from flask.testing import FlaskClient
 from service.engine.dice import DiceSource
 from service.engine.distribution import by_face, walk
 from service.engine.resolution import Resolution, readings_in_force
+from service.http.document.derive import shape_schema
 from service.rulesets.dreadnought import turn_odds
-from service.rulesets.dreadnought.api import DreadnoughtTurnInputs
 from service.rulesets.dreadnought.turn import TurnInput, turn
 from tests.dreadnought_helpers import card, declare, in_action, post, refused, turn_body
 
@@ -101,8 +101,7 @@ def test_two_cruisers_at_one_agree_with_every_face_by_hand(client: FlaskClient) 
 
 
 def _walk_the_turn(body: dict[str, Any], target: str) -> dict[str, dict[Any, Fraction]]:
-    args = DreadnoughtTurnInputs().load(body)
-    inp = TurnInput(args["state"], tuple(args["declarations"]))
+    inp: TurnInput = shape_schema(TurnInput)().load(body)
 
     def play(dice: DiceSource) -> tuple[int, bool, tuple[str, ...]]:
         result = turn(inp, Resolution(dice))
@@ -195,6 +194,31 @@ def test_the_odds_take_a_seed_not_dice_rolled_at_the_table(client: FlaskClient) 
     problem = refused(client, "turn/odds", {**_melee(), "dice": {"values": [1]}})
     assert problem["errors"][0]["field"] == "dice"
     assert "the odds of a turn roll no dice of the game" in problem["detail"]
+
+
+def test_the_turn_and_its_odds_take_one_request_component(client: FlaskClient) -> None:
+    paths = client.get("/openapi.json").get_json()["paths"]
+
+    def request(path: str) -> str:
+        body = paths[f"/v1/rulesets/dreadnought/{path}"]["post"]["requestBody"]
+        ref: str = body["content"]["application/json"]["schema"]["$ref"]
+        return ref
+
+    assert request("turn") == request("turn/odds") == "#/components/schemas/DreadnoughtTurnRequest"
+
+
+def test_the_same_body_is_played_and_its_odds_given(client: FlaskClient) -> None:
+    body = {
+        **_melee(),
+        "dice": {"seed": "one body", "nonce": 3},
+        "prev": "ab" * 32,
+        "rules": {"first-time-firing": "since-last-turn"},
+    }
+    played = post(client, "turn", body)["result"]
+    odds = post(client, "turn/odds", body)["result"]
+    assert odds["turn"] == played["turn"] == 2
+    afloat = [(ship["name"], ship["side"]) for ship in played["ships"]]
+    assert [(ship["ship"], ship["side"]) for ship in odds["ships"]] == afloat
 
 
 def test_the_odds_picture_shows_the_json_chances(client: FlaskClient) -> None:

@@ -465,7 +465,7 @@ def test_a_flat_record_as_a_dict_is_what_asdict_gives_in_its_order() -> None:
         *SHIP_CLASSES.values(),
         ShipState(),
         ShipState(3, 1, 2, "lost-next-turn"),
-        DreadnoughtState(4, 1, True, 2, "port", False),
+        DreadnoughtState(4, 1, True, 2, "left", False),
     ]
     for record in records:
         made = fields_dict(record)

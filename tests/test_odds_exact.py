@@ -273,13 +273,13 @@ def test_dreadnought_torpedo(firer: DnShip, target: DnShip, distance: int, torpe
 
 @SETTINGS
 @given(target=dn_ship(), throw=st.sampled_from([*dt.THROWS, "double 9"]))
-def test_dreadnought_critical(target: DnShip, throw: str) -> None:
+def test_dreadnought_critical(target: DnShip, throw: Any) -> None:
     assert_exact(DREADNOUGHT, "critical", dn.CriticalInput(target, throw))
 
 
 @SETTINGS
 @given(ship=dn_ship(), way=st.sampled_from([None, "left", "right"]))
-def test_dreadnought_rudder(ship: DnShip, way: str | None) -> None:
+def test_dreadnought_rudder(ship: DnShip, way: Any) -> None:
     jammed = DnShip(ship.card, dataclasses.replace(ship.state, rudder_jammed=way))
     assert_exact(DREADNOUGHT, "rudder", dn.RudderInput(jammed))
 

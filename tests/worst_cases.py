@@ -34,7 +34,7 @@ from service.http.endpoints.seeds import EXAMPLE_TOKEN, MAX_REVEAL_IN
 from service.http.endpoints.verify import VERIFY_BODY_BYTES
 from service.http.fast.jsonbody import BYTES_PER_OBJECT, MAX_BODY_OBJECTS
 from service.receipts.checking import MAX_LOG_ENTRIES
-from service.rulesets.dreadnought.api import MAX_BATTERIES
+from service.rulesets.dreadnought.ships import MAX_BATTERIES
 from service.rulesets.dreadnought.turn import MAX_PLOT, MAX_SALVOES, MAX_SHIPS
 from service.rulesets.dreadnought.turn_odds import BRANCH_LIMIT as TURN_ODDS_BRANCHES
 from service.rulesets.dreadnought.turn_odds import GAMES as TURN_ODDS_GAMES

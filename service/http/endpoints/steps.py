@@ -69,6 +69,10 @@ class StepHTTP:
     # An /odds outcome's result reworded for its picture, where its members would not read
     # well as they are (pictures.py says how a result reads).
     words: pictures.Words | None = None
+    # Another step of the ruleset, registered before this one, whose request this step takes
+    # as it is: both operations reference its one ``{base}Request`` component (the same
+    # inputs, the same envelope), so a client builds one body for both.
+    request_of: str | None = None
 
     @property
     def schema(self) -> type[Schema]:
@@ -173,20 +177,39 @@ def operation_id(name: str) -> str:
 
 def register_steps(blp: Blueprint, ruleset: Ruleset, steps: list[StepHTTP]) -> None:
     """One POST endpoint per step (and its /odds where the step has one)."""
+    requests: dict[str, tuple[StepHTTP, Schema]] = {}
     for spec in steps:
-        _register(blp, ruleset, spec)
+        requests[spec.name] = (spec, _register(blp, ruleset, spec, requests))
 
 
-def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
+def _request(
+    ruleset: Ruleset, spec: StepHTTP, base: str, requests: Mapping[str, tuple[StepHTTP, Schema]]
+) -> Schema:
+    """The step's request schema: its own ``{base}Request``, or the one of the step it takes
+    the request of (``request_of``), which must read the same inputs."""
+    if spec.request_of is None:
+        envelope = {"dice": dice_field(), "prev": prev_field(), "rules": rules_field(ruleset)}
+        return named(f"{base}Request", spec.schema, envelope)()
+    if spec.request_of not in requests:
+        raise ValueError(f"{spec.name} takes the request of {spec.request_of}, not before it")
+    other, schema = requests[spec.request_of]
+    if other.inputs is not spec.inputs:
+        raise ValueError(f"{spec.name} takes the request of {other.name}, with other inputs")
+    return schema
+
+
+def _register(
+    blp: Blueprint,
+    ruleset: Ruleset,
+    spec: StepHTTP,
+    requests: Mapping[str, tuple[StepHTTP, Schema]],
+) -> Schema:
+    """Register the step's endpoints; its request schema."""
     # Request schemas go to blp.arguments as instances: given a class, webargs builds a new
     # schema on every request (about 40 us).
     step = ruleset.step(spec.name)
     base = camel(ruleset.id) + camel(step.name)
-    request = named(
-        f"{base}Request",
-        spec.schema,
-        {"dice": dice_field(), "prev": prev_field(), "rules": rules_field(ruleset)},
-    )
+    request_schema = _request(ruleset, spec, base, requests)
     tags = {"ruleset": Const(ruleset.id, required=True), "step": Const(step.name, required=True)}
     echoed = rules_echo_field(ruleset)
     response = named(
@@ -210,7 +233,6 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         return pictures.varies(signed(envelope))
 
     path = f"{blp.url_prefix}/{step.route}"
-    request_schema = request()
     answer = example_answer(
         ruleset.id, step, spec.example, spec.make, request_schema, path, rules=ruleset
     )
@@ -230,7 +252,7 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
     blp.route(f"/{step.route}", methods=["POST"])(plainly(request_schema)(view))
 
     if not step.odds:
-        return
+        return request_schema
     odds_request = named(f"{base}OddsRequest", spec.schema, {"rules": rules_field(ruleset)})
     outcome = named(
         f"{base}OddsOutcome",
@@ -269,3 +291,4 @@ def _register(blp: Blueprint, ruleset: Ruleset, spec: StepHTTP) -> None:
         )
     )
     blp.route(f"/{step.route}/odds", methods=["POST"])(plainly(odds_schema)(odds_view))
+    return request_schema

@@ -92,12 +92,14 @@ STEPS = (
         name="turn-odds",
         path="turn/odds",
         summary="Odds: a whole turn of an action",
-        description="For the same request as the turn: each ship's chance of being sunk, "
-        "the distribution of the boxes marked off it, and the chance of each lasting "
-        "critical. Exact (fractions) while combining the throws takes at most "
-        f"{turn_odds.BRANCH_LIMIT:,} branches; past that, {turn_odds.GAMES} seeded games "
-        "(the dice's seed and nonce), each share with a 95% interval. result.method says "
-        "which.",
+        description="For the turn's own request (DreadnoughtTurnRequest, the same body): each "
+        "ship's chance of being sunk, the distribution of the boxes marked off it, and the "
+        "chance of each lasting critical. Exact (fractions) while combining the throws takes "
+        f"at most {turn_odds.BRANCH_LIMIT:,} branches; past that, {turn_odds.GAMES} seeded "
+        "games (the dice's seed and nonce), each share with a 95% interval. result.method "
+        "says which. dice, if sent, must be {seed, nonce}: supplied and sealed dice are a 422, "
+        "as no die of the game is rolled; left out, a fresh seed is drawn and returned. prev "
+        "chains the answer's receipt as the turn's does.",
         dice="none: the seed drives the sampled games, when there are any",
         resolve=turn_odds.turn_odds,
     ),
@@ -115,7 +117,7 @@ RULESET = Ruleset(
     tables=tables.as_data(),
     ships=(
         *({"kind": "class", **row.as_dict()} for row in tables.SHIP_CLASSES),
-        *({"kind": "record card", **card.as_dict()} for card in CATALOG.values()),
+        *({"kind": "record card", **card.listed()} for card in CATALOG.values()),
     ),
     rulings=RULINGS,
 )

@@ -4,16 +4,18 @@ Each shape is defined here once. The step functions return these, so mypy checks
 look-up a composite step makes in the result of another; the answer schemas and their
 OpenAPI components are derived from them (service/http/document/derive.py), and each fixed set
 (``Annotated[Literal[...], Fixed(...)]``) is the one definition its tables, types and enum
-component read (service/engine/typed.py).
+component read (service/engine/typed.py). What an answer hands back that a request sends
+again (a ship's state, the action between turns) is a shape of the request (ships.py,
+turn.py), named here by ``JsonOf``.
 
 No ``from __future__ import annotations`` here: on Python 3.11 a TypedDict whose
 annotations are strings counts its NotRequired keys as required at run time, and the
 derivation reads them.
 """
 
-from typing import Annotated, Literal, NotRequired, TypedDict
+from typing import Annotated, Literal, TypedDict
 
-from ...engine.typed import Doc, Fixed, Headline, Limits
+from ...engine.typed import Doc, Fixed, Headline, JsonObject, JsonOf, Limits
 
 DreadnoughtWeapon = Annotated[
     Literal['<5.5"', '5.5"-<7"', '7"-9"', '>9"-<11"', '11"-12"', '13.5"-15"'],
@@ -140,15 +142,6 @@ DreadnoughtRudder = Annotated[
 ]
 
 
-class DreadnoughtShipState(TypedDict):
-    damage_taken: NotRequired[int]
-    turrets_lost: NotRequired[int]
-    director_destroyed: NotRequired[bool]
-    no_orders_turns: NotRequired[int]
-    rudder_jammed: NotRequired[DreadnoughtRudder | None]
-    destroyed: NotRequired[bool]
-
-
 class DreadnoughtBatteryStatus(TypedDict):
     calibre: float
     barrels: int
@@ -160,7 +153,7 @@ DreadnoughtShipStatus = TypedDict(
     {
         "name": str,
         "class": DreadnoughtShipClass,
-        "state": DreadnoughtShipState,
+        "state": Annotated[JsonObject, JsonOf(f"{__package__}.ships.ShipState")],
         "damage_boxes": int,
         "boxes_left": int,
         "damage_reduction": int,
@@ -237,62 +230,6 @@ DreadnoughtShipName = Annotated[
 ]
 
 
-class DreadnoughtBattery(TypedDict):
-    calibre: float
-    barrels: int
-    turrets: NotRequired[int]
-
-
-DreadnoughtShipCard = TypedDict(
-    "DreadnoughtShipCard",
-    {
-        "name": str,
-        "class": DreadnoughtShipClass,
-        "nationality": DreadnoughtNationality,
-        "crew": DreadnoughtCrew,
-        "batteries": list[DreadnoughtBattery],
-        "speed": NotRequired[int],
-        "to_hit": NotRequired[int],
-        "damage_reduction": NotRequired[int],
-        "damage_boxes": NotRequired[int],
-    },
-)
-
-
-class DreadnoughtNamedShip(TypedDict):
-    ship: DreadnoughtShipName
-    state: NotRequired[DreadnoughtShipState]
-
-
-class DreadnoughtInlineShip(TypedDict):
-    card: DreadnoughtShipCard
-    state: NotRequired[DreadnoughtShipState]
-
-
-class DreadnoughtFiredAt(TypedDict):
-    target: Annotated[str, Doc("A ship of the action, by its card's name")]
-    turn: Annotated[int, Doc("The last turn this ship's guns fired at it")]
-
-
-class DreadnoughtActionShip(TypedDict):
-    side: Annotated[str, Doc("The ship's side; ships of one side do not fire at each other")]
-    ship: DreadnoughtNamedShip | DreadnoughtInlineShip
-    plot: NotRequired[
-        Annotated[
-            str | None,
-            Doc("Orders written last turn for this turn (a ship out of formation, no enemy near)"),
-        ]
-    ]
-    fired_at: NotRequired[
-        Annotated[list[DreadnoughtFiredAt], Doc("The ships its guns have fired at, and when")]
-    ]
-
-
-class DreadnoughtActionState(TypedDict):
-    turn: Annotated[int, Doc("The turn to play")]
-    ships: Annotated[list[DreadnoughtActionShip], Doc("Every ship of the action, sunk ones too")]
-
-
 DreadnoughtFormation = Annotated[
     Literal["line astern", "other"],
     Fixed("DreadnoughtFormation", "The ship's squadron formation as it plotted its orders."),
@@ -365,10 +302,29 @@ DreadnoughtTurnEvent = (
 )
 
 
+# The side of a ship of the action, as the players name it in the state's `ships`.
+DreadnoughtSide = Annotated[
+    str,
+    Doc("The ship's side, as `state.ships` names it; ships of one side do not fire at each other"),
+]
+
+
+class DreadnoughtActionShipStatus(DreadnoughtShipStatus):
+    """A ship of the action after the turn, with its side."""
+
+    side: DreadnoughtSide
+
+
 class DreadnoughtTurnResult(TypedDict):
     turn: Annotated[int, Doc("The turn played")]
-    state: Annotated[DreadnoughtActionState, Doc("Send it back as the next turn's `state`")]
-    ships: Annotated[list[DreadnoughtShipStatus], Doc("Every ship after the turn, state order")]
+    state: Annotated[
+        JsonObject,
+        JsonOf(f"{__package__}.turn.ActionState"),
+        Doc("Send it back as the next turn's `state`"),
+    ]
+    ships: Annotated[
+        list[DreadnoughtActionShipStatus], Doc("Every ship after the turn, state order")
+    ]
     sunk: Annotated[list[str], Doc("Ships sunk this turn")]
     action_over: Annotated[bool, Doc("At most one side has a ship afloat")]
     winner: Annotated[str | None, Doc("The side left afloat once the action is over; else null")]
@@ -409,7 +365,7 @@ class DreadnoughtCriticalChance(TypedDict):
 
 class DreadnoughtShipOdds(TypedDict):
     ship: str
-    side: str
+    side: DreadnoughtSide
     boxes_left: Annotated[int, Doc("Before the turn")]
     attacks: Annotated[int, Doc("Batteries and torpedo salvoes aimed at it")]
     sunk: DreadnoughtChance

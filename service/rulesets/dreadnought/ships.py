@@ -1,22 +1,49 @@
-"""Ship record cards and a ship's damage state.
+"""Ship record cards and a ship's damage state, as shapes (service/engine/shape.py): the one
+definition of what a request sends of a ship and what an answer hands back of it.
 
 A card is what a player writes for one ship: its class from the Ship Characteristics
 table, nationality, crew and batteries (one per calibre), and any figure of its own that
-differs from the class. The state is what has happened to it since.
+differs from the class. The state is what has happened to it since. A request names a ship
+by its catalog card (``NamedShip``) or sends its card inline (``InlineShip``); either is
+read as a ``Ship``, the card with its state (``ShipRef``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, Final
+from dataclasses import dataclass, field, replace
+from typing import Annotated, Any, ClassVar, Final, cast
 
 from ...engine.errors import RuleError
-from ...engine.records import fields_dict
-from ...engine.typed import fixed_set, table_of
+from ...engine.shape import members, to_json
+from ...engine.typed import Doc, Key, Limits, Omitted, Via, fixed_set, table_of
 from . import tables as t
-from .results import DreadnoughtRudder, DreadnoughtShipName
+from .results import (
+    DreadnoughtCrew,
+    DreadnoughtNationality,
+    DreadnoughtRudder,
+    DreadnoughtShipClass,
+    DreadnoughtShipName,
+)
 
 RUDDER_STATES: Final = table_of(DreadnoughtRudder, tuple(way for _, _, way in t.RUDDER_JAM))
+# Every odds branch looks through a card's batteries; with 10 a fire/odds at the branch cap
+# took 51 ms of CPU, past the 50 ms budget (docs/performance.md). Four calibres a card is
+# more than the ships of the rules carry (main, secondary, tertiary, anti-torpedo).
+MAX_BATTERIES = 4
+# The most damage a state records; a damage step that would pass it is refused (a limit), so
+# every state the damage step hands back is accepted again.
+MAX_DAMAGE = 10_000
+CLASS_ALIASES: Final = fixed_set(DreadnoughtShipClass)[0].aliases
+
+
+def class_name(name: str) -> str:
+    """A ship class by its name or another a player may use for it."""
+    return CLASS_ALIASES.get(name, name)
+
+
+# A ship class, sent by its name (or another name of it) and held by its own.
+ShipClassName = Annotated[str, Via(DreadnoughtShipClass, class_name, str)]
+Calibre = Annotated[float, Limits(minimum=1, maximum=20)]
 
 
 def _ceil_share(whole: int, left: int, boxes: int) -> int:
@@ -28,31 +55,48 @@ def _ceil_share(whole: int, left: int, boxes: int) -> int:
 class Battery:
     """All guns of one calibre on one ship: they fire as one battery."""
 
-    calibre: float
-    barrels: int
-    turrets: int | None = None  # left out: twin turrets, ceil(barrels / 2) (ruling turrets)
+    component: ClassVar[str] = "DreadnoughtBattery"
+
+    calibre: Annotated[Calibre, Doc("Bore, inches")]
+    barrels: Annotated[int, Limits(minimum=1, maximum=40)]
+    turrets: Annotated[
+        int | None,
+        Omitted(),
+        Limits(minimum=1, maximum=40),
+        Doc("Left out: twin turrets (barrels / 2, rounded up)"),
+    ] = None
+
+    def __post_init__(self) -> None:
+        # Left out: twin turrets, ceil(barrels / 2) (ruling turrets); written back counted.
+        if self.turrets is None:
+            object.__setattr__(self, "turrets", (self.barrels + 1) // 2)
 
     @property
     def turret_count(self) -> int:
         return self.turrets if self.turrets is not None else (self.barrels + 1) // 2
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"calibre": self.calibre, "barrels": self.barrels, "turrets": self.turret_count}
+
+def _figure(low: int, high: int) -> Limits:
+    return Limits(minimum=low, maximum=high)
 
 
 @dataclass(frozen=True)
 class ShipCard:
-    """A ship record card."""
+    """A ship record card: the class's figures unless the card gives its own."""
 
-    name: str
-    ship_class: str
-    nationality: str
-    crew: str
-    batteries: tuple[Battery, ...]
-    speed: int | None = None
-    to_hit: int | None = None
-    damage_reduction: int | None = None
-    damage_boxes: int | None = None
+    component: ClassVar[str] = "DreadnoughtShipCard"
+
+    name: Annotated[str, Limits(least=1, most=60)]
+    ship_class: Annotated[ShipClassName, Key("class")]
+    nationality: DreadnoughtNationality
+    crew: DreadnoughtCrew
+    batteries: Annotated[tuple[Battery, ...], Limits(least=1, most=MAX_BATTERIES)]
+    speed: Annotated[
+        int | None, Omitted(), _figure(0, 30), Doc("Inches; left out: the class's higher figure")
+    ] = None
+    to_hit: Annotated[int | None, Omitted(), _figure(2, 40)] = None
+    damage_reduction: Annotated[int | None, Omitted(), _figure(0, 20)] = None
+    damage_boxes: Annotated[int | None, Omitted(), _figure(1, 500)] = None
 
     @property
     def row(self) -> t.ShipClass:
@@ -75,29 +119,27 @@ class ShipCard:
                     f"{field}.batteries.{index}.turrets",
                 )
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "class": self.ship_class,
-            "nationality": self.nationality,
-            "crew": self.crew,
-            "batteries": [battery.as_dict() for battery in self.batteries],
-            "speed": self.speed,
-            "to_hit": self.to_hit,
-            "damage_reduction": self.damage_reduction,
-            "damage_boxes": self.damage_boxes,
-        }
+    def listed(self) -> dict[str, Any]:
+        """The card as the catalog lists it: every figure, null where the class gives it."""
+        return {item.key: None for item in members(ShipCard)} | to_json(self)
 
 
 @dataclass(frozen=True)
 class ShipState:
-    """What has happened to a ship: boxes marked off and critical hits."""
+    """What has happened to a ship: boxes marked off and critical hits. Sent in, and handed
+    back by every answer that changes it."""
 
-    damage_taken: int = 0
-    turrets_lost: int = 0
+    component: ClassVar[str] = "DreadnoughtShipState"
+
+    damage_taken: Annotated[
+        int,
+        Limits(minimum=0, maximum=MAX_DAMAGE),
+        Doc(f"At most {MAX_DAMAGE}: damage that would pass it is a 422"),
+    ] = 0
+    turrets_lost: Annotated[int, Limits(minimum=0, maximum=40)] = 0
     director_destroyed: bool = False
-    no_orders_turns: int = 0
-    rudder_jammed: str | None = None
+    no_orders_turns: Annotated[int, Limits(minimum=0, maximum=t.BRIDGE_NO_ORDERS_TURNS)] = 0
+    rudder_jammed: DreadnoughtRudder | None = None
     destroyed: bool = False
 
 
@@ -216,7 +258,8 @@ class Ship:
         elif critical_effect == "bridge destroyed":
             state = replace(state, no_orders_turns=t.BRIDGE_NO_ORDERS_TURNS)
         elif critical_effect.startswith("rudder jammed "):
-            state = replace(state, rudder_jammed=critical_effect.removeprefix("rudder jammed "))
+            way = cast(DreadnoughtRudder, critical_effect.removeprefix("rudder jammed "))
+            state = replace(state, rudder_jammed=way)
         return Ship(self.card, state)
 
     def fix_rudder(self) -> Ship:
@@ -225,20 +268,16 @@ class Ship:
     def ref(self) -> dict[str, Any]:
         """How a request names this ship: by catalog name if it is a catalog card, else the
         card inline (the figures it leaves to its class left out), with its state."""
-        named: dict[str, Any] = (
-            {"ship": self.card.name}
-            if CATALOG.get(self.card.name) == self.card
-            else {"card": {k: v for k, v in self.card.as_dict().items() if v is not None}}
-        )
-        named["state"] = fields_dict(self.state)
-        return named
+        if CATALOG.get(self.card.name) == self.card:
+            return to_json(NamedShip(ship=self.card, state=self.state))
+        return to_json(InlineShip(card=self.card, state=self.state))
 
     def status(self) -> dict[str, Any]:
         """The state a client sends back next time, plus what it means now."""
         return {
             "name": self.card.name,
             "class": self.card.ship_class,
-            "state": fields_dict(self.state),
+            "state": to_json(self.state),
             "damage_boxes": self.damage_boxes,
             "boxes_left": self.boxes_left,
             "damage_reduction": self.damage_reduction,
@@ -258,11 +297,47 @@ class Ship:
         }
 
 
+def _catalog_card(name: str) -> ShipCard:
+    return CATALOG[ALIASES.get(name, name)]
+
+
+def _card_name(card: ShipCard) -> str:
+    return card.name
+
+
+@dataclass(frozen=True, kw_only=True)
+class NamedShip:
+    """A catalog ship by name, with its state so far."""
+
+    component: ClassVar[str] = "DreadnoughtNamedShip"
+
+    ship: Annotated[ShipCard, Via(DreadnoughtShipName, _catalog_card, _card_name)]
+    state: ShipState = field(default_factory=ShipState)
+
+
+@dataclass(frozen=True, kw_only=True)
+class InlineShip:
+    """A ship's card sent inline, with its state so far."""
+
+    component: ClassVar[str] = "DreadnoughtInlineShip"
+
+    card: ShipCard
+    state: ShipState = field(default_factory=ShipState)
+
+
+def _ship_of(sent: NamedShip | InlineShip) -> Ship:
+    return Ship(sent.ship if isinstance(sent, NamedShip) else sent.card, sent.state)
+
+
+# A ship as a request sends it and an answer's state hands it back: by name or inline.
+ShipRef = Annotated[Ship, Via(NamedShip | InlineShip, _ship_of, Ship.ref)]
+
+
 def _card(
     name: str,
     ship_class: str,
-    nationality: str,
-    crew: str,
+    nationality: DreadnoughtNationality,
+    crew: DreadnoughtCrew,
     speed: int,
     *batteries: tuple[float, int, int | None],
 ) -> ShipCard:

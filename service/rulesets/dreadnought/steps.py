@@ -6,10 +6,11 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Generic, NotRequired, TypedDict, TypeVar, cast
+from typing import Annotated, Any, Generic, NotRequired, TypedDict, TypeVar, cast
 
-from ...engine.errors import RuleError
+from ...engine.errors import LimitError, RuleError
 from ...engine.resolution import Modifier, Readings, Resolution
+from ...engine.typed import Doc, Limits
 from . import tables as t
 from .results import (
     DreadnoughtCriticalEffect,
@@ -27,7 +28,11 @@ from .results import (
     DreadnoughtTorpedoResult,
     DreadnoughtWeapon,
 )
-from .ships import Ship
+from .ships import MAX_DAMAGE, Calibre, Ship, ShipClassName, ShipRef
+
+MAX_INCHES = 1000  # a distance the players measure, in inches
+Distance = Annotated[float, Limits(minimum=0, maximum=MAX_INCHES), Doc("Inches on the table")]
+BatteryCalibre = Annotated[Calibre, Doc("Calibre of the firing battery, inches")]
 
 # The Weapons Effect table's rows and a ship's status are plain strings and dicts; these name
 # them as the typed results do (the values are the table's own, the document's enums are made
@@ -78,9 +83,9 @@ def _refusal(row: t.WeaponRow, calibre: float, target_class: str) -> str:
 
 @dataclass(frozen=True)
 class RangeInput:
-    calibre: float
-    target_class: str
-    distance: float
+    calibre: Annotated[Calibre, Doc("Bore, inches")]
+    target_class: ShipClassName
+    distance: Distance
 
 
 def range_(inp: RangeInput, res: Resolution) -> DreadnoughtRangeResult:
@@ -295,10 +300,10 @@ def _hit_and_damage(throw: Throw, dice: tuple[int, ...], res: Resolution) -> Thr
 
 @dataclass(frozen=True)
 class FireInput:
-    firer: Ship
-    battery: float
-    target: Ship
-    distance: float
+    firer: ShipRef
+    battery: BatteryCalibre
+    target: ShipRef
+    distance: Distance
     firer_turned: bool = False
     target_turned: bool = False
     first_time_at_target: bool = False
@@ -444,8 +449,8 @@ def fire(inp: FireInput, res: Resolution) -> DreadnoughtFireResult:
 
 @dataclass(frozen=True)
 class CriticalInput:
-    target: Ship
-    throw: str
+    target: ShipRef
+    throw: DreadnoughtThrow
 
 
 def critical(inp: CriticalInput, res: Resolution) -> DreadnoughtCriticalResult:
@@ -462,18 +467,34 @@ def critical(inp: CriticalInput, res: Resolution) -> DreadnoughtCriticalResult:
 # --- torpedo ----------------------------------------------------------------------------
 
 
+# The gunnery to-hit flags: played under rules.torpedo-throws "gunnery-modifiers", the
+# default (a flag set under "torpedo-bonus-only" is refused, never silently ignored).
+TorpedoFlag = Annotated[
+    bool,
+    Doc(
+        'Under rules {"torpedo-throws": "gunnery-modifiers"}, the default: the gun to-hit '
+        "modifier of the same name applies to the torpedo throw (true under "
+        '"torpedo-bonus-only" is a 422)'
+    ),
+]
+Torpedoes = Annotated[int, Limits(minimum=1, maximum=20)]
+
+
 @dataclass(frozen=True)
 class TorpedoInput:
-    firer: Ship
-    target: Ship
-    distance: float
-    torpedoes: int = 1
-    # The gunnery flags: they count only under torpedo-throws "gunnery-modifiers".
-    firer_turned: bool = False
-    target_turned: bool = False
-    first_time_at_target: bool = False
-    more_than_one_ship_firing: bool = False
-    not_under_fire: bool = False
+    firer: ShipRef
+    target: ShipRef
+    distance: Annotated[
+        float,
+        Limits(minimum=0, maximum=MAX_INCHES),
+        Doc("From the torpedoes' firing point to the target now, inches"),
+    ]
+    torpedoes: Torpedoes = 1
+    firer_turned: TorpedoFlag = False
+    target_turned: TorpedoFlag = False
+    first_time_at_target: TorpedoFlag = False
+    more_than_one_ship_firing: TorpedoFlag = False
+    not_under_fire: TorpedoFlag = False
 
 
 GUNNERY_FLAGS = (
@@ -549,9 +570,18 @@ def torpedo(inp: TorpedoInput, res: Resolution) -> DreadnoughtTorpedoResult:
 
 @dataclass(frozen=True)
 class DamageInput:
-    ship: Ship
-    points: int
-    critical_effect: str = "no effect"
+    ship: ShipRef
+    points: Annotated[int, Limits(minimum=0, maximum=10_000), Doc("After damage reduction")]
+    critical_effect: DreadnoughtCriticalEffect = "no effect"
+
+    def __post_init__(self) -> None:
+        taken = self.ship.state.damage_taken
+        if taken + self.points > MAX_DAMAGE:
+            raise LimitError(
+                f"damage_taken {taken} + points {self.points} passes {MAX_DAMAGE}, the most a "
+                "ship's state records (a ship breaks up long before)",
+                field="points",
+            )
 
 
 def damage(inp: DamageInput, res: Resolution) -> DreadnoughtDamageResult:
@@ -562,7 +592,7 @@ def damage(inp: DamageInput, res: Resolution) -> DreadnoughtDamageResult:
 
 @dataclass(frozen=True)
 class RudderInput:
-    ship: Ship
+    ship: ShipRef
 
 
 def rudder(inp: RudderInput, res: Resolution) -> DreadnoughtRudderResult:

@@ -19,27 +19,37 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any, cast
+from typing import Annotated, Any, ClassVar, cast
 
 from ...engine.errors import RuleError
 from ...engine.resolution import Readings, Resolution
+from ...engine.shape import to_json
+from ...engine.typed import Doc, Limits
 from . import tables as t
 from .results import (
-    DreadnoughtActionShip,
-    DreadnoughtActionState,
+    DreadnoughtActionShipStatus,
     DreadnoughtCriticalEffect,
     DreadnoughtFireResult,
-    DreadnoughtInlineShip,
+    DreadnoughtFormation,
     DreadnoughtMovesOn,
-    DreadnoughtNamedShip,
     DreadnoughtOrdersEvent,
-    DreadnoughtShipStatus,
     DreadnoughtTorpedoResult,
     DreadnoughtTurnEvent,
     DreadnoughtTurnResult,
 )
-from .ships import Ship
-from .steps import FireInput, Plan, TorpedoInput, fire_plan, repair_rudder, roll_throw, torpedo_plan
+from .ships import MAX_BATTERIES, Ship, ShipRef
+from .steps import (
+    MAX_INCHES,
+    BatteryCalibre,
+    FireInput,
+    Plan,
+    Torpedoes,
+    TorpedoInput,
+    fire_plan,
+    repair_rudder,
+    roll_throw,
+    torpedo_plan,
+)
 
 # The limits of one action (documented in the request schema and the README).
 MAX_SHIPS = 8
@@ -50,74 +60,146 @@ MAX_PLOT = 200  # characters of written orders
 MAX_TURN = 10_000
 
 
+ShipName = Annotated[str, Limits(least=1, most=60), Doc("A ship of the action, by its card's name")]
+TurnNumber = Annotated[int, Limits(minimum=1, maximum=MAX_TURN)]
+
+
+def _plot(description: str) -> Doc:
+    return Doc(f"{description}; at most {MAX_PLOT} characters")
+
+
+Plot = Annotated[str | None, Limits(most=MAX_PLOT)]
+
+
 @dataclass(frozen=True)
 class FiredAt:
-    target: str
-    turn: int
+    component: ClassVar[str] = "DreadnoughtFiredAt"
+
+    target: ShipName
+    turn: TurnNumber
 
 
 @dataclass(frozen=True)
 class ActionShip:
-    """One ship of the action between turns: its card and damage, side, plot and targets."""
+    """One ship of the action between turns, as a turn's answer hands it back: its card
+    and damage, side, plot and targets."""
 
-    side: str
-    ship: Ship
-    plot: str | None = None
-    fired_at: tuple[FiredAt, ...] = ()
+    component: ClassVar[str] = "DreadnoughtActionShip"
+
+    side: Annotated[
+        str,
+        Limits(least=1, most=40),
+        Doc("The ship's side; ships of one side do not fire at each other"),
+    ]
+    ship: ShipRef
+    plot: Annotated[Plot, _plot("Orders written last turn that this turn's move follows")] = None
+    fired_at: Annotated[
+        tuple[FiredAt, ...],
+        Limits(most=MAX_SHIPS - 1),
+        Doc("The ships its guns have fired at, each with the last turn"),
+    ] = ()
 
     @property
     def name(self) -> str:
         return self.ship.card.name
 
-    def as_dict(self) -> DreadnoughtActionShip:
-        return {
-            "side": self.side,
-            "ship": cast("DreadnoughtNamedShip | DreadnoughtInlineShip", self.ship.ref()),
-            "plot": self.plot,
-            "fired_at": [{"target": f.target, "turn": f.turn} for f in self.fired_at],
-        }
-
 
 @dataclass(frozen=True)
 class ActionState:
-    turn: int
-    ships: tuple[ActionShip, ...]
+    """Every ship of an action between turns: a turn's answer hands it back as
+    `result.state`, and the next turn's request takes it as `state`, as it is."""
 
-    def as_dict(self) -> DreadnoughtActionState:
-        return {"turn": self.turn, "ships": [ship.as_dict() for ship in self.ships]}
+    component: ClassVar[str] = "DreadnoughtActionState"
+
+    turn: Annotated[
+        TurnNumber,
+        Doc(
+            f"The turn to play. The count stops at {MAX_TURN}: a turn played at {MAX_TURN} "
+            f"hands back {MAX_TURN}"
+        ),
+    ]
+    ships: Annotated[
+        tuple[ActionShip, ...],
+        Limits(least=1, most=MAX_SHIPS),
+        Doc(f"At most {MAX_SHIPS} ships, sunk ones too"),
+    ]
 
 
 @dataclass(frozen=True)
 class GunFire:
-    battery: float
-    target: str
-    distance: float
+    """One battery's fire this turn."""
+
+    component: ClassVar[str] = "DreadnoughtGunFire"
+
+    battery: BatteryCalibre
+    target: ShipName
+    distance: Annotated[
+        float,
+        Limits(minimum=0, maximum=MAX_INCHES),
+        Doc("To the target after movement, inches"),
+    ]
 
 
 @dataclass(frozen=True)
 class TorpedoSalvo:
-    target: str
-    distance: float  # from the firing point to the target after movement
-    torpedoes: int = 1
+    """Torpedoes declared before movement, resolved after the guns."""
+
+    component: ClassVar[str] = "DreadnoughtTorpedoSalvo"
+
+    target: ShipName
+    distance: Annotated[
+        float,
+        Limits(minimum=0, maximum=MAX_INCHES),
+        Doc("From the firing point to the target after movement, inches"),
+    ]
+    torpedoes: Torpedoes = 1
 
 
 @dataclass(frozen=True)
 class Declaration:
-    """What the players declare and measure for one ship this turn."""
+    """What the players plotted, declared and measured for one ship this turn. A ship of the
+    action with no declaration keeps to its plot (or straight on) and fires nothing."""
 
-    ship: str
-    formation: str = "other"
-    enemy_within_6: bool = False
-    orders: str | None = None
-    turned: bool | None = None  # None: the service works it out (straight on, rudder)
-    fire: tuple[GunFire, ...] = ()
-    torpedoes: tuple[TorpedoSalvo, ...] = ()
+    component: ClassVar[str] = "DreadnoughtDeclaration"
+
+    ship: ShipName
+    formation: DreadnoughtFormation = "other"
+    enemy_within_6: Annotated[bool, Doc('An enemy warship within 6" of the ship')] = False
+    orders: Annotated[
+        Plot,
+        _plot(
+            "The orders written this turn (line astern or an enemy within 6\": this turn's "
+            "move; otherwise next turn's)"
+        ),
+    ] = None
+    # None: the service works it out (straight on, rudder).
+    turned: Annotated[
+        bool | None,
+        Doc(
+            "The ship turned this turn, as measured; left out: false, or what its rudder or "
+            "a missing plot decides (ruling jammed-rudder, orders-this-turn)"
+        ),
+    ] = None
+    fire: Annotated[
+        tuple[GunFire, ...],
+        Limits(most=MAX_BATTERIES),
+        Doc(f"At most {MAX_BATTERIES}: each battery fires once a turn"),
+    ] = ()
+    torpedoes: Annotated[
+        tuple[TorpedoSalvo, ...],
+        Limits(most=MAX_SALVOES),
+        Doc(f"At most {MAX_SALVOES} torpedo salvoes a turn"),
+    ] = ()
 
 
 @dataclass(frozen=True)
 class TurnInput:
     state: ActionState
-    declarations: tuple[Declaration, ...] = ()
+    declarations: Annotated[
+        tuple[Declaration, ...],
+        Limits(most=MAX_SHIPS),
+        Doc(f"At most one per ship ({MAX_SHIPS})"),
+    ] = ()
 
 
 @dataclass(frozen=True)
@@ -502,8 +584,11 @@ def turn(inp: TurnInput, res: Resolution) -> DreadnoughtTurnResult:
     over = len(sides_afloat) <= 1
     return {
         "turn": state.turn,
-        "state": next_state.as_dict(),
-        "ships": [cast(DreadnoughtShipStatus, e.ship.status()) for e in next_state.ships],
+        "state": to_json(next_state),
+        "ships": [
+            cast(DreadnoughtActionShipStatus, {**e.ship.status(), "side": e.side})
+            for e in next_state.ships
+        ],
         "sunk": [name for name, ship in ships.items() if ship.sunk and not start[name].sunk],
         "action_over": over,
         "winner": sides_afloat[0] if over and sides_afloat else None,
