@@ -138,6 +138,8 @@ function download(name, text) {
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
+const revealTimers = new Map();
+
 /** The log's tools under a game: save it, open it on the referee's page, reveal, start again. */
 export function logTools(game, kind, onNew) {
   const box = document.querySelector(`.log-tools[data-game=${kind}]`);
@@ -156,7 +158,8 @@ export function logTools(game, kind, onNew) {
       type: "button",
       className: "reveal",
       text: game.reveal ? "Save the reveal" : "Reveal the seed",
-      disabled: !game.over && !game.reveal,
+      // The service reveals the seed once the game is over and its time has come.
+      disabled: !game.reveal && (!game.over || Date.now() < Date.parse(game.reveal_after)),
       onclick: async () => {
         if (game.reveal) {
           download(`${game.name()}-reveal.json`, JSON.stringify(game.reveal, null, 1));
@@ -174,6 +177,12 @@ export function logTools(game, kind, onNew) {
       },
     });
     tools.append(reveal);
+    const wait = Date.parse(game.reveal_after) - Date.now();
+    if (game.over && !game.reveal && wait > 0) {
+      note.textContent = `The service reveals the seed after ${new Date(game.reveal_after).toLocaleTimeString()}.`;
+      clearTimeout(revealTimers.get(kind));
+      revealTimers.set(kind, setTimeout(() => reveal.isConnected && logTools(game, kind, onNew), wait + 500));
+    }
   }
   tools.append(
     element("button", { type: "button", className: "to-referee", text: "Check on the referee's page", onclick: () => toReferee(game) }),
