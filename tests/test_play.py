@@ -85,3 +85,10 @@ def test_every_call_the_page_makes_is_a_documented_operation(client: FlaskClient
 def test_the_page_is_not_an_operation_of_the_document(client: FlaskClient) -> None:
     document = client.get("/openapi.json").get_json()
     assert not [path for path in document["paths"] if path.startswith("/play")]
+
+
+def test_the_readme_says_where_the_companion_is_right_after_the_two_commands() -> None:
+    readme = (FOLDER.parents[2] / "README.md").read_text()
+    two_commands = readme.index("make test    #")
+    after = readme[two_commands:].split("```", 1)[1].lstrip("\n").splitlines()[0]
+    assert "http://localhost:8080/play" in after and "Salvo!" in after and "SALVO" in after

@@ -252,6 +252,7 @@ def test_a_sealed_game_is_revealed_at_its_end_and_verifies(desktop: Player) -> N
     assert revealed["commitment"] == game["log"][0]["commitment"]
     assert revealed["seed"] in page.locator(".log-tools[data-game=solo] .revealed").inner_text()
     assert desktop.wider_than_the_screen() == []
+    desktop.screenshot("salvo-sealed-over")
     verdict = desktop.verified_on_the_referees_page("solo")
     assert verdict == {"verdict": "valid", "entries": len(game["log"]), "shown": "valid"}
     # The hand-over is read once: opened again, the referee's page has nothing to check.

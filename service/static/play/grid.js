@@ -2,7 +2,7 @@
 // its own; both land together. The page keeps both oceans and sends them back each round.
 
 import { Game, get, picture, post } from "./api.js";
-import { $, busy, chosenDice, diceChoice, element, logTools } from "./ui.js";
+import { $, busy, chosenDice, diceChoice, element, fill, logTools } from "./ui.js";
 
 const BASE = "v1/rulesets/salvo-grid";
 const COLUMNS = "ABCDEFGHIJ".split("");
@@ -246,7 +246,7 @@ function drawSpecials() {
   const add = element("button", {
     type: "button",
     text: "Add to this salvo",
-    disabled: available.length === 0,
+    hidden: available.length === 0,
     onclick: () => {
       const ship = choice.value;
       const info = ships.find((s) => s.ship === ship);
@@ -277,17 +277,25 @@ function drawSpecials() {
       element("button", { type: "button", text: "remove", onclick: () => (specials.splice(i, 1), drawBattle()) }),
     ),
   );
-  box.replaceChildren(
-    element("label", { htmlFor: "grid-special-ship", text: "Special" }),
-    choice,
-    element("label", { htmlFor: "grid-special-square", text: "Square" }),
-    square,
-    element("label", { htmlFor: "grid-special-orientation", text: "Depth charges run" }),
-    orientation,
-    element("label", { htmlFor: "grid-special-line", text: "Sonar sweeps" }),
-    line,
+  // Only what the chosen special is aimed with (GET /ships: special_aim).
+  const aimedBy = {
+    square: element("span", { className: "pair-inline" }, element("label", { htmlFor: "grid-special-square", text: "at square" }), square),
+    orientation: element("span", { className: "pair-inline" }, element("label", { htmlFor: "grid-special-orientation", text: "running" }), orientation),
+    row: element("span", { className: "pair-inline" }, element("label", { htmlFor: "grid-special-line", text: "along" }), line),
+  };
+  const showAim = () => {
+    const info = ships.find((s) => s.ship === choice.value);
+    for (const [kind, span] of Object.entries(aimedBy)) span.hidden = !info?.special_aim.includes(kind);
+  };
+  choice.addEventListener("change", showAim);
+  showAim();
+  fill(
+    box,
+    available.length ? element("label", { htmlFor: "grid-special-ship", text: "Special" }) : null,
+    available.length ? choice : element("p", { text: "No special left to use." }),
+    ...Object.values(aimedBy),
     add,
-    listed.length ? element("ul", {}, ...listed) : null,
+    listed.length ? element("ul", { className: "specials" }, ...listed) : null,
   );
 }
 

@@ -1,7 +1,7 @@
 // Salvo!: your ship against the enemy's, a turn at a time, on the service's dice.
 
 import { Game, Problem, get, picture, post } from "./api.js";
-import { $, busy, chosenDice, diceChoice, element, landOneByOne, logTools, rollItems } from "./ui.js";
+import { $, busy, chosenDice, diceChoice, element, fill, landOneByOne, logTools, rollItems } from "./ui.js";
 
 const BASE = "v1/rulesets/salvo-solo";
 const ACTIONS = { C: "Close", OB: "Offer Broadside", W: "Withdraw" };
@@ -114,7 +114,8 @@ function drawTurn() {
     return;
   }
   $("solo-turn-title").textContent = `Turn ${game.ui.state.turn}: your Action`;
-  pendingBox.replaceChildren(
+  fill(
+    pendingBox,
     turn.pending
       ? element("p", {
           text:
@@ -135,7 +136,9 @@ function drawTurn() {
       element(
         "table",
         { className: "advice" },
-        element("caption", { text: `Advice: ${ACTIONS[best]} (${best}), from ${turn.advice.actions.reduce((n, a) => n + a.samples, 0)} games played on` }),
+        element("caption", {
+          text: `Advice: ${ACTIONS[best]} (${best}). Each Action, then Close, played to the end in ${turn.advice.actions[0].samples}+ games:`,
+        }),
         element(
           "thead",
           {},
@@ -257,7 +260,7 @@ function drawOver() {
   const end = game.ui.end;
   const headline = end.draw ? "A draw" : end.winner === "player" ? "You win" : "The enemy wins";
   box.dataset.outcome = end.draw ? "draw" : end.winner;
-  box.replaceChildren(element("p", { className: "big", text: `Game over: ${headline}` }), end.reason ? element("p", { text: end.reason }) : null);
+  fill(box, element("p", { className: "big", text: `Game over: ${headline}` }), end.reason ? element("p", { text: end.reason }) : null);
 }
 
 function drawTools() {

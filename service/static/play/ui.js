@@ -18,6 +18,11 @@ export function element(tag, attributes = {}, ...children) {
   return node;
 }
 
+/** Replace a node's children, leaving out the null ones (replaceChildren writes "null"). */
+export function fill(node, ...children) {
+  node.replaceChildren(...children.filter((child) => child !== null && child !== undefined && child !== false));
+}
+
 /** Say what went wrong, in the page's alert line; nothing when `error` is null. */
 export function problem(error) {
   const line = $("problem");
