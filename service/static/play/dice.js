@@ -26,7 +26,7 @@ async function roll(event) {
       ...result.terms
         .filter((term) => term.dice?.length)
         .map((term) =>
-          element("details", {}, element("summary", { text: `What became of each die of ${term.label}` }), element("ul", {}, ...term.dice.map(dieLine))),
+          element("details", { open: true }, element("summary", { text: `What became of each die of ${term.label}` }), element("ul", {}, ...term.dice.map(dieLine))),
         ),
       element("p", { className: "help", text: `Seed ${answer.dice.seed}, nonce ${answer.dice.nonce}: the same seed and nonce roll the same dice.` }),
     );

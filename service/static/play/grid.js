@@ -8,6 +8,8 @@ const BASE = "v1/rulesets/salvo-grid";
 const COLUMNS = "ABCDEFGHIJ".split("");
 const ROWS = Array.from({ length: 10 }, (_, i) => i + 1);
 const LOOT_MARK = { crate: "+", mine: "−", "radar-buoy": "r" };
+// Each ship's letter on its squares, so ships that touch are told apart.
+const SHIP_LETTER = { carrier: "C", battleship: "B", cruiser: "R", submarine: "S", destroyer: "D" };
 
 let ships = []; // GET /ships: each ship's name, size and special
 let game = null;
@@ -76,6 +78,7 @@ function drawDeploy() {
         "data-square": square,
         "data-ship": at.get(square),
         "aria-label": at.has(square) ? `${square}, ${shipName(at.get(square))}` : `${square}, open water`,
+        text: SHIP_LETTER[at.get(square)] ?? "",
         onclick: () => place(square),
       }),
     ),
@@ -225,6 +228,7 @@ function drawOwn() {
       "data-loot": loot.has(square) && !ship ? LOOT_MARK[loot.get(square)] : null,
       "data-fresh": fresh.has(square) ? "true" : null,
       "aria-label": words.filter(Boolean).join(", "),
+      text: ship && !mark ? SHIP_LETTER[ship] : "",
     });
   });
 }

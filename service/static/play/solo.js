@@ -93,6 +93,8 @@ async function showAnswer(answer, fresh = true) {
   const list = $("solo-rolls");
   list.replaceChildren();
   const items = rollItems(answer);
+  const action = answer.provenance?.request?.body?.player_action;
+  if (action) items.push(element("li", { className: "event", text: `Your Action: ${ACTIONS[action]} (${action}).` }));
   for (const event of answer.result.events ?? []) {
     const line = eventLine(event);
     if (line) items.push(element("li", { className: "event", text: line }));
@@ -137,7 +139,7 @@ function drawTurn() {
         "table",
         { className: "advice" },
         element("caption", {
-          text: `Advice: ${ACTIONS[best]} (${best}). Each Action, then Close, played to the end in ${turn.advice.actions[0].samples}+ games:`,
+          text: `Advice: ${ACTIONS[best]} (${best}). Each Action, then Close, played to the end in at least ${Math.min(...turn.advice.actions.map((a) => a.samples))} games:`,
         }),
         element(
           "thead",
