@@ -263,6 +263,50 @@ def test_a_sealed_game_is_revealed_at_its_end_and_verifies(desktop: Player) -> N
     assert desktop.errors == []
 
 
+@pytest.mark.parametrize(
+    ("nonce", "first"), [(0, "player"), (3, "enemy")], ids=["player-first", "enemy-first"]
+)
+def test_a_ship_at_speed_zero_is_offered_only_offer_broadside(
+    desktop: Player, nonce: int, first: str
+) -> None:
+    """Ajax with five S hits (speed 10, 2 a hit) may only Offer Broadside, whoever has the
+    initiative (seed speed-zero: nonce 1 the player, nonce 4 the enemy)."""
+    state = {
+        "turn": 3,
+        "weather": "Fair",
+        "range": "Long",
+        "player": {"ship": "Ajax", "state": {"speed_hits": 5}},
+        "enemy": {"ship": "Graf Spee"},
+        "enemy_last_action": "OB",
+        "player_has_straddled": False,
+        "enemy_has_straddled": False,
+    }
+    game = {
+        "kind": "solo",
+        "ruleset": "salvo-solo",
+        "mode": "seeded",
+        "seed": "speed-zero",
+        "nonce": nonce,
+        "log": [],
+        "reveal": None,
+        "over": False,
+        "ui": {"ships": {"player": "Ajax", "enemy": "Graf Spee"}, "state": state, "turn": None},
+    }
+    desktop.page.evaluate(
+        "(game) => localStorage.setItem('fire-control:play:solo', JSON.stringify(game))", game
+    )
+    desktop.reload()
+    assert offered(desktop) == ["OB"]
+    pending = desktop.stored("solo")["ui"]["turn"]["pending"]
+    assert (pending is None) == (first == "player")
+    assert "0 of 10" in desktop.page.locator("#solo-card-player").inner_text()
+    desktop.tap("#solo-choices button[data-action=OB]")
+    finished = desktop.stored("solo")["log"][-1]
+    assert finished["provenance"]["request"]["body"]["player_action"] == "OB"
+    assert "Your Action: Offer Broadside (OB)." in desktop.page.locator("#solo-rolls").inner_text()
+    assert desktop.errors == []
+
+
 # --- SALVO -----------------------------------------------------------------------------------
 
 
@@ -375,6 +419,17 @@ def test_a_phone_aims_a_battle_and_rolls_dice_without_scrolling_sideways(phone: 
     phone.screenshot("salvo-deploy")
     phone.tap("#grid-shuffle")
     phone.tap("#grid-ready")
+    # The keyboard aims as well as a tap: a square's button takes Enter and Space.
+    first = page.eval_on_selector(
+        "#grid-enemy-board button:not([disabled])", "(b) => b.dataset.square"
+    )
+    page.focus(f"#grid-enemy-board [data-square={first}]")
+    page.keyboard.press("Enter")
+    assert page.get_attribute(f"#grid-enemy-board [data-square={first}]", "aria-pressed") == "true"
+    # The board is drawn again, and the focus stays on the square.
+    assert page.evaluate("() => document.activeElement.dataset.square") == first
+    page.keyboard.press("Escape")  # clears the aim, as the rule text says
+    assert page.get_attribute("#grid-status", "data-aimed") == "0"
     for _ in range(3):
         aimed = aim(phone, phone.stored("grid")["ui"]["sizes"]["a"])
         phone.tap("#grid-fire")
@@ -387,7 +442,10 @@ def test_a_phone_aims_a_battle_and_rolls_dice_without_scrolling_sideways(phone: 
     assert phone.wider_than_the_screen() == []
     phone.screenshot("salvo-battle")
 
-    page.click("#tab-dice")
+    # The tabs follow the arrow keys.
+    page.focus("#tab-grid")
+    page.keyboard.press("ArrowRight")
+    assert page.is_visible("#dice") and page.get_attribute("#tab-dice", "aria-selected") == "true"
     page.fill("#dice-notation", "4d6r1!kh3")
     phone.tap("#dice-form button[type=submit]")
     total = page.locator("#dice-total").inner_text()

@@ -67,6 +67,7 @@ function place(square) {
   game.save();
   $("grid-deploy-note").textContent = `The ${shipName(id)} now lies on ${squares.join(", ")}.`;
   drawDeploy();
+  keepFocus("grid-deploy-board", square);
 }
 
 function drawDeploy() {
@@ -179,6 +180,12 @@ function toggle(square) {
     return;
   }
   drawBattle();
+  keepFocus("grid-enemy-board", square);
+}
+
+/** A board drawn again keeps the keyboard's place on the square just tapped. */
+function keepFocus(board, square) {
+  $(board).querySelector(`[data-square="${square}"]`)?.focus();
 }
 
 function drawEnemy() {

@@ -24,7 +24,8 @@ function track(label, taken, rating, after) {
 function drawCard(side) {
   const named = game.ui.state[side];
   const card = cards.get(named.ship);
-  const state = named.state ?? { flotation_hits: 0, turret_hits: 0, speed_hits: 0, fire_control: "ready" };
+  // A state names only what it holds: the rest is undamaged.
+  const state = { flotation_hits: 0, turret_hits: 0, speed_hits: 0, fire_control: "ready", ...named.state };
   const sunk = state.flotation_hits > card.flotation;
   const box = $(`solo-card-${side}`);
   box.dataset.sunk = String(sunk);
