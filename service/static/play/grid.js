@@ -23,7 +23,7 @@ const shipName = (id) => ships.find((s) => s.ship === id)?.name ?? id;
 
 /** A 10 x 10 board of cells (buttons when tapped), labelled for screen readers. */
 function board(label, cell) {
-  const grid = element("div", { className: "board", role: "grid", "aria-label": label });
+  const grid = element("div", { className: "board", role: "group", "aria-label": label });
   grid.append(element("span", { className: "label", "aria-hidden": "true" }));
   for (const column of COLUMNS) grid.append(element("span", { className: "label", "aria-hidden": "true", text: column }));
   for (const row of ROWS) {
@@ -228,7 +228,7 @@ function drawOwn() {
     const words = [square, ship ? shipName(ship) : "open water", MARK_WORDS[mark], loot.has(square) ? loot.get(square) : null];
     return element("span", {
       className: "sq",
-      role: "gridcell",
+      role: "img",
       "data-square": square,
       "data-ship": ship,
       "data-mark": mark,

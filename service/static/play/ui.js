@@ -122,7 +122,7 @@ export function rollItems(answer) {
 const slow = () => !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /** Append items to a list one by one, as the dice land (at once for reduced motion). */
-export async function landOneByOne(list, items, pause = 450) {
+export async function landOneByOne(list, items, pause = 350) {
   for (const item of items) {
     item.classList.add("new");
     list.append(item);
