@@ -381,6 +381,18 @@ def test_a_desktop_plays_a_whole_salvo_battle_and_the_referee_finds_its_log_vali
             page.click(f"#grid-enemy-board [data-square={extra}]")
             assert page.get_attribute("#grid-status", "data-aimed") == str(allowed)
         desktop.tap("#grid-fire")
+        if round_ == 2:
+            # A reload resumes the battle: the same marks, the same salvo to aim.
+            marks = page.eval_on_selector_all(
+                "#grid-enemy-board [data-mark]", "(b) => b.map((x) => x.dataset.mark)"
+            )
+            status = page.locator("#grid-status").inner_text()
+            desktop.reload()
+            assert page.is_visible("#grid-game")
+            assert status == page.locator("#grid-status").inner_text()
+            assert marks == page.eval_on_selector_all(
+                "#grid-enemy-board [data-mark]", "(b) => b.map((x) => x.dataset.mark)"
+            )
         if round_ == 1:
             told = page.locator("#grid-told-mine").inner_text()
             assert "sonar sweep" in told and "enemy ship squares not yet hit" in told
@@ -417,6 +429,20 @@ def test_a_phone_aims_a_battle_and_rolls_dice_without_scrolling_sideways(phone: 
     page = phone.page
     deploy(phone, "companion-phone-battle")
     phone.screenshot("salvo-deploy")
+    # A ship placed on another: the service names the fault, and the battle waits.
+    fleet = phone.stored("grid")["ui"]["fleet"]
+    on_another = next(
+        square
+        for ship in fleet
+        if ship["ship"] != "destroyer"
+        for square in ship["squares"]
+        if square[0] != "J"  # the destroyer lies across from there, on the ocean
+    )
+    page.select_option("#grid-ship", "destroyer")
+    page.click(f"#grid-deploy-board [data-square={on_another}]")
+    phone.tap("#grid-ready")
+    assert page.locator("#grid-deploy-note").inner_text().startswith("Not yet: ")
+    assert page.is_visible("#grid-deploy") and not page.is_visible("#grid-game")
     phone.tap("#grid-shuffle")
     phone.tap("#grid-ready")
     # The keyboard aims as well as a tap: a square's button takes Enter and Space.
