@@ -93,6 +93,8 @@ function eventLine(event) {
 async function showAnswer(answer, fresh = true) {
   const list = $("solo-rolls");
   list.replaceChildren();
+  const turn = answer.provenance?.request?.body?.state?.turn;
+  $("solo-rolls-title").textContent = turn ? `Turn ${turn}, roll by roll` : "The last turn, roll by roll";
   const items = rollItems(answer);
   const action = answer.provenance?.request?.body?.player_action;
   if (action) items.push(element("li", { className: "event", text: `Your Action: ${ACTIONS[action]} (${action}).` }));
@@ -100,7 +102,10 @@ async function showAnswer(answer, fresh = true) {
     const line = eventLine(event);
     if (line) items.push(element("li", { className: "event", text: line }));
   }
-  if (fresh) await landOneByOne(list, items);
+  if (fresh) {
+    $("solo-rolls-title").scrollIntoView({ block: "start" });
+    await landOneByOne(list, items);
+  }
   else list.append(...items);
 }
 
@@ -320,6 +325,7 @@ async function start(event) {
     $("solo-over").hidden = true;
     const list = $("solo-rolls");
     list.replaceChildren();
+    $("solo-rolls-title").textContent = "Weather and range, roll by roll";
     const weather = await game.step(`${BASE}/weather`, {});
     await landOneByOne(list, rollItems(weather));
     const range = await game.step(`${BASE}/range`, { weather: weather.result.weather });
@@ -351,8 +357,12 @@ function resume(stored) {
   }
   drawCard("player");
   drawCard("enemy");
-  const last = game.ui.last ?? game.log.length - 1;
-  if (game.log[last]) showAnswer(game.log[last], false);
+  const last = game.ui.last; // the last finished turn's answer, once there is one
+  if (last !== undefined && game.log[last]) showAnswer(game.log[last], false);
+  else {
+    $("solo-rolls-title").textContent = "Weather and range, roll by roll";
+    fill($("solo-rolls"), ...game.log.filter((a) => a.step === "weather" || a.step === "range").flatMap(rollItems));
+  }
   drawTurn();
   drawOver();
   if (!game.over && !game.ui.turn) busy(nextTurn);
