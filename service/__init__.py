@@ -21,7 +21,7 @@ from .http.document.fields import (
     const_to_property,
     one_of_to_property,
 )
-from .http.endpoints import dice_api, meta, referee, seeds
+from .http.endpoints import dice_api, meta, play, referee, seeds
 from .http.endpoints.contract import RulesetAPI
 from .http.endpoints.envelope import RULESET_ID
 from .http.endpoints.verify import SIGNED_ANSWER, VERIFY_BODY_BYTES, signed_answer
@@ -131,6 +131,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         api.spec.components.schema(name, schema)
     meta.init_docs(app)
     app.register_blueprint(referee.blp)  # GET /referee: checks a game log in the browser
+    app.register_blueprint(play.blp)  # GET /play: the companion, plays the games in the browser
     metrics.init_app(app)
     cors.init_app(app)
     app.wsgi_app = RequestBudget(app.wsgi_app)  # type: ignore[method-assign]

@@ -154,6 +154,11 @@ def test_the_whole_game_walkthrough_plays_to_the_end_and_is_valid(
     assert log[-1]["result"]["game_over"] is True
     assert all(entry["rules"] == log[0]["rules"] for entry in log)
     assert any("pending" in entry.get("result", {}) for entry in log)  # a turn waited
+    # Each Action sent is one the rules allow: the pending turn's choices, when it waited.
+    for asked, finished in zip(log, log[1:], strict=False):
+        pending = asked.get("result", {}).get("pending")
+        if pending:
+            assert finished["provenance"]["request"]["body"]["player_action"] in pending["choices"]
     assert '{"verdict":"valid","log":[]}' in out and out.rstrip().endswith("verdict: VALID")
     for line in re.findall(r"^# (.*)$", blocks(WHOLE)[1], re.MULTILINE):
         assert line in out

@@ -35,16 +35,17 @@ POLICY = (
 blp = Blueprint("referee", __name__)
 
 
-def _files() -> dict[str, Path]:
-    """The page's files by name, read from the folder once (nothing else is served)."""
-    return {path.name: path for path in FOLDER.iterdir() if path.suffix in TYPES}
+def files_in(folder: Path) -> dict[str, Path]:
+    """A page's files by name, read from its folder once (nothing else is served)."""
+    return {path.name: path for path in folder.iterdir() if path.suffix in TYPES}
 
 
-FILES = _files()
+FILES = files_in(FOLDER)
 
 
-def _serve(name: str) -> Response:
-    path = FILES.get(name)
+def serve(files: dict[str, Path], name: str) -> Response:
+    """One of a page's files, under the page's policy; any other name is a 404."""
+    path = files.get(name)
     if path is None:
         abort(404)
     answer = Response(path.read_bytes(), content_type=TYPES[path.suffix])
@@ -58,10 +59,10 @@ def _serve(name: str) -> Response:
 @blp.get("/referee")
 def page() -> Response:
     """The page itself."""
-    return _serve("index.html")
+    return serve(FILES, "index.html")
 
 
 @blp.get("/referee/<string:name>")
 def asset(name: str) -> Response:
     """Its modules, style sheet and pictures."""
-    return _serve(name)
+    return serve(FILES, name)

@@ -670,6 +670,26 @@ function showLuck(entry, target, forum, found) {
 
 // --- wiring ----------------------------------------------------------------------------------
 
+// The companion page (/play) hands a game's log over in one tap: it leaves the log (and the
+// reveal of a sealed game) under this key and opens /referee#from-play; read once, then gone.
+const HANDOFF = "fire-control:referee-handoff";
+
+function handedOver() {
+  if (window.location.hash !== "#from-play") return false;
+  let handed = null;
+  try {
+    handed = JSON.parse(window.localStorage.getItem(HANDOFF) ?? "null");
+  } catch {
+    handed = null;
+  }
+  window.localStorage.removeItem(HANDOFF);
+  window.history.replaceState(null, "", window.location.pathname + window.location.search);
+  if (!isDict(handed) || typeof handed.log !== "string") return false;
+  $("log-text").value = handed.log;
+  $("reveal-text").value = typeof handed.reveal === "string" ? handed.reveal : "";
+  return true;
+}
+
 function init() {
   wireDrop($("log-drop"), "log");
   wireDrop($("reveal-drop"), "reveal");
@@ -697,6 +717,7 @@ function init() {
   for (const input of document.querySelectorAll("input[name=keys], #accept-supplied")) {
     input.addEventListener("change", run);
   }
+  if (handedOver()) run();
   document.body.dataset.ready = "true";
 }
 
