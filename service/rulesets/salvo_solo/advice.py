@@ -410,8 +410,8 @@ def _position(state: steps.GameState) -> Position:
 
 
 def allowed_actions(state: steps.GameState) -> tuple[SalvoSoloAction, ...]:
-    """The Actions the player may take: a ship at speed 0 only Offers Broadside."""
-    return ("OB",) if state.player.must_offer_broadside else tuple(t.ACTIONS)
+    """The Actions the player may take (``Ship.actions``)."""
+    return state.player.actions
 
 
 def play_game(
@@ -473,12 +473,8 @@ def impossible(state: steps.GameState, enemy_act: str | None) -> tuple[str, str]
             f"state.turn is 1 but the {side} has straddled already: no fire came before turn 1",
             f"state.{side}_has_straddled",
         )
-    if enemy_act not in (None, "OB") and state.enemy.must_offer_broadside:
-        return (
-            f"{state.enemy.card.name} has speed 0 and can only Offer Broadside, not {enemy_act}",
-            "enemy_action",
-        )
-    return None
+    refused = None if enemy_act is None else state.enemy.why_not(enemy_act)
+    return None if refused is None else (refused, "enemy_action")
 
 
 # --- the advice -----------------------------------------------------------------------------

@@ -134,6 +134,13 @@ class SalvoSoloShipStatus(TypedDict):
     sunk: bool
     can_fire: bool
     must_offer_broadside: bool
+    actions: Annotated[
+        list[SalvoSoloAction],
+        Doc(
+            "The Actions the ship may choose next turn (`player_action` of a turn): at speed 0 "
+            "only OB. A turn refuses any other"
+        ),
+    ]
 
 
 class SalvoSoloDamageResult(TypedDict):
@@ -283,6 +290,16 @@ class SalvoSoloPendingTurn(TypedDict):
     detail: str
 
 
+class SalvoSoloNextActions(TypedDict):
+    """The Actions each ship of the state handed back may choose next turn."""
+
+    player: Annotated[
+        list[SalvoSoloAction],
+        Doc("The player's: send one as `player_action`; a turn refuses any other"),
+    ]
+    enemy: Annotated[list[SalvoSoloAction], Doc("The enemy's: its Action is one of them")]
+
+
 class SalvoSoloTurnResult(TypedDict):
     game_over: bool
     winner: Annotated[SalvoSoloSide | None, Doc("null: none")]
@@ -292,6 +309,10 @@ class SalvoSoloTurnResult(TypedDict):
         JsonObject,
         JsonOf(f"{__package__}.steps.GameState"),
         Doc("Send it back as the next turn's `state`"),
+    ]
+    actions: Annotated[
+        SalvoSoloNextActions,
+        Doc("The Actions each ship of `state` may choose next turn: at speed 0 only OB"),
     ]
     events: Annotated[list[SalvoSoloEvent], Doc("What happened, in order; told apart by `phase`")]
     pending: NotRequired[

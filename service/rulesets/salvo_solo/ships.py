@@ -10,13 +10,14 @@ from ...engine.errors import RuleError
 from ...engine.shape import to_json
 from ...engine.typed import Doc, Limits, Via, fixed_set, table_of
 from .results import (
+    SalvoSoloAction,
     SalvoSoloCardProvenance,
     SalvoSoloFireControl,
     SalvoSoloShipName,
     SalvoSoloShipStatus,
     SalvoSoloShipType,
 )
-from .tables import SPEED_PER_S_HIT
+from .tables import ACTIONS, SPEED_PER_S_HIT
 
 FIRE_CONTROL_STATES: Final = table_of(
     SalvoSoloFireControl, ("ready", "lost-next-turn", "lost-this-turn")
@@ -25,6 +26,7 @@ FIRE_CONTROL_STATES: Final = table_of(
 # or stopping any ship, so nothing a player sees changes, and a state the service hands
 # back is always one it accepts.
 MAX_HITS: Final = 100
+ONLY_BROADSIDE: Final[tuple[SalvoSoloAction, ...]] = ("OB",)
 
 Rating = Annotated[int, Limits(minimum=-5, maximum=10)]
 Figure = Annotated[int, Limits(minimum=1, maximum=20)]
@@ -114,6 +116,19 @@ class Ship:
     def must_offer_broadside(self) -> bool:
         return self.speed == 0
 
+    @property
+    def actions(self) -> tuple[SalvoSoloAction, ...]:
+        """The Actions this ship may choose: a ship at speed 0 only Offers Broadside. The one
+        definition: every answer that hands a ship back lists these, and an Action outside
+        them is refused (``why_not``)."""
+        return ONLY_BROADSIDE if self.must_offer_broadside else ACTIONS
+
+    def why_not(self, action: str) -> str | None:
+        """None when the ship may choose ``action``, else why not in the rules' words."""
+        if action in self.actions:
+            return None
+        return f"{self.card.name} has speed 0 and can only Offer Broadside (OB), not {action}"
+
     def why_cannot_fire(self) -> str | None:
         """None when the ship may fire this turn, else the reason in the rules' words."""
         if self.sunk:
@@ -164,6 +179,7 @@ class Ship:
             "sunk": self.sunk,
             "can_fire": self.why_cannot_fire() is None,
             "must_offer_broadside": self.must_offer_broadside,
+            "actions": list(self.actions),
         }
 
     def require_afloat(self, role: str) -> None:

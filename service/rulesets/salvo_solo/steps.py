@@ -23,6 +23,7 @@ from .results import (
     SalvoSoloFireResult,
     SalvoSoloInitiativeResult,
     SalvoSoloManeuverResult,
+    SalvoSoloNextActions,
     SalvoSoloRange,
     SalvoSoloRangeResult,
     SalvoSoloRollNext,
@@ -36,7 +37,7 @@ from .results import (
     SalvoSoloWeather,
     SalvoSoloWeatherResult,
 )
-from .ships import SHIP, Ship, ShipRef
+from .ships import ONLY_BROADSIDE, SHIP, Ship, ShipRef
 
 
 def _published(table: dict[str, int], source: str) -> Modifier:
@@ -120,7 +121,7 @@ class EnemyActionInput:
 
 
 def enemy_action(inp: EnemyActionInput, res: Resolution) -> SalvoSoloEnemyActionResult:
-    if inp.enemy.must_offer_broadside:
+    if inp.enemy.actions == ONLY_BROADSIDE:
         # A ship at speed 0 permanently performs OB: nothing to roll.
         return {"action": "OB", "reason": "speed 0: the ship can only Offer Broadside"}
     roll = res.roll("enemy action", 1, 6)
@@ -164,11 +165,10 @@ class ManeuverInput:
 
 
 def _require_action_allowed(ship: Ship | None, action: str, field: str) -> None:
-    if ship is not None and ship.must_offer_broadside and action != "OB":
-        raise RuleError(
-            f"{ship.card.name} has speed 0 and can only Offer Broadside (OB), not {action}",
-            field,
-        )
+    """Refuse an Action the ship may not choose (``Ship.actions``, which answers list)."""
+    reason = None if ship is None else ship.why_not(action)
+    if reason:
+        raise RuleError(reason, field)
 
 
 def _in_initiative_order(inp: ManeuverInput) -> tuple[SalvoSoloRange | None, bool]:
@@ -622,6 +622,11 @@ def _ending(player: Ship, enemy: Ship) -> tuple[SalvoSoloSide | None, bool, str]
     return None
 
 
+def _next_actions(state: GameState) -> SalvoSoloNextActions:
+    """The Actions each ship of ``state`` may choose next turn."""
+    return {"player": list(state.player.actions), "enemy": list(state.enemy.actions)}
+
+
 def _pending(
     state: GameState, events: list[SalvoSoloEvent], enemy_act: SalvoSoloAction, res: Resolution
 ) -> SalvoSoloTurnResult:
@@ -630,9 +635,7 @@ def _pending(
     Nothing is applied: the state goes back as it came, and the same request with the
     player's Action and the same dice rolls these very dice again, then finishes the turn.
     """
-    choices: list[SalvoSoloAction] = (
-        ["OB"] if state.player.must_offer_broadside else list(t.ACTIONS)
-    )
+    choices = list(state.player.actions)
     enemy = state.enemy.card.name
     name = t.ACTION_EFFECTS[enemy_act]["name"]
     dice = sum(len(roll.values) for roll in res.rolls)
@@ -648,6 +651,7 @@ def _pending(
         "draw": False,
         "reason": None,
         "state": to_json(state),
+        "actions": _next_actions(state),
         "events": events,
         "pending": {
             "first": "enemy",
@@ -705,6 +709,7 @@ def turn(inp: TurnInput, res: Resolution) -> SalvoSoloTurnResult:
             "draw": draw,
             "reason": reason,
             "state": to_json(new_state),
+            "actions": _next_actions(new_state),
             "events": events,
         }
 
