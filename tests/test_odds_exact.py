@@ -40,6 +40,12 @@ from service.rulesets.dreadnought.ships import Battery, ShipCard, ShipState
 from service.rulesets.dreadnought.ships import Ship as DnShip
 from service.rulesets.salvo_solo import steps as ss
 from service.rulesets.salvo_solo import tables as st_
+from service.rulesets.salvo_solo.results import (
+    SalvoSoloAction,
+    SalvoSoloBearing,
+    SalvoSoloRange,
+    SalvoSoloWeather,
+)
 from service.rulesets.salvo_solo.ships import CATALOG as SS_CATALOG
 from service.rulesets.salvo_solo.ships import Ship as SsShip
 from service.rulesets.salvo_solo.ships import ShipState as SsState
@@ -333,7 +339,7 @@ def test_salvo_solo_steps_of_dice_alone(name: str) -> None:
 
 @SETTINGS
 @given(weather=WEATHERS)
-def test_salvo_solo_range(weather: str) -> None:
+def test_salvo_solo_range(weather: SalvoSoloWeather) -> None:
     assert_exact(SALVO_SOLO, "range", ss.RangeInput(weather))
 
 
@@ -345,7 +351,9 @@ def test_salvo_solo_initiative(player: SsShip, enemy: SsShip) -> None:
 
 @SETTINGS
 @given(enemy=ss_ship(), player=ss_ship(), last=st.one_of(st.none(), ACTIONS))
-def test_salvo_solo_enemy_action(enemy: SsShip, player: SsShip, last: str | None) -> None:
+def test_salvo_solo_enemy_action(
+    enemy: SsShip, player: SsShip, last: SalvoSoloAction | None
+) -> None:
     assert_exact(SALVO_SOLO, "enemy-action", ss.EnemyActionInput(enemy, player, last))
 
 
@@ -356,7 +364,9 @@ def test_salvo_solo_enemy_action(enemy: SsShip, player: SsShip, last: str | None
     straddled=st.booleans(),
     firer=st.one_of(st.none(), ss_ship()),
 )
-def test_salvo_solo_fire(range_: str, weather: str, straddled: bool, firer: SsShip | None) -> None:
+def test_salvo_solo_fire(
+    range_: SalvoSoloRange, weather: SalvoSoloWeather, straddled: bool, firer: SsShip | None
+) -> None:
     assert_exact(SALVO_SOLO, "fire", ss.FireInput(range_, weather, straddled, firer))
 
 
@@ -367,23 +377,29 @@ def test_salvo_solo_fire(range_: str, weather: str, straddled: bool, firer: SsSh
     range_=RANGES,
     bearing=st.sampled_from(["bow", "broadside", "stern"]),
 )
-def test_salvo_solo_straddle(firer: SsShip, target: SsShip, range_: str, bearing: str) -> None:
+def test_salvo_solo_straddle(
+    firer: SsShip, target: SsShip, range_: SalvoSoloRange, bearing: SalvoSoloBearing
+) -> None:
     assert_exact(SALVO_SOLO, "straddle", ss.StraddleInput(firer, target, range_, bearing))
 
 
 @SETTINGS
 @given(target=ss_ship(), range_=RANGES)
-def test_salvo_solo_critical(target: SsShip, range_: str) -> None:
+def test_salvo_solo_critical(target: SsShip, range_: SalvoSoloRange) -> None:
     assert_exact(SALVO_SOLO, "critical", ss.CriticalInput(target, range_))
 
 
 @SETTINGS
 @given(firer=ss_ship(), target=ss_ship(), range_=RANGES, weather=WEATHERS)
-def test_salvo_solo_torpedo(firer: SsShip, target: SsShip, range_: str, weather: str) -> None:
+def test_salvo_solo_torpedo(
+    firer: SsShip, target: SsShip, range_: SalvoSoloRange, weather: SalvoSoloWeather
+) -> None:
     assert_exact(SALVO_SOLO, "torpedo", ss.TorpedoInput(firer, target, range_, weather))
 
 
 @SETTINGS
 @given(weather=WEATHERS, player=ACTIONS, enemy=ACTIONS)
-def test_salvo_solo_end_of_turn(weather: str, player: str, enemy: str) -> None:
+def test_salvo_solo_end_of_turn(
+    weather: SalvoSoloWeather, player: SalvoSoloAction, enemy: SalvoSoloAction
+) -> None:
     assert_exact(SALVO_SOLO, "end-of-turn", ss.EndOfTurnInput(weather, player, enemy))

@@ -20,12 +20,13 @@ from flask.testing import FlaskClient
 from service.engine.dice import DiceSource, SeededDice
 from service.engine.distribution import walk, walk_step
 from service.engine.resolution import Modifier, Resolution, readings_in_force
+from service.engine.shape import to_json
 from service.rulesets.salvo_solo import advice, odds, steps
 from service.rulesets.salvo_solo import tables as t
 from service.rulesets.salvo_solo.results import (
     SalvoSoloAction,
     SalvoSoloAdvisedAction,
-    SalvoSoloGameState,
+    SalvoSoloWeather,
 )
 from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipCard, ShipState
 from tests.salvo_solo_helpers import BASE
@@ -39,11 +40,11 @@ def state(**changes: Any) -> steps.GameState:
     return replace(base, **changes)
 
 
-def _next(state_: SalvoSoloGameState) -> Outcome:
+def _next(state_: dict[str, Any]) -> Outcome:
     return ("next", json.dumps(state_, sort_keys=True))
 
 
-def turn_walk(start: steps.GameState, action: str) -> dict[Outcome, Fraction]:
+def turn_walk(start: steps.GameState, action: SalvoSoloAction) -> dict[Outcome, Fraction]:
     """``steps.turn`` walked over every total of every roll: how each branch ends."""
 
     def play(dice: DiceSource) -> Outcome:
@@ -55,7 +56,7 @@ def turn_walk(start: steps.GameState, action: str) -> dict[Outcome, Fraction]:
     return walk(play, limit=10**6)
 
 
-def advisor_turn(start: steps.GameState, action: str) -> dict[Outcome, Fraction]:
+def advisor_turn(start: steps.GameState, action: SalvoSoloAction) -> dict[Outcome, Fraction]:
     """The advisor's turn, every branch of its picks."""
     game = advice.Game(start)
 
@@ -63,7 +64,7 @@ def advisor_turn(start: steps.GameState, action: str) -> dict[Outcome, Fraction]
         after = game.turn(start, action, picker)
         if isinstance(after, advice.Ending):
             return ("end", after.winner)
-        return _next(after.as_dict())
+        return _next(to_json(after))
 
     return advice.enumerate_picks(play)
 
@@ -116,7 +117,7 @@ ONE_TURN = [
     ids=[case[0] for case in ONE_TURN],
 )
 def test_one_turn_of_the_advisor_is_the_walk_of_steps_turn(
-    start: steps.GameState, action: str, rules: dict[str, str] | None
+    start: steps.GameState, action: SalvoSoloAction, rules: dict[str, str] | None
 ) -> None:
     with readings_in_force(rules):
         mine = advisor_turn(start, action)
@@ -134,17 +135,17 @@ class ExactGame:
     turn's chances exact; the game tree added up in floats, its denominators would
     otherwise grow with every turn)."""
 
-    def __init__(self, action: str, horizon: int, later: str = "C") -> None:
+    def __init__(self, action: SalvoSoloAction, horizon: int, later: SalvoSoloAction = "C") -> None:
         self.action = action
         self.later = later
         self.horizon = horizon
-        self.kernels: dict[tuple[str, str], dict[Outcome, Fraction]] = {}
+        self.kernels: dict[tuple[str, SalvoSoloAction], dict[Outcome, Fraction]] = {}
         self.memo: dict[tuple[str, int, bool], dict[str, float]] = {}
 
     def chances(self, start: steps.GameState, left: int | None = None) -> dict[str, float]:
         first = left is None
         left = self.horizon if left is None else left
-        key = json.dumps({**start.as_dict(), "turn": 0}, sort_keys=True)
+        key = json.dumps({**to_json(start), "turn": 0}, sort_keys=True)
         found = self.memo.get((key, left, first))
         if found is not None:
             return found
@@ -153,7 +154,7 @@ class ExactGame:
             out["unfinished"] = 1.0
             return out
         wanted = self.action if first else self.later
-        action = "OB" if start.player.must_offer_broadside else wanted
+        action: SalvoSoloAction = "OB" if start.player.must_offer_broadside else wanted
         if (key, action) not in self.kernels:
             self.kernels[(key, action)] = turn_walk(start, action)
         for (kind, value), chance in self.kernels[(key, action)].items():
@@ -188,7 +189,9 @@ NEAR_THE_END = [
     "start", [case[1] for case in NEAR_THE_END], ids=[c[0] for c in NEAR_THE_END]
 )
 @pytest.mark.parametrize("action", ["C", "OB", "W"])
-def test_seeded_games_agree_with_the_exact_chances(start: steps.GameState, action: str) -> None:
+def test_seeded_games_agree_with_the_exact_chances(
+    start: steps.GameState, action: SalvoSoloAction
+) -> None:
     exact = ExactGame(action, advice.HORIZON).chances(start)
     assert sum(exact.values()) == pytest.approx(1)
     # Every game played to its end: the request's turn budget stops starting games once
@@ -208,7 +211,7 @@ def _ending_name(ending: advice.Ending) -> str:
 
 
 @pytest.mark.parametrize("action", ["OB", "W"])
-def test_an_action_is_judged_followed_by_closing(action: str) -> None:
+def test_an_action_is_judged_followed_by_closing(action: SalvoSoloAction) -> None:
     # Every branch of two turns of the advisor's game: the judged Action on the first turn,
     # then Close (a rollout of "always close"), not the judged Action kept for the game.
     start = state(range="Long", player=SILENCED_AJAX, enemy=SILENCED_SPEE)
@@ -467,7 +470,8 @@ def test_the_other_families_are_the_walk_of_each() -> None:
             assert list(odds.table(steps.enemy_action, inp, family)) == walk_step(
                 steps.enemy_action, inp
             )
-        for weather in ("Fine", "Fair"):
+        torpedo_weathers: tuple[SalvoSoloWeather, ...] = ("Fine", "Fair")
+        for weather in torpedo_weathers:
             inp = steps.TorpedoInput(ajax, Ship(HOOD, ShipState(speed_hits=a)), "Short", weather)
             assert list(odds.table(steps.torpedo, inp, odds.Family(()))) == walk_step(
                 steps.torpedo, inp

@@ -21,6 +21,7 @@ from service.engine.distribution import walk, walk_step
 from service.engine.errors import RuleError
 from service.engine.resolution import Modifier, Resolution, readings_in_force
 from service.rulesets.salvo_solo import odds, steps
+from service.rulesets.salvo_solo.results import SalvoSoloBearing, SalvoSoloRange, SalvoSoloWeather
 from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipCard, ShipState
 from tests.salvo_solo_helpers import AJAX, BASE, SPEE
 
@@ -72,9 +73,9 @@ def test_one_shot_attacks_match_the_walk_of_the_step(
     target: str,
     firer_turret_hits: int,
     target_flotation_hits: int,
-    range_: str,
-    weather: str,
-    bearing: str,
+    range_: SalvoSoloRange,
+    weather: SalvoSoloWeather,
+    bearing: SalvoSoloBearing,
     straddled: bool,
     twenty_one: str,
     gun_size: str,

@@ -11,6 +11,12 @@ from hypothesis import strategies as st
 from service.engine.dice import SeededDice
 from service.engine.ruleset import run_step, step_odds
 from service.rulesets.salvo_solo import RULESET, steps
+from service.rulesets.salvo_solo.results import (
+    SalvoSoloAction,
+    SalvoSoloBearing,
+    SalvoSoloRange,
+    SalvoSoloWeather,
+)
 from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipState
 from service.rulesets.salvo_solo.tables import RANGES, STRADDLE, WEATHERS
 
@@ -38,7 +44,13 @@ ships = st.builds(Ship, st.sampled_from(NAMES).map(CATALOG.__getitem__), states)
     nonce=st.integers(0, 10**6),
 )
 def test_a_turn_never_repairs_and_always_hands_back_a_playable_state(
-    player: Ship, enemy: Ship, weather: str, range_: str, action: str, seed: str, nonce: int
+    player: Ship,
+    enemy: Ship,
+    weather: SalvoSoloWeather,
+    range_: SalvoSoloRange,
+    action: SalvoSoloAction,
+    seed: str,
+    nonce: int,
 ) -> None:
     if player.must_offer_broadside:
         action = "OB"
@@ -76,7 +88,7 @@ def test_a_turn_never_repairs_and_always_hands_back_a_playable_state(
     bearing=st.sampled_from(["bow", "broadside", "stern"]),
 )
 def test_straddle_odds_are_a_distribution_over_the_table(
-    firer: Ship, target: Ship, range_: str, bearing: str
+    firer: Ship, target: Ship, range_: SalvoSoloRange, bearing: SalvoSoloBearing
 ) -> None:
     if firer.why_cannot_fire() or target.sunk:
         return

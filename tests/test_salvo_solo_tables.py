@@ -6,6 +6,7 @@ service's own table data.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from flask.testing import FlaskClient
 
 from service.engine import dice
 from service.engine.resolution import Resolution
+from service.engine.shape import to_json
 from service.rulesets.salvo_solo import steps as solo_steps
 from service.rulesets.salvo_solo.ships import CATALOG, Ship, ShipCard, ShipState
 from tests.http_helpers import check_of
@@ -546,7 +548,7 @@ def test_enemy_action_equal_guns_take_no_smaller_guns_modifier(
 
 def _card_with_armor(armor: int) -> ShipCard:
     base = CATALOG["Graf Spee"]
-    return ShipCard(**{**base.as_dict(), "name": f"armour {armor}", "armor": armor})
+    return replace(base, name=f"armour {armor}", armor=armor)
 
 
 @pytest.mark.parametrize(("armor", "gun_modifier"), [(2, 0), (3, -2), (4, -2)])
@@ -560,7 +562,7 @@ def test_straddle_gun_size_applies_from_armor_3(armor: int, gun_modifier: int) -
 
 
 def test_straddle_gun_size_at_armor_3_over_http(client: FlaskClient) -> None:
-    card = {**_card_with_armor(3).as_dict(), "provenance": "custom"}
+    card = to_json(replace(_card_with_armor(3), provenance="custom"))
     body = {
         "firer": NURNBURG,
         "target": {"card": card},

@@ -521,13 +521,23 @@ SOLO_CASES = [
             ((ss, "END_OF_TURN_MODIFIERS", key, value),),
             _at("end_of_turn", "modifiers", key),
             value,
-            _solo_mod(solo.end_of_turn, solo.EndOfTurnInput(*inputs), [1], prefix),
+            _solo_mod(solo.end_of_turn, inputs, [1], prefix),
         )
         for key, value, inputs, prefix in (
-            ("either ship closed", -3, ("Fair", "C", "OB"), "either ship closed"),
-            ("either ship withdrew", 3, ("Fair", "W", "OB"), "either ship withdrew"),
-            ("Misty", 4, ("Misty", "OB", "OB"), "weather Misty"),
-            ("Stormy", 5, ("Stormy", "OB", "OB"), "weather Stormy"),
+            (
+                "either ship closed",
+                -3,
+                solo.EndOfTurnInput("Fair", "C", "OB"),
+                "either ship closed",
+            ),
+            (
+                "either ship withdrew",
+                3,
+                solo.EndOfTurnInput("Fair", "W", "OB"),
+                "either ship withdrew",
+            ),
+            ("Misty", 4, solo.EndOfTurnInput("Misty", "OB", "OB"), "weather Misty"),
+            ("Stormy", 5, solo.EndOfTurnInput("Stormy", "OB", "OB"), "weather Stormy"),
         )
     ),
     Case(

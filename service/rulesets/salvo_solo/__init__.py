@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...engine.ruleset import Ruleset, Step
+from ...engine.shape import to_json
 from . import advice, odds, steps, tables
 from .rulings import RULINGS
 from .ships import CATALOG
@@ -172,6 +173,6 @@ RULESET = Ruleset(
     "resolved entirely on tables: weather, range, actions, fire, straddles and damage.",
     steps=STEPS,
     tables=tables.as_data(),
-    ships=tuple(card.as_dict() for card in CATALOG.values()),
+    ships=tuple(to_json(card) for card in CATALOG.values()),
     rulings=RULINGS,
 )

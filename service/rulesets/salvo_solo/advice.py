@@ -40,7 +40,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Final, cast
+from typing import Annotated, Any, Final
 
 from ...engine import budget as work
 from ...engine import sampling
@@ -50,6 +50,7 @@ from ...engine.resolution import Resolution
 from ...engine.sampling import Choices, choices, weighted
 from ...engine.sampling import Picker as Picker  # the tests' brute force plays through it
 from ...engine.sampling import enumerate_picks as enumerate_picks
+from ...engine.typed import Doc
 from . import odds, steps
 from . import tables as t
 from .results import (
@@ -57,6 +58,9 @@ from .results import (
     SalvoSoloAdviceResult,
     SalvoSoloAdviceShare,
     SalvoSoloAdvisedAction,
+    SalvoSoloBearing,
+    SalvoSoloRange,
+    SalvoSoloSide,
 )
 from .ships import Ship, ShipState
 
@@ -68,7 +72,9 @@ TURN_UNITS = 400
 SAMPLES = 300  # games per Action at most
 TURN_BUDGET = 900  # turns played per Action: no game is started once they are used up
 HORIZON = 40  # turns per game at most, from the state's turn
-LATER = "C"  # the player's Action after the turn judged (OB once at speed 0)
+LATER: Final[SalvoSoloAction] = (
+    "C"  # the player's Action after the turn judged (OB once at speed 0)
+)
 
 
 class StreamPicker(sampling.StreamPicker):
@@ -100,7 +106,11 @@ def _shot_choices(key: odds.ShotKey) -> Choices[odds.Shot]:
 
 @lru_cache(maxsize=1024)
 def _maneuver(
-    range_: str, player: str, enemy: str, first: str, _rules: tuple[tuple[str, str], ...]
+    range_: SalvoSoloRange,
+    player: SalvoSoloAction,
+    enemy: SalvoSoloAction,
+    first: SalvoSoloSide,
+    _rules: tuple[tuple[str, str], ...],
 ) -> dict[str, Any]:
     # No dice: the range ladder and the guns bearing (in initiative order, if so read).
     moved: dict[str, Any] = dict(
@@ -161,7 +171,7 @@ class Game:
     ) -> Choices[dict[str, Any]]:
         return _cached_choices(resolve, inputs, odds.Family(family), self.rules)
 
-    def initiative(self, player: Ship, enemy: Ship, picker: Picker) -> str:
+    def initiative(self, player: Ship, enemy: Ship, picker: Picker) -> SalvoSoloSide:
         key = (player.state.speed_hits, enemy.state.speed_hits)  # the cards are the game's
         found = self._initiative.get(key)
         if found is None:
@@ -172,10 +182,12 @@ class Game:
                 Ship(cards[1], ShipState(speed_hits=enemy.state.speed_hits)),
             )
             found = self._initiative[key] = self._choices(steps.initiative, inputs, ())
-        first: str = picker.pick(found)["first"]
+        first: SalvoSoloSide = picker.pick(found)["first"]
         return first
 
-    def enemy_action(self, enemy: Ship, last: str | None, picker: Picker) -> str:
+    def enemy_action(
+        self, enemy: Ship, last: SalvoSoloAction | None, picker: Picker
+    ) -> SalvoSoloAction:
         key = (enemy.state.speed_hits, last)
         found = self._enemy.get(key)
         if found is None:
@@ -185,11 +197,16 @@ class Game:
                 Ship(cards[0], ShipState(speed_hits=enemy.state.speed_hits)), Ship(cards[1]), last
             )
             found = self._enemy[key] = self._choices(steps.enemy_action, inputs, (last,))
-        action: str = picker.pick(found)["action"]
+        action: SalvoSoloAction = picker.pick(found)["action"]
         return action
 
     def shot(
-        self, firer: str, turret_hits: int, range_: str, bearing: str, straddled: bool
+        self,
+        firer: str,
+        turret_hits: int,
+        range_: SalvoSoloRange,
+        bearing: SalvoSoloBearing,
+        straddled: bool,
     ) -> Choices[odds.Shot]:
         key = (firer, turret_hits, range_, bearing, straddled)
         found = self._shots.get(key)
@@ -202,7 +219,9 @@ class Game:
             )
         return found
 
-    def torpedo(self, target: str, speed_hits: int, range_: str) -> Choices[dict[str, Any]]:
+    def torpedo(
+        self, target: str, speed_hits: int, range_: SalvoSoloRange
+    ) -> Choices[dict[str, Any]]:
         key = (target, speed_hits, range_)
         found = self._torpedo.get(key)
         if found is None:
@@ -218,7 +237,7 @@ class Game:
             found = self._torpedo[key] = self._choices(steps.torpedo, inputs, ())
         return found
 
-    def end(self, player: str, enemy: str) -> Choices[dict[str, Any]]:
+    def end(self, player: SalvoSoloAction, enemy: SalvoSoloAction) -> Choices[dict[str, Any]]:
         found = self._end.get((player, enemy))
         if found is None:
             # The End of Turn roll reads the Actions and the weather, as its modifiers.
@@ -238,7 +257,7 @@ class Game:
             self._after[key] = found
         return found
 
-    def may_launch(self, firer: int, ships: list[Ship], range_: str) -> bool:
+    def may_launch(self, firer: int, ships: list[Ship], range_: SalvoSoloRange) -> bool:
         """Whether ``ships[firer]`` may launch torpedoes (``steps.torpedo_problem``)."""
         # What steps.torpedo_problem reads of the two ships: the firer's damage (sunk,
         # silenced, fire control) and whether the target is sunk (cards, weather fixed).
@@ -255,8 +274,8 @@ class Game:
         firer: str,
         shooter: Ship,
         target: Ship,
-        range_: str,
-        bearing: str,
+        range_: SalvoSoloRange,
+        bearing: SalvoSoloBearing,
         straddled: bool,
         picker: Picker,
     ) -> tuple[Ship, bool]:
@@ -278,7 +297,11 @@ class Game:
         return target, straddled
 
     def turn(
-        self, state: steps.GameState, action: str, picker: Picker, enemy_act: str | None = None
+        self,
+        state: steps.GameState,
+        action: SalvoSoloAction,
+        picker: Picker,
+        enemy_act: SalvoSoloAction | None = None,
     ) -> steps.GameState | Ending:
         """One turn from ``state`` with the player's ``action``: the next state or the end."""
         after = self.play(_position(state), action, picker, enemy_act)
@@ -297,7 +320,11 @@ class Game:
         )
 
     def play(
-        self, position: Position, action: str, picker: Picker, enemy_act: str | None = None
+        self,
+        position: Position,
+        action: SalvoSoloAction,
+        picker: Picker,
+        enemy_act: SalvoSoloAction | None = None,
     ) -> Position | Ending:
         """One turn in the order of ``steps.turn``: the next position or the end."""
         range_, player, enemy, last, player_straddled, enemy_straddled = position
@@ -319,7 +346,7 @@ class Game:
             moved = self._moves[move] = _maneuver(*move, self.rules)
         if moved["out_of_range"]:
             return DRAWN
-        range_now: str = moved["range"]
+        range_now: SalvoSoloRange = moved["range"]
         bearing = (moved["player_guns_bearing"], moved["enemy_guns_bearing"])
         if self.fires_first is not None:
             order = self.fires_first
@@ -364,7 +391,7 @@ class Game:
         )
 
 
-Position = tuple[str, Ship, Ship, str | None, bool, bool]
+Position = tuple[SalvoSoloRange, Ship, Ship, SalvoSoloAction | None, bool, bool]
 SIDES = ("player", "enemy")
 DRAWN = Ending(None, True, 1)
 WON_BY = (Ending("player", True, 1), Ending("enemy", True, 1))
@@ -382,19 +409,19 @@ def _position(state: steps.GameState) -> Position:
     )
 
 
-def allowed_actions(state: steps.GameState) -> tuple[str, ...]:
-    """The Actions the player may take: a ship at speed 0 only Offers Broadside."""
-    return ("OB",) if state.player.must_offer_broadside else tuple(t.ACTIONS)
+def allowed_actions(state: steps.GameState) -> tuple[SalvoSoloAction, ...]:
+    """The Actions the player may take (``Ship.actions``)."""
+    return state.player.actions
 
 
 def play_game(
     game: Game,
     state: steps.GameState,
-    action: str,
+    action: SalvoSoloAction,
     picker: Picker,
-    enemy_act: str | None = None,
+    enemy_act: SalvoSoloAction | None = None,
     horizon: int = HORIZON,
-    later: str = LATER,
+    later: SalvoSoloAction = LATER,
 ) -> Ending:
     """A game from ``state``: ``action`` this turn, ``later`` every later one (OB once at
     speed 0)."""
@@ -446,12 +473,8 @@ def impossible(state: steps.GameState, enemy_act: str | None) -> tuple[str, str]
             f"state.turn is 1 but the {side} has straddled already: no fire came before turn 1",
             f"state.{side}_has_straddled",
         )
-    if enemy_act not in (None, "OB") and state.enemy.must_offer_broadside:
-        return (
-            f"{state.enemy.card.name} has speed 0 and can only Offer Broadside, not {enemy_act}",
-            "enemy_action",
-        )
-    return None
+    refused = None if enemy_act is None else state.enemy.why_not(enemy_act)
+    return None if refused is None else (refused, "enemy_action")
 
 
 # --- the advice -----------------------------------------------------------------------------
@@ -459,8 +482,17 @@ def impossible(state: steps.GameState, enemy_act: str | None) -> tuple[str, str]
 
 @dataclass(frozen=True)
 class AdviceInput:
-    state: steps.GameState
-    enemy_action: str | None = None
+    state: Annotated[
+        steps.GameState, Doc("The game as a turn's answer hands it back (`result.state`)")
+    ]
+    enemy_action: Annotated[
+        SalvoSoloAction | None,
+        Doc(
+            "The enemy's Action when it is already known: the one a pending turn's answer "
+            "names (`result.pending.enemy_action`); null when not known. Given, this turn is "
+            "judged as that pending turn: the enemy has its initiative (it is not rolled again)"
+        ),
+    ] = None
 
 
 def _share(count: int, samples: int) -> SalvoSoloAdviceShare:
@@ -475,14 +507,14 @@ def _share(count: int, samples: int) -> SalvoSoloAdviceShare:
 
 def judge(
     state: steps.GameState,
-    action: str,
+    action: SalvoSoloAction,
     seed: str,
     nonce: int,
-    enemy_act: str | None = None,
+    enemy_act: SalvoSoloAction | None = None,
     samples: int = SAMPLES,
     game: Game | None = None,
     budget: int = TURN_BUDGET,
-    later: str = LATER,
+    later: SalvoSoloAction = LATER,
 ) -> SalvoSoloAdvisedAction:
     """``samples`` seeded games with ``action`` this turn and ``later`` after it: the counts
     and shares of each ending."""
@@ -507,7 +539,7 @@ def judge(
         else:
             draws += 1
     return {
-        "action": cast(SalvoSoloAction, action),  # one of allowed_actions
+        "action": action,
         "samples": played,
         "win": _share(wins, played),
         "draw": _share(draws, played),
@@ -573,7 +605,7 @@ def advice(inp: AdviceInput, res: Resolution) -> SalvoSoloAdviceResult:
     return {
         "best_action": best["action"],
         "actions": judged,
-        "enemy_action": cast("SalvoSoloAction | None", inp.enemy_action),  # checked by the schema
+        "enemy_action": inp.enemy_action,
         "method": {
             "kind": "monte-carlo",
             "algorithm": ALGORITHM,

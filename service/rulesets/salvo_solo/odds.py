@@ -24,6 +24,7 @@ from ...engine.errors import RuleError
 from ...engine.resolution import Resolution, in_force
 from ...engine.ruleset import NoInput
 from . import steps, tables
+from .results import SalvoSoloBearing, SalvoSoloRange, SalvoSoloWeather
 from .ships import Ship, ShipState
 
 Odds = list[tuple[dict[str, Any], Fraction]]
@@ -328,11 +329,24 @@ def _count(hits: str) -> tuple[int, int, int]:
     return hits.count("F"), hits.count("T"), hits.count("S")
 
 
-ShotKey = tuple[Ship, Ship, str, str, str, bool, tuple[tuple[str, str], ...]]
+ShotKey = tuple[
+    Ship,
+    Ship,
+    SalvoSoloRange,
+    SalvoSoloWeather,
+    SalvoSoloBearing,
+    bool,
+    tuple[tuple[str, str], ...],
+]
 
 
 def shot_key(
-    firer: Ship, target: Ship, range_: str, weather: str, bearing: str, straddled: bool
+    firer: Ship,
+    target: Ship,
+    range_: SalvoSoloRange,
+    weather: SalvoSoloWeather,
+    bearing: SalvoSoloBearing,
+    straddled: bool,
 ) -> ShotKey:
     """What a shot's odds depend on, as a cache key: the firer's turrets (its other damage
     changes no shot), the target afloat, the conditions and the readings in force."""
@@ -364,7 +378,12 @@ ShotWeights = tuple[int, tuple[tuple[Shot, int], ...]]
 
 
 def shot_weights(
-    firer: Ship, target: Ship, range_: str, weather: str, bearing: str, straddled: bool
+    firer: Ship,
+    target: Ship,
+    range_: SalvoSoloRange,
+    weather: SalvoSoloWeather,
+    bearing: SalvoSoloBearing,
+    straddled: bool,
 ) -> ShotWeights:
     """The exact outcomes of one shot of ``firer`` at an afloat ``target``, as integer
     weights over one denominator (cheap to fold)."""
@@ -379,7 +398,11 @@ def shot_weights_by_key(key: ShotKey) -> ShotWeights:
 
 @lru_cache(maxsize=STEP_ODDS_CACHE)
 def _straddle_hits(
-    firer: Ship, target: Ship, range_: str, bearing: str, _rules: tuple[tuple[str, str], ...]
+    firer: Ship,
+    target: Ship,
+    range_: SalvoSoloRange,
+    bearing: SalvoSoloBearing,
+    _rules: tuple[tuple[str, str], ...],
 ) -> Counts:
     """What a straddle does, by (F, T, S hits, fire control lost): the Straddle table, then
     the follow-up roll each of its rows calls for (special damage, critical hit)."""
@@ -398,7 +421,7 @@ def _after_straddle(
     chain_denominator: int,
     chains: tuple[tuple[str | None, str, int], ...],
     target: Ship,
-    range_: str,
+    range_: SalvoSoloRange,
     _rules: tuple[tuple[str, str], ...],
 ) -> Counts:
     plain: dict[tuple[int, int, int, bool], int] = {}
@@ -429,9 +452,9 @@ def _after_straddle(
 def _shot_weights(
     firer: Ship,
     target: Ship,
-    range_: str,
-    weather: str,
-    bearing: str,
+    range_: SalvoSoloRange,
+    weather: SalvoSoloWeather,
+    bearing: SalvoSoloBearing,
     straddled: bool,
     rules: tuple[tuple[str, str], ...],
 ) -> ShotWeights:

@@ -1,6 +1,8 @@
-"""What each salvo-solo step hands back, as typed dicts: one per result and nested shape.
+"""What each salvo-solo step hands back, as typed dicts: one per result and nested answer.
 
-Each shape is defined here once. The step functions return these, so mypy checks every
+Each answer is defined here once; what a request sends, and a state an answer hands back
+to be sent again, is a shape (ships.py, steps.py, advice.py), which an answer names with
+``JsonOf``. The step functions return these, so mypy checks every
 look-up a composite step makes in the result of another; the answer schemas and their
 OpenAPI components are derived from them (service/http/document/derive.py), and each fixed set
 (``Annotated[Literal[...], Fixed(...)]``) is the one definition its tables, types and enum
@@ -15,7 +17,7 @@ derivation reads them.
 from typing import Annotated, Literal, NotRequired, TypedDict
 
 from ...engine.dice_requests import Again
-from ...engine.typed import Doc, Fixed, Headline, Hits, Limits
+from ...engine.typed import Doc, Fixed, Headline, Hits, JsonObject, JsonOf, Limits
 
 SalvoSoloWeather = Annotated[
     Literal["Fine", "Fair", "Misty", "Stormy"],
@@ -125,20 +127,20 @@ SalvoSoloFireControl = Annotated[
 ]
 
 
-class SalvoSoloShipState(TypedDict):
-    flotation_hits: NotRequired[int]
-    turret_hits: NotRequired[int]
-    speed_hits: NotRequired[int]
-    fire_control: NotRequired[SalvoSoloFireControl]
-
-
 class SalvoSoloShipStatus(TypedDict):
     name: str
-    state: SalvoSoloShipState
+    state: Annotated[JsonObject, JsonOf(f"{__package__}.ships.ShipState")]
     speed: int
     sunk: bool
     can_fire: bool
     must_offer_broadside: bool
+    actions: Annotated[
+        list[SalvoSoloAction],
+        Doc(
+            "The Actions the ship may choose next turn (`player_action` of a turn): at speed 0 "
+            "only OB. A turn refuses any other"
+        ),
+    ]
 
 
 class SalvoSoloDamageResult(TypedDict):
@@ -193,11 +195,6 @@ SalvoSoloShipName = Annotated[
 ]
 
 
-class SalvoSoloNamedShip(TypedDict):
-    ship: SalvoSoloShipName
-    state: NotRequired[SalvoSoloShipState]
-
-
 SalvoSoloShipType = Annotated[
     Literal["BB", "BC", "PB", "CA", "CL"],
     Fixed("SalvoSoloShipType", "A ship's type, as on its card."),
@@ -210,37 +207,6 @@ SalvoSoloCardProvenance = Annotated[
         "Where a card's figures come from: a published card, derived from one, or the player's.",
     ),
 ]
-
-
-class SalvoSoloShipCard(TypedDict):
-    name: str
-    type: SalvoSoloShipType
-    guns: int
-    broadside: int
-    stern: int
-    bow: int
-    flotation: int
-    turret: int
-    speed: int
-    armor: int
-    nation: str
-    provenance: NotRequired[SalvoSoloCardProvenance]
-
-
-class SalvoSoloInlineShip(TypedDict):
-    card: SalvoSoloShipCard
-    state: NotRequired[SalvoSoloShipState]
-
-
-class SalvoSoloGameState(TypedDict):
-    turn: int
-    weather: SalvoSoloWeather
-    range: SalvoSoloRange
-    player: SalvoSoloNamedShip | SalvoSoloInlineShip
-    enemy: SalvoSoloNamedShip | SalvoSoloInlineShip
-    enemy_last_action: NotRequired[SalvoSoloAction | None]
-    player_has_straddled: NotRequired[bool]
-    enemy_has_straddled: NotRequired[bool]
 
 
 class SalvoSoloInitiativeEvent(TypedDict):
@@ -324,12 +290,30 @@ class SalvoSoloPendingTurn(TypedDict):
     detail: str
 
 
+class SalvoSoloNextActions(TypedDict):
+    """The Actions each ship of the state handed back may choose next turn."""
+
+    player: Annotated[
+        list[SalvoSoloAction],
+        Doc("The player's: send one as `player_action`; a turn refuses any other"),
+    ]
+    enemy: Annotated[list[SalvoSoloAction], Doc("The enemy's: its Action is one of them")]
+
+
 class SalvoSoloTurnResult(TypedDict):
     game_over: bool
     winner: Annotated[SalvoSoloSide | None, Doc("null: none")]
     draw: bool
     reason: str | None
-    state: Annotated[SalvoSoloGameState, Doc("Send it back as the next turn's `state`")]
+    state: Annotated[
+        JsonObject,
+        JsonOf(f"{__package__}.steps.GameState"),
+        Doc("Send it back as the next turn's `state`"),
+    ]
+    actions: Annotated[
+        SalvoSoloNextActions,
+        Doc("The Actions each ship of `state` may choose next turn: at speed 0 only OB"),
+    ]
     events: Annotated[list[SalvoSoloEvent], Doc("What happened, in order; told apart by `phase`")]
     pending: NotRequired[
         Annotated[

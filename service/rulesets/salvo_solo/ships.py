@@ -1,15 +1,23 @@
-"""Ship cards and a ship's damage state."""
+"""Ship cards and a ship's damage state, as shapes (service/engine/shape.py): the one
+definition of what a request sends of a ship, by its catalog name or its card inline."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Final
+from dataclasses import dataclass, field
+from typing import Annotated, ClassVar, Final, cast
 
 from ...engine.errors import RuleError
-from ...engine.records import fields_dict
-from ...engine.typed import fixed_set, table_of
-from .results import SalvoSoloFireControl, SalvoSoloShipName
-from .tables import SPEED_PER_S_HIT
+from ...engine.shape import to_json
+from ...engine.typed import Doc, Limits, Via, fixed_set, table_of
+from .results import (
+    SalvoSoloAction,
+    SalvoSoloCardProvenance,
+    SalvoSoloFireControl,
+    SalvoSoloShipName,
+    SalvoSoloShipStatus,
+    SalvoSoloShipType,
+)
+from .tables import ACTIONS, SPEED_PER_S_HIT
 
 FIRE_CONTROL_STATES: Final = table_of(
     SalvoSoloFireControl, ("ready", "lost-next-turn", "lost-this-turn")
@@ -18,42 +26,70 @@ FIRE_CONTROL_STATES: Final = table_of(
 # or stopping any ship, so nothing a player sees changes, and a state the service hands
 # back is always one it accepts.
 MAX_HITS: Final = 100
+ONLY_BROADSIDE: Final[tuple[SalvoSoloAction, ...]] = ("OB",)
+
+Rating = Annotated[int, Limits(minimum=-5, maximum=10)]
+Figure = Annotated[int, Limits(minimum=1, maximum=20)]
+Hits = Annotated[int, Limits(minimum=0, maximum=MAX_HITS)]
 
 
 @dataclass(frozen=True)
 class ShipCard:
-    """A printed (or derived) ship card."""
+    """A ship card: as GET /ships lists it, and as a request may send it inline (a card sent
+    inline is the player's own, ``custom``, unless it says otherwise)."""
 
-    name: str
-    type: str
-    guns: int
-    broadside: int
-    stern: int
-    bow: int
-    flotation: int
-    turret: int
-    speed: int
-    armor: int
-    nation: str
-    provenance: str = "card"
+    component: ClassVar[str] = "SalvoSoloShipCard"
+
+    name: Annotated[str, Limits(least=1, most=60)]
+    type: SalvoSoloShipType
+    guns: Annotated[Figure, Doc("Main gun size, inches")]
+    broadside: Rating
+    stern: Rating
+    bow: Rating
+    flotation: Figure
+    turret: Figure
+    speed: Annotated[int, Limits(minimum=0, maximum=20), Doc("Maximum speed (x3 = knots)")]
+    armor: Annotated[int, Limits(minimum=0, maximum=20)]
+    nation: Annotated[str, Limits(least=1, most=40)]
+    provenance: SalvoSoloCardProvenance = "custom"
 
     def bearing(self, guns_bearing: str) -> int:
         """The card's rating for the guns that bear: bow, broadside or stern."""
         rating: int = getattr(self, guns_bearing)
         return rating
 
-    def as_dict(self) -> dict[str, Any]:
-        return fields_dict(self)
-
 
 @dataclass(frozen=True)
 class ShipState:
-    """Damage taken so far. Cumulative; nothing is repaired."""
+    """Damage taken so far. Cumulative; nothing is repaired. Sent in, and handed back by
+    every answer that changes it."""
 
-    flotation_hits: int = 0
-    turret_hits: int = 0
-    speed_hits: int = 0
-    fire_control: str = "ready"
+    component: ClassVar[str] = "SalvoSoloShipState"
+
+    flotation_hits: Hits = 0
+    turret_hits: Hits = 0
+    speed_hits: Hits = 0
+    fire_control: SalvoSoloFireControl = "ready"
+
+
+@dataclass(frozen=True)
+class NamedShip:
+    """A catalog ship by name, with its state so far."""
+
+    component: ClassVar[str] = "SalvoSoloNamedShip"
+
+    ship: SalvoSoloShipName
+    state: ShipState = field(default_factory=ShipState)
+
+
+@dataclass(frozen=True)
+class InlineShip:
+    """A ship's card sent inline, with its state so far."""
+
+    component: ClassVar[str] = "SalvoSoloInlineShip"
+
+    card: ShipCard
+    state: ShipState = field(default_factory=ShipState)
 
 
 @dataclass(frozen=True)
@@ -79,6 +115,19 @@ class Ship:
     @property
     def must_offer_broadside(self) -> bool:
         return self.speed == 0
+
+    @property
+    def actions(self) -> tuple[SalvoSoloAction, ...]:
+        """The Actions this ship may choose: a ship at speed 0 only Offers Broadside. The one
+        definition: every answer that hands a ship back lists these, and an Action outside
+        them is refused (``why_not``)."""
+        return ONLY_BROADSIDE if self.must_offer_broadside else ACTIONS
+
+    def why_not(self, action: str) -> str | None:
+        """None when the ship may choose ``action``, else why not in the rules' words."""
+        if action in self.actions:
+            return None
+        return f"{self.card.name} has speed 0 and can only Offer Broadside (OB), not {action}"
 
     def why_cannot_fire(self) -> str | None:
         """None when the ship may fire this turn, else the reason in the rules' words."""
@@ -114,25 +163,23 @@ class Ship:
             ),
         )
 
-    def ref(self) -> dict[str, Any]:
+    def reference(self) -> NamedShip | InlineShip:
         """How a request names this ship: by catalog name if it is a catalog card."""
-        named: dict[str, Any] = (
-            {"ship": self.card.name}
-            if CATALOG.get(self.card.name) == self.card
-            else {"card": self.card.as_dict()}
-        )
-        named["state"] = fields_dict(self.state)
-        return named
+        name = self.card.name
+        if CATALOG.get(name) == self.card:
+            return NamedShip(cast(SalvoSoloShipName, name), self.state)  # a catalog name
+        return InlineShip(self.card, self.state)
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> SalvoSoloShipStatus:
         """The state a client sends back next time, plus what it means now."""
         return {
             "name": self.card.name,
-            "state": fields_dict(self.state),
+            "state": to_json(self.state),
             "speed": self.speed,
             "sunk": self.sunk,
             "can_fire": self.why_cannot_fire() is None,
             "must_offer_broadside": self.must_offer_broadside,
+            "actions": list(self.actions),
         }
 
     def require_afloat(self, role: str) -> None:
@@ -141,10 +188,10 @@ class Ship:
 
 
 _PRINTED = (
-    ShipCard("King George V", "BB", 14, 5, 2, 3, 6, 6, 9, 6, "Britain"),
-    ShipCard("Hood", "BC", 15, 5, 2, 2, 7, 8, 10, 4, "Britain"),
-    ShipCard("Graf Spee", "PB", 11, 3, 1, 1, 4, 4, 8, 2, "Germany"),
-    ShipCard("Nürnburg", "CL", 6, 1, 0, 0, 3, 4, 10, 0, "Germany"),
+    ShipCard("King George V", "BB", 14, 5, 2, 3, 6, 6, 9, 6, "Britain", "card"),
+    ShipCard("Hood", "BC", 15, 5, 2, 2, 7, 8, 10, 4, "Britain", "card"),
+    ShipCard("Graf Spee", "PB", 11, 3, 1, 1, 4, 4, 8, 2, "Germany", "card"),
+    ShipCard("Nürnburg", "CL", 6, 1, 0, 0, 3, 4, 10, 0, "Germany", "card"),
 )
 # Listed without stats (Nelson, Prinz Eugen) or only named in an example (Ajax): cards
 # derived on the printed cards' scale, see ruling derived-cards.
@@ -164,3 +211,15 @@ def catalog_card(name: str, field: str) -> ShipCard:
         known = ", ".join(CATALOG)
         raise RuleError(f"no ship called {name!r} in the catalog; known: {known}", field)
     return card
+
+
+def _referred(reference: NamedShip | InlineShip) -> Ship:
+    """The ship a request names, by catalog name (or another spelling of it) or inline."""
+    if isinstance(reference, NamedShip):
+        return Ship(CATALOG[ALIASES.get(reference.ship, reference.ship)], reference.state)
+    return Ship(reference.card, reference.state)
+
+
+# A ship as a request sends it and an answer hands it back: by catalog name or card inline.
+SHIP: Final = Via(NamedShip | InlineShip, _referred, lambda ship: to_json(ship.reference()))
+ShipRef = Annotated[Ship, SHIP]

@@ -3,26 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TypedDict, cast
+from typing import Annotated, ClassVar, TypedDict
 
 from ...engine.errors import RuleError
 from ...engine.resolution import Modifier, Resolution, in_force
 from ...engine.ruleset import NoInput
+from ...engine.shape import to_json
+from ...engine.typed import Doc, Limits, Omitted
 from . import tables as t
 from .results import (
     SalvoSoloAction,
     SalvoSoloAttackResult,
+    SalvoSoloBearing,
     SalvoSoloCriticalResult,
     SalvoSoloDamageResult,
     SalvoSoloEndOfTurnResult,
     SalvoSoloEnemyActionResult,
     SalvoSoloEvent,
     SalvoSoloFireResult,
-    SalvoSoloGameState,
     SalvoSoloInitiativeResult,
-    SalvoSoloInlineShip,
     SalvoSoloManeuverResult,
-    SalvoSoloNamedShip,
+    SalvoSoloNextActions,
     SalvoSoloRange,
     SalvoSoloRangeResult,
     SalvoSoloRollNext,
@@ -36,7 +37,7 @@ from .results import (
     SalvoSoloWeather,
     SalvoSoloWeatherResult,
 )
-from .ships import Ship
+from .ships import ONLY_BROADSIDE, SHIP, Ship, ShipRef
 
 
 def _published(table: dict[str, int], source: str) -> Modifier:
@@ -54,9 +55,8 @@ def _step_range(current: str, change: int) -> tuple[SalvoSoloRange | None, bool]
 
 
 def _status(ship: Ship) -> SalvoSoloShipStatus:
-    """A ship's status as the typed result names it (``Ship.status`` builds a plain dict of
-    exactly these keys; tests/test_typed_results.py holds the two to the same schema)."""
-    return cast(SalvoSoloShipStatus, ship.status())
+    """A ship's status as the typed result names it."""
+    return ship.status()
 
 
 # --- weather and range ----------------------------------------------------------------
@@ -71,7 +71,7 @@ def weather(_: NoInput, res: Resolution) -> SalvoSoloWeatherResult:
 
 @dataclass(frozen=True)
 class RangeInput:
-    weather: str
+    weather: SalvoSoloWeather
 
 
 def initial_range(inp: RangeInput, res: Resolution) -> SalvoSoloRangeResult:
@@ -94,8 +94,8 @@ def initial_range(inp: RangeInput, res: Resolution) -> SalvoSoloRangeResult:
 
 @dataclass(frozen=True)
 class InitiativeInput:
-    player: Ship
-    enemy: Ship
+    player: ShipRef
+    enemy: ShipRef
 
 
 def initiative(inp: InitiativeInput, res: Resolution) -> SalvoSoloInitiativeResult:
@@ -113,13 +113,15 @@ def initiative(inp: InitiativeInput, res: Resolution) -> SalvoSoloInitiativeResu
 
 @dataclass(frozen=True)
 class EnemyActionInput:
-    enemy: Ship
-    player: Ship
-    last_action: str | None
+    enemy: ShipRef
+    player: ShipRef
+    last_action: Annotated[
+        SalvoSoloAction | None, Doc("The enemy's Act last turn; null on turn 1")
+    ] = None
 
 
 def enemy_action(inp: EnemyActionInput, res: Resolution) -> SalvoSoloEnemyActionResult:
-    if inp.enemy.must_offer_broadside:
+    if inp.enemy.actions == ONLY_BROADSIDE:
         # A ship at speed 0 permanently performs OB: nothing to roll.
         return {"action": "OB", "reason": "speed 0: the ship can only Offer Broadside"}
     roll = res.roll("enemy action", 1, 6)
@@ -129,8 +131,7 @@ def enemy_action(inp: EnemyActionInput, res: Resolution) -> SalvoSoloEnemyAction
     final = roll.total + sum(m.value for m in mods)
     row = t.look_up(t.ENEMY_ACTION, final)
     if row == "same":
-        # last_action is one of the Actions (the request schema's enum)
-        action = cast(SalvoSoloAction, inp.last_action or t.FIRST_TURN_LAST_ACTION)
+        action: SalvoSoloAction = inp.last_action or t.FIRST_TURN_LAST_ACTION
         reason = (
             "same Act as last turn" if inp.last_action else "same Act as last turn (OB on turn 1)"
         )
@@ -148,20 +149,26 @@ def enemy_action(inp: EnemyActionInput, res: Resolution) -> SalvoSoloEnemyAction
 
 @dataclass(frozen=True)
 class ManeuverInput:
-    range: str
-    player_action: str
-    enemy_action: str
-    player: Ship | None = None
-    enemy: Ship | None = None
-    first: str | None = None  # who has the initiative; ruling simultaneous-actions may need it
+    range: SalvoSoloRange
+    player_action: SalvoSoloAction
+    enemy_action: SalvoSoloAction
+    player: Annotated[Ship | None, SHIP, Omitted(), Doc("Checks speed 0 forces OB")] = None
+    enemy: Annotated[Ship | None, SHIP, Omitted()] = None
+    first: Annotated[
+        SalvoSoloSide | None,
+        Omitted(),
+        Doc(
+            "Who has the initiative: needed when the Actions apply in initiative order "
+            "(ruling simultaneous-actions, reading in-initiative-order)"
+        ),
+    ] = None
 
 
 def _require_action_allowed(ship: Ship | None, action: str, field: str) -> None:
-    if ship is not None and ship.must_offer_broadside and action != "OB":
-        raise RuleError(
-            f"{ship.card.name} has speed 0 and can only Offer Broadside (OB), not {action}",
-            field,
-        )
+    """Refuse an Action the ship may not choose (``Ship.actions``, which answers list)."""
+    reason = None if ship is None else ship.why_not(action)
+    if reason:
+        raise RuleError(reason, field)
 
 
 def _in_initiative_order(inp: ManeuverInput) -> tuple[SalvoSoloRange | None, bool]:
@@ -207,10 +214,10 @@ def maneuver(inp: ManeuverInput, res: Resolution) -> SalvoSoloManeuverResult:
 
 @dataclass(frozen=True)
 class FireInput:
-    range: str
-    weather: str
+    range: SalvoSoloRange
+    weather: SalvoSoloWeather
     previously_straddled: bool = False
-    firer: Ship | None = None
+    firer: Annotated[Ship | None, SHIP, Omitted(), Doc("Checks the ship can fire")] = None
 
 
 def _require_can_fire(ship: Ship, field: str) -> None:
@@ -240,10 +247,10 @@ def fire(inp: FireInput, res: Resolution, label: str = "fire") -> SalvoSoloFireR
 
 @dataclass(frozen=True)
 class StraddleInput:
-    firer: Ship
-    target: Ship
-    range: str
-    guns_bearing: str
+    firer: ShipRef
+    target: ShipRef
+    range: SalvoSoloRange
+    guns_bearing: SalvoSoloBearing
 
 
 def straddle_modifiers(
@@ -316,8 +323,8 @@ def special_damage(
 
 @dataclass(frozen=True)
 class CriticalInput:
-    target: Ship
-    range: str
+    target: ShipRef
+    range: SalvoSoloRange
 
 
 def critical(
@@ -358,10 +365,10 @@ def critical(
 
 @dataclass(frozen=True)
 class TorpedoInput:
-    firer: Ship
-    target: Ship
-    range: str
-    weather: str
+    firer: ShipRef
+    target: ShipRef
+    range: SalvoSoloRange
+    weather: SalvoSoloWeather
 
 
 def torpedo_problem(inp: TorpedoInput, reading: str | None = None) -> str | None:
@@ -423,8 +430,8 @@ def torpedo(inp: TorpedoInput, res: Resolution, label: str = "torpedo") -> Salvo
 
 @dataclass(frozen=True)
 class DamageInput:
-    ship: Ship
-    hits: str
+    ship: ShipRef
+    hits: Annotated[str, Limits(pattern=r"^[FTS]{0,40}$"), Doc("F, T and S hits, e.g. FFST")]
     fire_control_lost: bool = False
 
 
@@ -436,9 +443,9 @@ def damage(inp: DamageInput, res: Resolution) -> SalvoSoloDamageResult:
 
 @dataclass(frozen=True)
 class EndOfTurnInput:
-    weather: str
-    player_action: str
-    enemy_action: str
+    weather: SalvoSoloWeather
+    player_action: SalvoSoloAction
+    enemy_action: SalvoSoloAction
 
 
 def end_of_turn(inp: EndOfTurnInput, res: Resolution) -> SalvoSoloEndOfTurnResult:
@@ -465,11 +472,11 @@ SIDES: tuple[SalvoSoloSide, SalvoSoloSide] = ("player", "enemy")
 
 @dataclass(frozen=True)
 class AttackInput:
-    firer: Ship
-    target: Ship
-    range: str
-    weather: str
-    guns_bearing: str
+    firer: ShipRef
+    target: ShipRef
+    range: SalvoSoloRange
+    weather: SalvoSoloWeather
+    guns_bearing: SalvoSoloBearing
     previously_straddled: bool = False
 
 
@@ -538,30 +545,27 @@ MAX_TURN = 10_000
 
 @dataclass(frozen=True)
 class GameState:
-    """Everything the service needs to play the next turn; the client keeps it."""
+    """The whole game between turns: everything the service needs to play the next turn.
+    The client keeps it: a turn's answer hands it back as `result.state`, and the next
+    turn's request takes it as `state`, as it is."""
 
-    turn: int
-    weather: str
-    range: str
-    player: Ship
-    enemy: Ship
-    enemy_last_action: str | None = None
+    component: ClassVar[str] = "SalvoSoloGameState"
+
+    turn: Annotated[
+        int,
+        Limits(minimum=1, maximum=MAX_TURN),
+        Doc(
+            f"The turn to play. The count stops at {MAX_TURN}: a turn played at {MAX_TURN} "
+            f"hands back {MAX_TURN} (ruling turn-count-cap)"
+        ),
+    ]
+    weather: SalvoSoloWeather
+    range: SalvoSoloRange
+    player: ShipRef
+    enemy: ShipRef
+    enemy_last_action: SalvoSoloAction | None = None
     player_has_straddled: bool = False
     enemy_has_straddled: bool = False
-
-    def as_dict(self) -> SalvoSoloGameState:
-        # The fields hold what the request schema let in (its enums); Ship.ref builds one of
-        # the two ways a request names a ship.
-        return {
-            "turn": self.turn,
-            "weather": cast(SalvoSoloWeather, self.weather),
-            "range": cast(SalvoSoloRange, self.range),
-            "player": cast("SalvoSoloNamedShip | SalvoSoloInlineShip", self.player.ref()),
-            "enemy": cast("SalvoSoloNamedShip | SalvoSoloInlineShip", self.enemy.ref()),
-            "enemy_last_action": cast("SalvoSoloAction | None", self.enemy_last_action),
-            "player_has_straddled": self.player_has_straddled,
-            "enemy_has_straddled": self.enemy_has_straddled,
-        }
 
 
 def _fire_order(
@@ -583,7 +587,16 @@ class TurnInput:
     """A turn; without ``player_action`` the player waits to see the enemy's Action."""
 
     state: GameState
-    player_action: str | None = None
+    player_action: Annotated[
+        SalvoSoloAction | None,
+        Omitted(),
+        Doc(
+            "The player's Action. Leave it out to see the enemy's Action first: if the enemy "
+            "has the initiative the answer is `result.pending`, and the same request with "
+            "`player_action` and the same dice finishes the turn; if the player has it, a 422 "
+            "asks for `player_action`"
+        ),
+    ] = None
 
 
 def _fire_control_at_turn_start(ship: Ship) -> Ship:
@@ -609,6 +622,11 @@ def _ending(player: Ship, enemy: Ship) -> tuple[SalvoSoloSide | None, bool, str]
     return None
 
 
+def _next_actions(state: GameState) -> SalvoSoloNextActions:
+    """The Actions each ship of ``state`` may choose next turn."""
+    return {"player": list(state.player.actions), "enemy": list(state.enemy.actions)}
+
+
 def _pending(
     state: GameState, events: list[SalvoSoloEvent], enemy_act: SalvoSoloAction, res: Resolution
 ) -> SalvoSoloTurnResult:
@@ -617,9 +635,7 @@ def _pending(
     Nothing is applied: the state goes back as it came, and the same request with the
     player's Action and the same dice rolls these very dice again, then finishes the turn.
     """
-    choices: list[SalvoSoloAction] = (
-        ["OB"] if state.player.must_offer_broadside else list(t.ACTIONS)
-    )
+    choices = list(state.player.actions)
     enemy = state.enemy.card.name
     name = t.ACTION_EFFECTS[enemy_act]["name"]
     dice = sum(len(roll.values) for roll in res.rolls)
@@ -634,7 +650,8 @@ def _pending(
         "winner": None,
         "draw": False,
         "reason": None,
-        "state": state.as_dict(),
+        "state": to_json(state),
+        "actions": _next_actions(state),
         "events": events,
         "pending": {
             "first": "enemy",
@@ -671,7 +688,9 @@ def turn(inp: TurnInput, res: Resolution) -> SalvoSoloTurnResult:
     events: list[SalvoSoloEvent] = []
 
     def finish(
-        range_now: str, ending: tuple[SalvoSoloSide | None, bool, str] | None, enemy_act: str
+        range_now: SalvoSoloRange,
+        ending: tuple[SalvoSoloSide | None, bool, str] | None,
+        enemy_act: SalvoSoloAction,
     ) -> SalvoSoloTurnResult:
         new_state = replace(
             state,
@@ -689,7 +708,8 @@ def turn(inp: TurnInput, res: Resolution) -> SalvoSoloTurnResult:
             "winner": winner,
             "draw": draw,
             "reason": reason,
-            "state": new_state.as_dict(),
+            "state": to_json(new_state),
+            "actions": _next_actions(new_state),
             "events": events,
         }
 
