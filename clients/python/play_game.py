@@ -90,10 +90,12 @@ def receipt_hash(receipt: str) -> str:
     return hashlib.sha256(receipt.encode()).hexdigest()
 
 
-def choose(state: SalvoSoloGameState) -> SalvoSoloAction:
-    """The player's captain: close while the enemy is far, offer broadside once in range."""
+def choose(state: SalvoSoloGameState, allowed: list[SalvoSoloAction]) -> SalvoSoloAction:
+    """The player's captain: close while the enemy is far, offer broadside once in range,
+    among the Actions the rules allow its ship (the last answer's ``actions.player``)."""
     far = (SalvoSoloRange.LONG, SalvoSoloRange.MEDIUM_LONG)
-    return SalvoSoloAction.C if state.range_ in far else SalvoSoloAction.OB
+    wanted = SalvoSoloAction.C if state.range_ in far else SalvoSoloAction.OB
+    return wanted if wanted in allowed else allowed[0]
 
 
 def play_salvo_solo(client: Client) -> list[SalvoSoloTurnResponse]:
@@ -106,10 +108,12 @@ def play_salvo_solo(client: Client) -> list[SalvoSoloTurnResponse]:
         enemy=SalvoSoloNamedShip(ship=SalvoSoloShipName.GRAF_SPEE),
     )
     log: list[SalvoSoloTurnResponse] = []
+    allowed: list[SalvoSoloAction] = list(SalvoSoloAction)
     for nonce in range(1, MOST_TURNS + 1):
+        action = choose(state, allowed)
         request = SalvoSoloTurnRequest(
             state=state,
-            player_action=choose(state),
+            player_action=action,
             dice=SeededDice(seed=SEED, nonce=nonce),
         )
         if log:
@@ -117,12 +121,13 @@ def play_salvo_solo(client: Client) -> list[SalvoSoloTurnResponse]:
         answer = answered(salvo_solo_turn.sync(client=client, body=request))
         log.append(answer)
         result = answer.result
-        print(f"turn {state.turn}: {choose(state).value}, range {result.state.range_.value}")
+        print(f"turn {state.turn}: {action.value}, range {result.state.range_.value}")
         if result.game_over:
             winner = "draw" if result.winner is None else result.winner.value
             print(f"salvo-solo over after {nonce} turns: {winner} ({result.reason})")
             return log
         state = result.state  # what the answer hands back is what the next turn takes
+        allowed = result.actions.player
     raise SystemExit(f"salvo-solo: no end after {MOST_TURNS} turns")
 
 

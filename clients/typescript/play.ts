@@ -25,8 +25,10 @@ async function receiptHash(receipt: string): Promise<string> {
 }
 
 // The player's captain: close while the enemy is far, offer broadside once in range.
-function choose(state: GameState): Action {
-  return state.range === "Long" || state.range === "Medium-Long" ? "C" : "OB";
+// Among the Actions the rules allow its ship: the last answer's `actions.player`.
+function choose(state: GameState, allowed: Action[]): Action {
+  const wanted = state.range === "Long" || state.range === "Medium-Long" ? "C" : "OB";
+  return allowed.includes(wanted) ? wanted : allowed[0];
 }
 
 export async function playSalvoSolo(baseUrl: string, seed: string): Promise<TurnAnswer[]> {
@@ -39,8 +41,9 @@ export async function playSalvoSolo(baseUrl: string, seed: string): Promise<Turn
     enemy: { ship: "Graf Spee" },
   };
   const log: TurnAnswer[] = [];
+  let allowed: Action[] = ["C", "OB", "W"];
   for (let nonce = 1; nonce <= MOST_TURNS; nonce++) {
-    const body: TurnRequest = { state, player_action: choose(state), dice: { seed, nonce } };
+    const body: TurnRequest = { state, player_action: choose(state, allowed), dice: { seed, nonce } };
     const last = log.at(-1);
     if (last !== undefined) {
       body.prev = await receiptHash(last.receipt);
@@ -64,6 +67,7 @@ export async function playSalvoSolo(baseUrl: string, seed: string): Promise<Turn
       return log;
     }
     state = result.state; // the answer's state is the next request's state, as it is
+    allowed = result.actions.player;
   }
   throw new Error(`no end after ${MOST_TURNS} turns`);
 }
