@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from service.engine import dice, resolution
+from service.engine import dice, resolution, shape
 from service.engine.errors import DiceError, LimitError, NotationError, RuleError
 from service.engine.notation import Notation
 from service.engine.resolution import Modifier, Resolution
@@ -434,7 +434,7 @@ def test_a_ruling_with_two_readings_is_read_by_its_default_outside_a_run(
     _with_ruling("demo-again", _two_readings("loose"))  # another, with the same default
     assert resolution.Readings().reading("demo-two-readings") == "loose"
     assert Resolution(dice.SuppliedDice([])).reading("demo-two-readings") == "loose"
-    assert [reading.as_dict() for reading in ruling.readings] == [
+    assert [shape.to_json(reading) for reading in ruling.readings] == [
         {"id": "strict", "text": "Strictly", "default": False, "wording_supports": False},
         {"id": "loose", "text": "Loosely", "default": True, "wording_supports": False},
     ]
