@@ -95,7 +95,10 @@ OddsRequestSchema = named("OddsRequest", members_schema(RollInput), {})
 RollResponseSchema = named(
     "RollResponse",
     EnvelopeBase,
-    {"result": fields.Nested(result_schema(RollResult), required=True)},
+    {
+        "step": Const(ROLL.name, required=True),
+        "result": fields.Nested(result_schema(RollResult), required=True),
+    },
 )
 
 
