@@ -440,6 +440,39 @@ def test_a_ruling_with_two_readings_is_read_by_its_default_outside_a_run(
     ]
 
 
+def test_a_ruling_is_written_with_its_default_reading_and_its_wording_or_null() -> None:
+    written = shape.to_json(_two_readings("loose"))
+    assert (written["default_reading"], written["readings"][1]["default"]) == ("loose", True)
+    assert list(written) == [
+        "id",
+        "question",
+        "ruling",
+        "reason",
+        "readings",
+        "default_reading",
+        "wording",
+    ]
+    plain = Ruling(id="plain", question="Q?", ruling="R.", reason="Why.", wording="")
+    assert shape.to_json(plain) == {
+        "id": "plain",
+        "question": "Q?",
+        "ruling": "R.",
+        "reason": "Why.",
+        "readings": [],
+        "default_reading": None,
+        "wording": None,
+    }
+    with pytest.raises(ValueError, match="its default reading is 'loose'"):
+        Ruling(
+            id="demo",
+            question="Q?",
+            ruling="R.",
+            reason="Why.",
+            readings=_two_readings("loose").readings,
+            default_reading="strict",
+        )
+
+
 def test_a_ruleset_names_each_step_and_ruling_once_and_has_a_step() -> None:
     steps, ruling = _ruleset().steps, _two_readings("loose")
     with pytest.raises(ValueError, match="^ruleset 'demo': two rulings named .'demo-two-readin"):
