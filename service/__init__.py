@@ -27,7 +27,7 @@ from .http.endpoints.envelope import RULESET_ID
 from .http.endpoints.verify import SIGNED_ANSWER, VERIFY_BODY_BYTES, signed_answer
 from .http.fast import jsonbody
 from .http.fast.api import Api
-from .http.fast.problems import problem
+from .http.fast.problems import FieldError, problem
 from .http.middleware import cors, metrics, request_id
 from .http.middleware.budget import RequestBudget
 from .http.signing import receipts
@@ -113,7 +113,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.errorhandler(RuleError)
     def rule_error(error: RuleError) -> Response:
-        errors = [{"field": error.field, "message": error.detail}] if error.field else []
+        errors: list[FieldError] = (
+            [{"field": error.field, "message": error.detail}] if error.field else []
+        )
         return problem(422, error.kind, error.title, error.detail, errors)
 
     api.register_blueprint(meta.ops)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from service.engine import dice, resolution
+from service.engine import dice, resolution, shape
 from service.engine.errors import DiceError, LimitError, NotationError, RuleError
 from service.engine.notation import Notation
 from service.engine.resolution import Modifier, Resolution
@@ -434,10 +434,43 @@ def test_a_ruling_with_two_readings_is_read_by_its_default_outside_a_run(
     _with_ruling("demo-again", _two_readings("loose"))  # another, with the same default
     assert resolution.Readings().reading("demo-two-readings") == "loose"
     assert Resolution(dice.SuppliedDice([])).reading("demo-two-readings") == "loose"
-    assert [reading.as_dict() for reading in ruling.readings] == [
+    assert [shape.to_json(reading) for reading in ruling.readings] == [
         {"id": "strict", "text": "Strictly", "default": False, "wording_supports": False},
         {"id": "loose", "text": "Loosely", "default": True, "wording_supports": False},
     ]
+
+
+def test_a_ruling_is_written_with_its_default_reading_and_its_wording_or_null() -> None:
+    written = shape.to_json(_two_readings("loose"))
+    assert (written["default_reading"], written["readings"][1]["default"]) == ("loose", True)
+    assert list(written) == [
+        "id",
+        "question",
+        "ruling",
+        "reason",
+        "readings",
+        "default_reading",
+        "wording",
+    ]
+    plain = Ruling(id="plain", question="Q?", ruling="R.", reason="Why.", wording="")
+    assert shape.to_json(plain) == {
+        "id": "plain",
+        "question": "Q?",
+        "ruling": "R.",
+        "reason": "Why.",
+        "readings": [],
+        "default_reading": None,
+        "wording": None,
+    }
+    with pytest.raises(ValueError, match="its default reading is 'loose'"):
+        Ruling(
+            id="demo",
+            question="Q?",
+            ruling="R.",
+            reason="Why.",
+            readings=_two_readings("loose").readings,
+            default_reading="strict",
+        )
 
 
 def test_a_ruleset_names_each_step_and_ruling_once_and_has_a_step() -> None:

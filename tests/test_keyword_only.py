@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from marshmallow import Schema
 
+from service.engine import shape
 from service.engine.ruleset import NoInput, Reading, Ruling, Step
 from service.http.endpoints.steps import NoInputs, StepHTTP, no_input
 
@@ -39,4 +40,4 @@ def test_the_same_members_by_name_make_the_object() -> None:
     http = StepHTTP(name="s", inputs=NoInputs, result=Schema, build=no_input, example={})
     assert http.make({}) == NoInput()
     reading = Reading(id="loose", text="Loosely", default=True)
-    assert reading.as_dict()["text"] == "Loosely"
+    assert shape.to_json(reading)["text"] == "Loosely"

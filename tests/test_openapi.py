@@ -168,3 +168,28 @@ def test_component_names_carry_their_ruleset(app: Flask) -> None:
         for name in shared
         for word in ("Ship", "Range", "Weather", "Damage", "Turn", "Straddle", "Torpedo", "Fleet")
     ), sorted(shared)
+
+
+def _envelope_steps(app: Flask) -> dict[str, Any]:
+    """The ``step`` of every answer in the envelope (its rolls and result), by component."""
+    schemas = app.test_client().get("/openapi.json").get_json()["components"]["schemas"]
+    return {
+        name: schema["properties"]["step"]
+        for name, schema in schemas.items()
+        if {"step", "rolls", "result"} <= set(schema.get("properties", {}))
+    }
+
+
+def test_every_answer_in_the_envelope_names_its_step_as_one_value(every_app: Flask) -> None:
+    """A generated client reads ``step`` as a fixed value, never a free string: a dice roll's
+    is ``roll``, each step's its own; together exactly the steps the app serves."""
+    from tests.fixtures.tiny_ruleset import EVERY, TINY
+
+    for app, served in ((every_app, EVERY), (create_app({"RULESETS": (TINY,)}), (TINY,))):
+        steps = _envelope_steps(app)
+        assert steps["RollResponse"] == {"type": "string", "const": "roll"}
+        assert all(set(step) == {"type", "const"} for step in steps.values()), steps
+        named = {step["const"] for step in steps.values()}
+        assert named == {"roll"} | {s.name for api in served for s in api.ruleset.steps}
+    answer = every_app.test_client().post("/v1/dice/roll", json={"notation": "2d6"}).get_json()
+    assert answer["step"] == "roll"

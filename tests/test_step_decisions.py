@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from service.engine import dice as engine_dice
+from service.engine.dice_requests import SeededDice, SuppliedDice
 from service.http.endpoints.dice_in import TokenDice, dice_or_fresh, sealed_dice
 from service.http.endpoints.steps import ENVELOPE_MEMBERS, step_inputs
 from service.receipts import sealing
@@ -24,8 +25,11 @@ def test_step_inputs_are_the_members_that_are_not_the_envelope() -> None:
 
 
 def test_dice_or_fresh() -> None:
-    given = engine_dice.SuppliedDice([3])
-    assert dice_or_fresh(given) is given
+    given = dice_or_fresh(SuppliedDice((3, 1)))
+    assert isinstance(given, engine_dice.SuppliedDice)
+    assert given.describe() == {"mode": "supplied", "values": [3, 1]}
+    seeded = dice_or_fresh(SeededDice("game-42", 7)).describe()
+    assert (seeded["seed"], seeded["nonce"], seeded["seed_source"]) == ("game-42", 7, "client")
     fresh = dice_or_fresh(None)
     assert isinstance(fresh, engine_dice.SeededDice)
     assert fresh.describe()["seed_source"] == "server"

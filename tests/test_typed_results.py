@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 import pytest
 from flask import Flask
 
-from service.engine import shape
+from service.engine import catalog, dice_requests, envelope, shape
 from service.engine.typed import (
     Doc,
     Fixed,
@@ -35,7 +35,9 @@ from service.engine.typed import (
 )
 from service.http.document.derive import result_schema
 from service.http.document.fields import OneOf
+from service.http.endpoints import meta
 from service.http.endpoints.steps import StepHTTP
+from service.http.fast import problems
 from service.rulesets.api import registered
 from service.rulesets.fleet_action import results
 from service.rulesets.salvo_grid import results as grid_results
@@ -98,7 +100,11 @@ def hint_shape(hint: Any) -> Shape:
         base, *extras = typing.get_args(hint)
         for extra in extras:
             if isinstance(extra, JsonOf):
-                return ("object", shape.component_name(extra.resolve()))
+                if extra.written:
+                    WRITTEN.update(shape.component_name(cls) for cls in extra.resolve_all())
+                objects = [("object", shape.component_name(cls)) for cls in extra.resolve_all()]
+                nulls = [("null",)] if type(None) in typing.get_args(base) else []
+                return _union([*objects, *nulls])
             if isinstance(extra, Via):
                 return hint_shape(extra.json)
         return hint_shape(base)
@@ -166,8 +172,15 @@ def differences(typed: type, component: str, components: dict[str, Any]) -> list
                 continue
             for nested in _objects(ours):
                 typed_by_name.setdefault(nested, _typeddict(hints[key], nested))
+                if name in WRITTEN:  # a shape in a written one is written too
+                    WRITTEN.add(nested)
                 todo.append((nested, nested))
     return found
+
+
+# The shapes only ever written (``JsonOf(..., written=True)``), as the walk meets them: all
+# their members are in what ``to_json`` writes, an Omitted one aside.
+WRITTEN: set[str] = set()
 
 
 def _keys(typed: type) -> tuple[set[str], set[str], dict[str, Any]]:
@@ -176,11 +189,11 @@ def _keys(typed: type) -> tuple[set[str], set[str], dict[str, Any]]:
     if shape.is_shape(typed):
         members = shape.members(typed)
         hints = {m.key: shape.without_none(m.hint) if m.omitted else m.hint for m in members}
-        return (
-            {m.key for m in members if m.required},
-            {m.key for m in members if not m.required},
-            hints,
-        )
+        if shape.component_name(typed) in WRITTEN:
+            required = {m.key for m in members if not m.omitted}
+        else:
+            required = {m.key for m in members if m.required}
+        return required, {m.key for m in members} - required, hints
     hints = typing.get_type_hints(typed, include_extras=True)
     return set(typed.__required_keys__), set(typed.__optional_keys__), hints  # type: ignore[attr-defined]
 
@@ -194,7 +207,11 @@ def _typeddict(hint: Any, name: str) -> type:
     if typing.get_origin(hint) is Annotated:
         for extra in typing.get_args(hint)[1:]:
             if isinstance(extra, JsonOf):
-                return _typeddict(extra.resolve(), name)
+                for cls in extra.resolve_all():
+                    try:
+                        return _typeddict(cls, name)
+                    except LookupError:
+                        pass
             if isinstance(extra, Via):
                 return _typeddict(extra.json, name)
     if shape.is_shape(hint):
@@ -436,3 +453,35 @@ def test_limits_stated_in_place_are_checked() -> None:
     schema = result_schema(Shot)()
     assert schema.validate({"hits": "FFS", "interval": [0.1, 0.2]}) == {}
     assert set(schema.validate({"hits": "FX", "interval": [0.1]})) == {"hits", "interval"}
+
+
+# --- the envelope, the catalog, the dice a request sends and a problem ---------------------
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        envelope.Roll,
+        envelope.Check,
+        envelope.DiceUsed,
+        catalog.StepInfo,
+        catalog.RulesetDetail,
+        catalog.RulesetList,
+        dice_requests.SeededDice,
+        dice_requests.SuppliedDice,
+        dice_requests.SealedDice,
+        problems.Problem,
+        meta.Health,
+    ],
+)
+def test_the_envelope_and_catalog_types_are_their_components(
+    document: dict[str, Any], typed: type
+) -> None:
+    """Each is the component of its name (a ruling, its readings and a check's modifiers
+    as ``to_json`` writes them); a ruleset's id is the app's RulesetId, no plain string."""
+    found = differences(typed, typed.__name__, document["components"]["schemas"])
+    rulesets = {"RulesetId"} & set(document["components"]["schemas"])
+    assert rulesets
+    ids = [f for f in found if f.split(":")[0] in ("RulesetDetail.id", "RulesetSummary.id")]
+    assert all("('enum', frozenset({" in f and "('string',) in" in f for f in ids)
+    assert [f for f in found if f not in ids] == []

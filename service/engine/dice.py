@@ -26,20 +26,25 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain
 from typing import Any
 
 from . import budget as work
+from . import shape
+from .dice_requests import MAX_DICE_PER_REQUEST as MAX_DICE_PER_REQUEST
+from .dice_requests import MAX_NONCE as MAX_NONCE
+from .dice_requests import MAX_SIDES as MAX_SIDES
 from .dice_requests import Again
+from .dice_requests import SeededDice as SeededRequest
+from .envelope import DiceUsed
+from .envelope import Roll as RollAnswer
 from .errors import DiceError, LimitError
 
 ALGORITHM = "fc-dice-v1"
 SEALED_ALGORITHM = "fc-dice-sealed-v1"
-MAX_SIDES = 1000
-MAX_DICE_PER_REQUEST = 1000
 # The walk of every face (and the walk of each roll's classes) runs the step once per
 # branch: 1,000 branches of the costliest step that walks (a Salvo! straddle, about 30 us
 # each with the walk) stay near 30 ms of CPU, under the 50 ms budget. The odds of the big
@@ -51,7 +56,6 @@ MAX_ODDS_BRANCHES = 1_000
 BRANCH_UNITS = 310
 WALK = "walking every outcome of these dice"
 FEWER = "ask for fewer dice or rolls"
-MAX_NONCE = 2**53 - 1
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,7 @@ class Roll:
     def total(self) -> int:
         return sum(self.values)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> RollAnswer:
         values = self.values  # ``notation`` and ``total`` written out: every answer lists rolls
         return {
             "label": self.label,
@@ -104,7 +108,8 @@ class DiceSource:
     def finish(self) -> None:
         """Called once the step is resolved; supplied dice check that all were used."""
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> Mapping[str, Any]:
+        """The answer's ``dice``: a ``DiceUsed`` for the dice a request rolls."""
         raise NotImplementedError
 
     def again(self) -> Again:
@@ -188,7 +193,7 @@ class SeededDice(_StreamDice):
         """A seed from the operating system's randomness, returned so it can be replayed."""
         return cls(secrets.token_urlsafe(16), 0, generated=True)
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> DiceUsed:
         return {
             "mode": "seeded",
             "algorithm": ALGORITHM,
@@ -198,7 +203,7 @@ class SeededDice(_StreamDice):
         }
 
     def again(self) -> Again:
-        return {"seed": self.seed, "nonce": self.nonce}  # fresh dice too: the seed chosen
+        return shape.to_json(SeededRequest(self.seed, self.nonce))  # fresh: the seed chosen
 
 
 def commitment(server_seed: str) -> str:
@@ -227,8 +232,8 @@ class SealedDice(_StreamDice):
         self.reveal_after = reveal_after
         self._stream = byte_stream(sealed_seed(server_seed, client_seed), nonce)
 
-    def describe(self) -> dict[str, Any]:
-        described: dict[str, Any] = {
+    def describe(self) -> DiceUsed:
+        described: DiceUsed = {
             "mode": "sealed",
             "algorithm": SEALED_ALGORITHM,
             "commitment": self.commitment,
@@ -270,7 +275,7 @@ class SuppliedDice(DiceSource):
                 f"unused from dice.values[{self.position}]"
             )
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> DiceUsed:
         return {"mode": "supplied", "values": list(self.values)}
 
 
@@ -287,7 +292,7 @@ class _EnumeratingDice(DiceSource):
         return self.prefix[position] if position < len(self.prefix) else 1
 
     def describe(self) -> dict[str, Any]:
-        return {"mode": "enumerated"}
+        return {"mode": "enumerated"}  # an odds walk's: never answered
 
 
 def enumerate_outcomes(

@@ -7,7 +7,9 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
+from . import shape
 from .dice import DiceSource, Roll
+from .envelope import Check
 
 # --- rule options: the reading of each contested ruling in force -----------------------------
 
@@ -107,13 +109,11 @@ class readings_in_force:  # noqa: N801 - used as a function: ``with readings_in_
 
 @dataclass(frozen=True)
 class Modifier:
-    """One modifier to a roll, named by where it comes from in the rules."""
+    """One modifier to a roll, named by where it comes from in the rules: a shape
+    (engine/shape.py), written into a check's ``applied`` by ``to_json``."""
 
     source: str
     value: int
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "value": self.value}
 
 
 class Resolution:
@@ -123,7 +123,7 @@ class Resolution:
         self.dice = dice
         self.readings = in_force() if readings is None else Readings(readings)
         self.rolls: list[Roll] = []
-        self.checks: list[dict[str, Any]] = []
+        self.checks: list[Check] = []
 
     def reading(self, ruling: str) -> str:
         """The reading of ``ruling`` in force: the request's choice, else the default."""
@@ -147,7 +147,7 @@ class Resolution:
         total = natural
         for modifier in modifiers:
             if modifier.value != 0:
-                applied.append(modifier.as_dict())
+                applied.append(shape.to_json(modifier))
                 total += modifier.value
         self.checks.append(
             {
@@ -163,6 +163,7 @@ class Resolution:
 
     def envelope(self, ruleset: str | None, step: str, result: Mapping[str, Any]) -> dict[str, Any]:
         self.dice.finish()
+        # An ``Envelope`` (engine/envelope.py), with the step's result after its step.
         return {
             "ruleset": ruleset,
             "step": step,

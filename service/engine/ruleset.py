@@ -8,10 +8,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from math import lcm
-from typing import Any
+from typing import Annotated, Any
 
+from . import shape
+from .catalog import RulesetDetail, RulesetSummary, StepInfo
 from .dice import DiceSource, enumerate_outcomes
 from .resolution import Resolution, readings_in_force, register_defaults
+from .typed import Doc
 
 # A step's result: a TypedDict of its ruleset's results.py (a dict at run time).
 Resolver = Callable[[Any, Resolution], Mapping[str, Any]]
@@ -27,43 +30,58 @@ class NoInput:
 
 @dataclass(frozen=True, kw_only=True)
 class Reading:
-    """One fair reading of a contested ruling, which a request may choose under ``rules``.
+    """One fair reading of a contested ruling, which a request may choose under ``rules``: a
+    shape (engine/shape.py), written into the catalog by ``to_json``.
 
     ``wording_supports``: the rule text's own words lean this way (docs/rulings.md says so);
     a ruling may have no such reading (the words settle nothing) or more than one.
     """
 
-    id: str
+    id: Annotated[str, Doc(example="pre-dreadnought-only")]
     text: str
-    default: bool = False
-    wording_supports: bool = False
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "text": self.text,
-            "default": self.default,
-            "wording_supports": self.wording_supports,
-        }
+    default: Annotated[bool, Doc("In force when a request does not choose")] = False
+    wording_supports: Annotated[bool, Doc("The rule text's own words lean to this reading")] = False
 
 
 @dataclass(frozen=True, kw_only=True)
 class Ruling:
-    """A decision where the rule text is silent or contradicts itself.
+    """A decision where the rule text is silent or contradicts itself: a shape
+    (engine/shape.py), written into the catalog by ``to_json``.
 
     A ruling a player could fairly read another way declares its ``readings`` (exactly one of
     them the default, today's behaviour); step code asks ``res.reading(id)`` which one is in
     force. ``wording`` says, in a sentence, which reading the text's own words support.
+    ``default_reading`` is worked out from the readings (one given must be that one).
     """
 
     id: str
     question: str
-    ruling: str
+    ruling: Annotated[str, Doc("The default reading")]
     reason: str
-    readings: tuple[Reading, ...] = ()
-    wording: str = ""
+    readings: Annotated[
+        tuple[Reading, ...],
+        Doc(
+            "The fair readings a request may choose under `rules` (ruling id to reading id); "
+            "empty for a ruling the service reads one way only"
+        ),
+    ] = ()
+    default_reading: Annotated[
+        str | None, Doc("The reading in force unless a request chooses; null if none")
+    ] = None
+    wording: Annotated[
+        str | None,
+        Doc(
+            "Which reading the rule text's wording supports, and why; null for a ruling "
+            "without readings"
+        ),
+    ] = None
 
     def __post_init__(self) -> None:
+        default = next((r.id for r in self.readings if r.default), None)
+        if self.default_reading not in (None, default):
+            raise ValueError(f"ruling {self.id!r}: its default reading is {default!r}")
+        object.__setattr__(self, "default_reading", default)
+        object.__setattr__(self, "wording", self.wording or None)
         if not self.readings:
             return
         ids = [reading.id for reading in self.readings]
@@ -76,18 +94,7 @@ class Ruling:
 
     @property
     def default(self) -> str | None:
-        return next((r.id for r in self.readings if r.default), None)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "question": self.question,
-            "ruling": self.ruling,
-            "reason": self.reason,
-            "readings": [reading.as_dict() for reading in self.readings],
-            "default_reading": self.default,
-            "wording": self.wording or None,
-        }
+        return self.default_reading
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -110,7 +117,8 @@ class Step:
         """The step's path under ``/v1/rulesets/<id>/``."""
         return self.path or self.name
 
-    def as_dict(self, ruleset: str) -> dict[str, Any]:
+    def info(self, ruleset: str) -> StepInfo:
+        """The step as the catalog lists it, under ``ruleset``."""
         path = f"/v1/rulesets/{ruleset}/{self.route}"
         return {
             "name": self.name,
@@ -171,7 +179,7 @@ class Ruleset:
                 return step
         raise KeyError(name)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> RulesetSummary:
         return {
             "id": self.id,
             "title": self.title,
@@ -179,14 +187,14 @@ class Ruleset:
             "steps": [step.name for step in self.steps],
         }
 
-    def detail(self) -> dict[str, Any]:
+    def detail(self) -> RulesetDetail:
         return {
             "id": self.id,
             "title": self.title,
             "source": self.source,
             "description": self.description,
-            "steps": [step.as_dict(self.id) for step in self.steps],
-            "rulings": [ruling.as_dict() for ruling in self.rulings],
+            "steps": [step.info(self.id) for step in self.steps],
+            "rulings": [shape.to_json(ruling) for ruling in self.rulings],
         }
 
 

@@ -12,6 +12,9 @@ markers, carried in ``Annotated``, say what a type alone cannot:
 * ``Limits``: a member's pattern or length, stated in place (no component of its own).
 * ``Pattern``: a string of a named form (a regular expression), documented once as the
   component of that name, ``Square = Annotated[str, Pattern("XSquare", r"^[A-J]...$", ...)]``.
+* ``Check``: a test a member's value must pass that no limit states (a request's field).
+* ``JsonOf``: an answer's member that is the JSON of a shape (engine/shape.py), of one of
+  several (``others``), or of a shape only ever written (``written``).
 
 Both are plain data: the engine imports no HTTP code.
 """
@@ -125,12 +128,34 @@ class JsonOf:
     before the shapes that use them."""
 
     shape: str
+    # More shapes it may be the JSON of instead (documented ``oneOf`` them all): the dice
+    # a later request sends again, seeded or sealed.
+    others: tuple[str, ...] = ()
+    # A shape no request reads, only written (a ruling in the catalog): documented as what
+    # ``to_json`` writes, every member there (an ``Omitted`` one aside), defaults or not.
+    written: bool = False
 
     def resolve(self) -> type:
-        module, _, name = self.shape.rpartition(".")
-        found = getattr(importlib.import_module(module), name)
-        assert isinstance(found, type)
-        return found
+        return _resolve(self.shape)
+
+    def resolve_all(self) -> tuple[type, ...]:
+        return tuple(_resolve(name) for name in (self.shape, *self.others))
+
+
+def _resolve(dotted: str) -> type:
+    module, _, name = dotted.rpartition(".")
+    found = getattr(importlib.import_module(module), name)
+    assert isinstance(found, type)
+    return found
+
+
+@dataclass(frozen=True)
+class Check:
+    """A test a member's value must pass beyond its type and ``Limits`` (``test`` true),
+    with the ``message`` of a value that fails it: a seed must be Unicode text."""
+
+    test: Callable[[Any], bool]
+    message: str
 
 
 JsonObject = dict[str, Any]

@@ -33,12 +33,12 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from ..engine.dice import commitment
+from ..engine.dice_requests import MAX_TOKEN as MAX_TOKEN
 from ..engine.errors import KINDS, RuleError
 from .canonical import canonical_json
 from .keys import SealKeys
 
 PREFIX = "fcs1."
-MAX_TOKEN = 512
 # A reveal at most a year after the seal (POST /v1/seeds refuses more).
 MAX_REVEAL_IN = 366 * 24 * 3600
 # Times a token may hold: whole seconds from 1970 to the end of year 9999 (RFC 3339's range).

@@ -15,6 +15,10 @@ out from it, member by member:
 * ``Annotated[X, Doc("...")]``: the member's description (and example);
 * a named string form, ``Annotated[str, Pattern(...)]``: a ``$ref`` to its component;
 * ``Annotated[X, Limits(...)]``: the member's pattern or length, in place.
+* ``Annotated[X, Check(test, message)]``: a test of the value beyond its limits;
+* ``Annotated[JsonObject, JsonOf(...)]``: the JSON of a shape, as the request that takes
+  it back reads it; ``oneOf`` several (``others``); a shape only ever written
+  (``written=True``) as ``to_json`` writes it, every member there (``written_schema``).
 
 Result schemas document the answers; views write the very dicts the steps return, so none
 of this runs per request. Each schema is built once (and cached), at import.
@@ -26,10 +30,10 @@ import types
 import typing
 from typing import Any, Literal, NotRequired, Required
 
-from marshmallow import Schema, fields, post_load, validate
+from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from ...engine import shape
-from ...engine.typed import Doc, Fixed, JsonOf, Limits, Pattern, Via
+from ...engine.typed import Check, Doc, Fixed, JsonObject, JsonOf, Limits, Pattern, Via
 from .components import EnumType, pattern_component
 from .fields import BoundedList, Const, Inches, OneOf, StrictBoolean, StrictInteger
 
@@ -133,6 +137,7 @@ def field_of(hint: Any, *, strict: bool = False, **kwargs: Any) -> fields.Field[
         base, *extras = args
         limits: Limits | None = None
         json_of: JsonOf | None = None
+        tests = [_check(extra) for extra in extras if isinstance(extra, Check)]
         for extra in extras:
             if isinstance(extra, Doc):
                 metadata = {}
@@ -148,7 +153,7 @@ def field_of(hint: Any, *, strict: bool = False, **kwargs: Any) -> fields.Field[
             if isinstance(extra, JsonOf):
                 json_of = extra
         if json_of is not None:
-            return fields.Nested(shape_schema(json_of.resolve()), **kwargs)
+            return _json_of(json_of, base, **kwargs)
         if any(isinstance(extra, Fixed) for extra in extras):
             return EnumType.of(hint).field(**kwargs)
         if limits is not None and typing.get_origin(shape.bare(base)) in (list, tuple):
@@ -162,6 +167,9 @@ def field_of(hint: Any, *, strict: bool = False, **kwargs: Any) -> fields.Field[
             return BoundedList(inner, least=least or 0, most=most, **kwargs)
         if limits is not None:
             kwargs["validate"] = _checks(limits)
+        if tests:
+            given = kwargs.get("validate", [])
+            kwargs["validate"] = [*(given if isinstance(given, list) else [given]), *tests]
         if any(isinstance(extra, Pattern) for extra in extras):
             return _Named(pattern_component(hint).name, **kwargs)
         return field_of(base, strict=strict, **kwargs)
@@ -196,6 +204,58 @@ def field_of(hint: Any, *, strict: bool = False, **kwargs: Any) -> fields.Field[
     if hint in kinds:
         return kinds[hint](**kwargs)
     raise TypeError(f"a type the document cannot state: {hint!r}")
+
+
+def _json_of(json_of: JsonOf, base: Any, **kwargs: Any) -> fields.Field[Any]:
+    """An answer's member that is the JSON of a shape, or of one of several (``oneOf``);
+    null too where its type is ``JsonObject | None``."""
+    if type(None) in typing.get_args(base):
+        kwargs["allow_none"] = True
+    made = written_schema if json_of.written else shape_schema
+    schemas = [made(cls) for cls in json_of.resolve_all()]
+    if len(schemas) == 1:
+        return fields.Nested(schemas[0], **kwargs)
+    return OneOf(schemas, **kwargs)
+
+
+_WRITTEN: dict[type, type[Schema]] = {}
+
+
+def written_schema(cls: type) -> type[Schema]:
+    """The schema of what ``shape.to_json`` writes of the shape ``cls``, where no request
+    reads it (``JsonOf(..., written=True)``): every member is there, an ``Omitted`` one
+    aside, whatever its default; a nested shape is documented the same way (built once)."""
+    found = _WRITTEN.get(cls)
+    if found is None:
+        declared = {
+            m.key: field_of(_written(m.hint), required=not m.omitted) for m in shape.members(cls)
+        }
+        found = _WRITTEN[cls] = Schema.from_dict(declared, name=shape.component_name(cls))
+    return found
+
+
+def _written(hint: Any) -> Any:
+    """``hint`` with each shape in it the JSON ``to_json`` writes of it (a tuple a list)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Annotated:
+        return typing.Annotated[(_written(args[0]), *args[1:])]
+    if shape.is_shape(hint):
+        dotted = f"{hint.__module__}.{hint.__qualname__}"
+        return typing.Annotated[JsonObject, JsonOf(dotted, written=True)]
+    if origin in (tuple, list):
+        return list[_written(args[0])]  # type: ignore[misc]
+    if origin in (typing.Union, types.UnionType):
+        return typing.Union[tuple(_written(arg) for arg in args)]  # noqa: UP007
+    return hint
+
+
+def _check(check: Check) -> validate.Validator:
+    def checked(value: Any) -> Any:
+        if not check.test(value):
+            raise ValidationError(check.message)
+        return value
+
+    return typing.cast(validate.Validator, checked)
 
 
 def _checks(limits: Limits) -> validate.Validator | list[validate.Validator]:

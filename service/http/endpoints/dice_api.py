@@ -5,20 +5,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Annotated, Any
 
 from flask import Response
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields
+from marshmallow import fields
 
-from ...engine import budget, notation_odds
+from ...engine import budget, notation_odds, shape
 from ...engine import dice as engine_dice
 from ...engine import notation as nt
 from ...engine.dice_results import DiceOddsResult, RollResult
 from ...engine.resolution import Resolution
 from ...engine.ruleset import Step, run_step, step_odds
+from ...engine.typed import Doc, Limits, Via
 from .. import pictures
-from ..document.derive import result_schema
+from ..document.derive import members_schema, result_schema
 from ..document.fields import Const
 from ..fast.answers import json_response
 from ..fast.api import plainly
@@ -31,11 +32,6 @@ from .steps import example_answer, step_inputs
 blp = Blueprint(
     "dice", __name__, url_prefix="/v1/dice", description="Rolls in dice notation, and their odds."
 )
-
-
-@dataclass(frozen=True)
-class RollInput:
-    notation: nt.Notation
 
 
 def _roll(inp: RollInput, res: Resolution) -> RollResult:
@@ -78,50 +74,33 @@ LIMITS = (
 )
 
 
-class NotationField(fields.Field[nt.Notation]):
-    """Dice notation, read as it is loaded: text that does not read as notation is a
-    ``notation`` problem naming the character (the schema states the grammar in words, so
-    no schema check refuses it); a notation that reads but is past a limit (dice, sides,
-    constant, draws) is a ``limit`` problem."""
+@dataclass(frozen=True)
+class RollInput:
+    """A roll in dice notation: the request's own member (a shape, engine/shape.py), read
+    as notation where it is loaded (``Notation.parse``) and written back as text."""
 
-    default_error_messages = {
-        "invalid": "Not a valid string.",
-        "length": f"Length must be between 1 and {nt.MAX_NOTATION_LENGTH}.",
-    }
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> nt.Notation:
-        if not isinstance(value, str):
-            raise self.make_error("invalid")
-        if not 1 <= len(value) <= nt.MAX_NOTATION_LENGTH:
-            raise self.make_error("length")
-        return nt.Notation.parse(value)
+    notation: Annotated[
+        nt.Notation,
+        Via(str, nt.Notation.parse, str),
+        Limits(least=1, most=nt.MAX_NOTATION_LENGTH),
+        Doc(f"{GRAMMAR} {LIMITS}", example="4d6kh3"),
+    ]
 
 
-def notation_field() -> NotationField:
-    return NotationField(
-        required=True,
-        metadata={
-            "type": "string",
-            "minLength": 1,
-            "maxLength": nt.MAX_NOTATION_LENGTH,
-            "description": f"{GRAMMAR} {LIMITS}",
-            "example": "4d6kh3",
-        },
-    )
+RollRequestSchema = named(
+    "RollRequest", members_schema(RollInput), {"dice": dice_field(), "prev": prev_field()}
+)
+OddsRequestSchema = named("OddsRequest", members_schema(RollInput), {})
 
 
-class RollRequestSchema(Schema):
-    notation = notation_field()
-    dice = dice_field()
-    prev = prev_field()
-
-
-class OddsRequestSchema(Schema):
-    notation = notation_field()
-
-
-class RollResponseSchema(EnvelopeBase):
-    result = fields.Nested(result_schema(RollResult), required=True)
+RollResponseSchema = named(
+    "RollResponse",
+    EnvelopeBase,
+    {
+        "step": Const(ROLL.name, required=True),
+        "result": fields.Nested(result_schema(RollResult), required=True),
+    },
+)
 
 
 DiceOddsOutcome = named(
@@ -148,8 +127,8 @@ ODDS_EXAMPLE_OUTCOMES = 3
 
 
 def _build(args: dict[str, Any]) -> RollInput:
-    notation: nt.Notation = args["notation"]
-    return RollInput(notation)
+    made: RollInput = shape.make(RollInput, args)
+    return made
 
 
 def odds_answer(notation: nt.Notation) -> dict[str, Any]:
@@ -159,7 +138,7 @@ def odds_answer(notation: nt.Notation) -> dict[str, Any]:
 
 
 def _odds_example() -> dict[str, Any]:
-    answer = odds_answer(ODDS_REQUEST.load(ODDS_EXAMPLE)["notation"])
+    answer = odds_answer(_build(ODDS_REQUEST.load(ODDS_EXAMPLE)).notation)
     return {**answer, "outcomes": answer["outcomes"][:ODDS_EXAMPLE_OUTCOMES]}
 
 
@@ -210,9 +189,10 @@ def roll(args: dict[str, Any]) -> Response:
 @blp.response(200, DiceOdds, example=_odds_example())
 def odds(args: dict[str, Any]) -> Response:
     svg = pictures.wants_svg()
+    notation = _build(args).notation
     if svg:  # the picture's work foreseen with the odds', so a refusal comes first
-        pictures.afford_drawing(*reversed(notation_odds.foresee(args["notation"])))
-    answer = odds_answer(args["notation"])
+        pictures.afford_drawing(*reversed(notation_odds.foresee(notation)))
+    answer = odds_answer(notation)
     if svg:
         return pictures.answer(answer, partial(pictures.odds, reads=ODDS_READING))
     return pictures.varies(json_response(answer))

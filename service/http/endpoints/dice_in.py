@@ -1,7 +1,8 @@
-"""Dice in: the three ways a request says how its dice are rolled, as schemas.
+"""Dice in: the three ways a request says how its dice are rolled.
 
-The decisions (whether a sealed token may still roll, and with which client seed) are the
-plain function ``sealed_dice``; the schemas' ``post_load`` only call it.
+Each is a shape (service/engine/dice_requests.py), whose schema is derived; ``dice_source``
+turns the loaded shape into the dice that roll. The decisions (whether a sealed token may
+still roll, and with which client seed) are the plain function ``sealed_dice``.
 """
 
 from __future__ import annotations
@@ -9,63 +10,16 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate
-
 from ...engine import dice as engine_dice
-from ...engine import dice_requests
-from ...engine.dice_requests import Again
+from ...engine import shape
+from ...engine.dice_requests import Again, DiceRequest, SealedDice, SeededDice, SuppliedDice
+from ...engine.envelope import DiceUsed
 from ...receipts import sealing
 from ...receipts.keys import SealKeys
 from ...receipts.signing import rfc3339
-from ..document.derive import same_shape
-from ..document.fields import BoundedList, OneOf, StrictInteger
+from ..document.derive import shape_schema
+from ..document.fields import OneOf
 from ..signing.receipts import current_keys
-
-
-def _unicode(text: str) -> None:
-    """A seed is hashed as UTF-8: a lone surrogate escape ("\\ud800") has no UTF-8 form."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValidationError("Not valid Unicode text (a lone surrogate escape).") from None
-
-
-def _nonce() -> StrictInteger:
-    return StrictInteger(
-        load_default=0,
-        validate=validate.Range(min=0, max=engine_dice.MAX_NONCE),
-        metadata={"description": "Counts up through a game (turn or roll number)"},
-    )
-
-
-class SeededDiceSchema(Schema):
-    """The service rolls, deterministically, from a seed and a nonce."""
-
-    seed = fields.String(
-        required=True,
-        validate=[validate.Length(min=1, max=256), _unicode],
-        metadata={"description": "Any text; a game keeps one seed", "example": "game-42"},
-    )
-    nonce = _nonce()
-
-    @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> engine_dice.DiceSource:
-        return engine_dice.SeededDice(data["seed"], data["nonce"])
-
-
-class SuppliedDiceSchema(Schema):
-    """Dice the player rolled at the table, in the order the step consumes them."""
-
-    values = BoundedList(
-        StrictInteger(validate=validate.Range(min=1, max=engine_dice.MAX_SIDES)),
-        required=True,
-        least=1,
-        most=engine_dice.MAX_DICE_PER_REQUEST,
-    )
-
-    @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> engine_dice.DiceSource:
-        return engine_dice.SuppliedDice(data["values"])
 
 
 class TokenDice(engine_dice.SealedDice):
@@ -86,9 +40,9 @@ class TokenDice(engine_dice.SealedDice):
         self.token = token
 
     def again(self) -> Again:
-        return {"sealed": self.token, "client_seed": self.client_seed, "nonce": self.nonce}
+        return shape.to_json(SealedDice(self.token, self.client_seed, self.nonce))
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> DiceUsed:
         if self.client_seed_sha256 is None:
             return super().describe()
         return {**super().describe(), "client_seed_sha256": self.client_seed_sha256}
@@ -139,39 +93,17 @@ def sealed_dice(
     )
 
 
-class SealedDiceSchema(Schema):
-    """The service rolls from a sealed server seed (POST /v1/seeds) and the client's seed."""
-
-    sealed = fields.String(
-        required=True,
-        validate=validate.Length(min=1, max=sealing.MAX_TOKEN),
-        metadata={"description": "The token POST /v1/seeds returned"},
-    )
-    client_seed = fields.String(
-        required=True,
-        validate=[validate.Length(min=1, max=256), _unicode],
-        metadata={
-            "description": "Any text, chosen before the seal; if the token binds a client "
-            "seed (`client_seed_sha256`), exactly the seed whose SHA-256 it binds",
-            "example": "ajax",
-        },
-    )
-    nonce = _nonce()
-
-    @post_load
-    def make(self, data: dict[str, Any], **_: Any) -> engine_dice.DiceSource:
-        seals = current_keys().seals
-        return sealed_dice(seals, data["sealed"], data["client_seed"], data["nonce"], time.time())
+DICE_VARIANTS = [shape_schema(SeededDice), shape_schema(SuppliedDice), shape_schema(SealedDice)]
 
 
-DICE_VARIANTS = [SeededDiceSchema, SuppliedDiceSchema, SealedDiceSchema]
-
-
-# The dice a composite step hands back for a later call (a pending turn's finishing call, a
-# fleet action's next activation) are the request's own components, wherever a result
-# nests them.
-same_shape(dice_requests.SeededDice, SeededDiceSchema)
-same_shape(dice_requests.SealedDice, SealedDiceSchema)
+def dice_source(dice: DiceRequest) -> engine_dice.DiceSource:
+    """The dice a request's ``dice`` member rolls (a sealed token's once it may roll)."""
+    if isinstance(dice, SeededDice):
+        return engine_dice.SeededDice(dice.seed, dice.nonce)
+    if isinstance(dice, SuppliedDice):
+        return engine_dice.SuppliedDice(list(dice.values))
+    seals = current_keys().seals
+    return sealed_dice(seals, dice.sealed, dice.client_seed, dice.nonce, time.time())
 
 
 def dice_field() -> OneOf:
@@ -185,6 +117,6 @@ def dice_field() -> OneOf:
     )
 
 
-def dice_or_fresh(source: engine_dice.DiceSource | None) -> engine_dice.DiceSource:
+def dice_or_fresh(dice: DiceRequest | None) -> engine_dice.DiceSource:
     """The request's dice, or fresh ones from the server's randomness where it sent none."""
-    return source if source is not None else engine_dice.SeededDice.fresh()
+    return dice_source(dice) if dice is not None else engine_dice.SeededDice.fresh()

@@ -9,9 +9,10 @@ from typing import Any, TypeVar
 
 from marshmallow import Schema, fields, validate
 
+from ...engine.envelope import Envelope, Odds, OddsOutcome
 from ...engine.ruleset import Ruleset, Ruling
 from ..document.components import COMPONENTS, EnumType, camel, component
-from ..document.fields import date_time
+from ..document.derive import result_schema
 from ..signing.receipts import ProvenanceSchema, receipt_field
 
 
@@ -56,19 +57,6 @@ def serving(schema: S, ids: Sequence[str]) -> S:
         if isinstance(field, RulesetIdField):
             field.serving(ids)
     return schema
-
-
-DICE_MODE = EnumType(
-    "DiceMode",
-    ("seeded", "supplied", "sealed"),
-    "How the dice were obtained: rolled from a seed, supplied by the player, or rolled from "
-    "a sealed server seed and the client's seed.",
-)
-SEED_SOURCE = EnumType(
-    "SeedSource",
-    ("client", "server"),
-    "Who chose the seed: the client, or the service (fresh, from its randomness).",
-)
 
 
 def named(name: str, base: type[Schema], members: Mapping[str, Any]) -> type[Schema]:
@@ -149,61 +137,18 @@ def rules_echo_field(ruleset: Ruleset) -> fields.Nested:
 # --- envelope out ---------------------------------------------------------------------
 
 
-class RollSchema(Schema):
-    label = fields.String(required=True, metadata={"description": "What the dice were for"})
-    notation = fields.String(required=True, metadata={"example": "3d6"})
-    values = fields.List(fields.Integer(), required=True)
-    total = fields.Integer(required=True)
+# Each answer's members are derived from the engine's types (engine/envelope.py); what the
+# HTTP layer adds is its own: the ruleset as the app's ``RulesetId``, the provenance and the
+# receipt it signs. Each step's answer extends these bases with its result (``named``).
 
-
-class ModifierSchema(Schema):
-    source = fields.String(required=True)
-    value = fields.Integer(required=True)
-
-
-class CheckSchema(Schema):
-    roll = fields.String(required=True, metadata={"description": "Label of the roll"})
-    natural = fields.Integer(required=True, metadata={"description": "The dice total"})
-    applied = fields.List(fields.Nested(ModifierSchema), required=True)
-    final = fields.Integer(required=True, metadata={"description": "Total after modifiers"})
-    compared_with = fields.String(required=True)
-    outcome = fields.String(required=True)
-
-
-class DiceUsedSchema(Schema):
-    mode = DICE_MODE.field(required=True)
-    algorithm = fields.String()
-    seed = fields.String()
-    nonce = fields.Integer()
-    seed_source = SEED_SOURCE.field()
-    values = fields.List(fields.Integer())
-    commitment = fields.String(metadata={"description": "Sealed: SHA-256 of the server seed"})
-    client_seed = fields.String()
-    reveal_after = date_time(metadata={"description": "Sealed: when the seed is revealed"})
-    client_seed_sha256 = fields.String(
-        metadata={
-            "description": "Sealed with a bound token: the SHA-256 of the client seed the "
-            "token binds (the roller committed to it before the seal); absent for an unbound "
-            "token, whose holder could have tried other client seeds"
-        }
-    )
-
-
-class EnvelopeBase(Schema):
-    ruleset = RULESET_ID.field(required=True, allow_none=True)
-    step = fields.String(required=True)
-    rolls = fields.List(fields.Nested(RollSchema), required=True)
-    modifiers = fields.List(fields.Nested(CheckSchema), required=True)
-    dice = fields.Nested(DiceUsedSchema, required=True)
-    provenance = fields.Nested(ProvenanceSchema, required=True)
-    receipt = receipt_field()
-
-
-class OddsOutcomeBase(Schema):
-    probability = fields.String(required=True, metadata={"example": "5/72"})
-    p = fields.Float(required=True)
-
-
-class OddsBase(Schema):
-    ruleset = RULESET_ID.field(required=True)
-    step = fields.String(required=True)
+EnvelopeBase = named(
+    "EnvelopeBase",
+    result_schema(Envelope),
+    {
+        "ruleset": RULESET_ID.field(required=True, allow_none=True),
+        "provenance": fields.Nested(ProvenanceSchema, required=True),
+        "receipt": receipt_field(),
+    },
+)
+OddsOutcomeBase = result_schema(OddsOutcome)
+OddsBase = named("OddsBase", result_schema(Odds), {"ruleset": RULESET_ID.field(required=True)})

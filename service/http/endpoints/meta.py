@@ -5,94 +5,42 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any, Literal, TypedDict
 
 from flask import Flask, Response
 from flask_smorest import Blueprint, abort
 from flask_swagger_ui import get_swaggerui_blueprint
-from marshmallow import Schema, fields
+from marshmallow import fields
 
+from ...engine.catalog import RulesetDetail, RulesetList, RulesetSummary
 from ...engine.errors import PROBLEM_KINDS, ProblemKind
 from ...engine.ruleset import Ruleset
-from ..document.components import EnumType, camel, component, ref
+from ...engine.typed import Fixed
+from ..document.components import camel, component, ref
+from ..document.derive import result_schema
 from ..document.shapes import merged, shape_of
 from ..fast.answers import json_response
 from ..fast.context import this_app
 from .contract import RulesetAPI
-from .envelope import RULESET_ID
+from .envelope import RULESET_ID, named
 
 REFEREE = "The referee's page, [/referee](/referee), checks a game log in the browser."
 ops = Blueprint("operations", __name__, description=f"Liveness and readiness. {REFEREE}")
 
 
-class RulesetSummarySchema(Schema):
-    id = RULESET_ID.field(required=True)
-    title = fields.String(required=True)
-    source = fields.String(required=True)
-    steps = fields.List(fields.String(), required=True)
-
-
-class RulesetListSchema(Schema):
-    rulesets = fields.List(fields.Nested(RulesetSummarySchema), required=True)
-
-
-class StepInfoSchema(Schema):
-    name = fields.String(required=True)
-    summary = fields.String(required=True)
-    dice = fields.String(required=True)
-    path = fields.String(required=True)
-    odds_path = fields.String(required=True, allow_none=True)
-
-
-class ReadingSchema(Schema):
-    """One fair reading of a ruling: its id (the value a request sends under ``rules``)."""
-
-    id = fields.String(required=True, metadata={"example": "pre-dreadnought-only"})
-    text = fields.String(required=True)
-    default = fields.Boolean(
-        required=True, metadata={"description": "In force when a request does not choose"}
-    )
-    wording_supports = fields.Boolean(
-        required=True,
-        metadata={"description": "The rule text's own words lean to this reading"},
-    )
-
-
-class RulingSchema(Schema):
-    id = fields.String(required=True)
-    question = fields.String(required=True)
-    ruling = fields.String(required=True, metadata={"description": "The default reading"})
-    reason = fields.String(required=True)
-    readings = fields.List(
-        fields.Nested(ReadingSchema),
-        required=True,
-        metadata={
-            "description": "The fair readings a request may choose under `rules` (ruling id "
-            "to reading id); empty for a ruling the service reads one way only"
-        },
-    )
-    default_reading = fields.String(
-        required=True,
-        allow_none=True,
-        metadata={"description": "The reading in force unless a request chooses; null if none"},
-    )
-    wording = fields.String(
-        required=True,
-        allow_none=True,
-        metadata={
-            "description": "Which reading the rule text's wording supports, and why; null "
-            "for a ruling without readings"
-        },
-    )
-
-
-class RulesetDetailSchema(Schema):
-    id = RULESET_ID.field(required=True)
-    title = fields.String(required=True)
-    source = fields.String(required=True)
-    description = fields.String(required=True)
-    steps = fields.List(fields.Nested(StepInfoSchema), required=True)
-    rulings = fields.List(fields.Nested(RulingSchema), required=True)
+# The catalog's answers are the engine's types (engine/catalog.py; a ruling and its readings
+# are shapes of engine/ruleset.py); a ruleset's id is documented as the app's ``RulesetId``.
+RulesetSummarySchema = named(
+    "RulesetSummary", result_schema(RulesetSummary), {"id": RULESET_ID.field(required=True)}
+)
+RulesetListSchema = named(
+    "RulesetList",
+    result_schema(RulesetList),
+    {"rulesets": fields.List(fields.Nested(RulesetSummarySchema), required=True)},
+)
+RulesetDetailSchema = named(
+    "RulesetDetail", result_schema(RulesetDetail), {"id": RULESET_ID.field(required=True)}
+)
 
 
 def _answers(kind: str, member: str, items: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -165,16 +113,21 @@ RULESET_PARAMETER = {
     "schema": ref(RULESET_ID.name),
 }
 
-HEALTH = EnumType(
-    "HealthStatus",
-    ("ok", "ready", "starting"),
-    "ok: the process answers (/healthz); ready or starting: whether every ruleset is loaded "
-    "(/readyz).",
-)
+HealthStatus = Annotated[
+    Literal["ok", "ready", "starting"],
+    Fixed(
+        "HealthStatus",
+        "ok: the process answers (/healthz); ready or starting: whether every ruleset is "
+        "loaded (/readyz).",
+    ),
+]
 
 
-class HealthSchema(Schema):
-    status = HEALTH.field(required=True)
+class Health(TypedDict):
+    status: HealthStatus
+
+
+HealthSchema = result_schema(Health)
 
 
 # The rulesets an app serves live with the app (``app.extensions``, beside its keys), not in

@@ -29,7 +29,7 @@ from ..fast.answers import json_response
 from ..fast.api import plainly
 from ..middleware.metrics import count_rolls
 from ..signing.receipts import PREFER_PARAMETER, prev_field, signed
-from .dice_in import check_rules, dice_field, dice_or_fresh
+from .dice_in import check_rules, dice_field, dice_or_fresh, dice_source
 from .envelope import (
     EnvelopeBase,
     OddsBase,
@@ -96,8 +96,9 @@ class StepHTTP:
         return shape.make(self.inputs, members)
 
 
-class NoInputs(Schema):
-    """The inputs of a step that needs nothing but dice (the request has only its envelope)."""
+# The inputs of a step that needs nothing but dice (the request has only its envelope): the
+# engine's empty shape, whose members' schema has none.
+NoInputs = NoInput
 
 
 def no_input(_: dict[str, Any]) -> NoInput:
@@ -140,7 +141,12 @@ def example_answer(
     """The answer to the step's request example, as the service gives it (receipt aside)."""
     args = request.load(dict(example))
     readings = rules.readings_in_force(args.get("rules")) if rules is not None else None
-    dice = args.get("dice") or engine_dice.SeededDice(EXAMPLE_FRESH_SEED, generated=True)
+    asked = args.get("dice")
+    dice = (
+        dice_source(asked)
+        if asked is not None
+        else engine_dice.SeededDice(EXAMPLE_FRESH_SEED, generated=True)
+    )
     envelope = run_step(ruleset, step, build(step_inputs(args)), dice, readings)
     envelope["provenance"] = example_provenance(path, dict(example))
     envelope["receipt"] = EXAMPLE_RECEIPT

@@ -1,12 +1,13 @@
-"""RFC 9457 problem details: the one place every client error is shaped."""
+"""RFC 9457 problem details: the one place every client error is shaped. No ``from
+__future__ import annotations``: the schema reads the types at run time."""
 
-from __future__ import annotations
-
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 import orjson
 from flask import Response
-from marshmallow import Schema, fields, validate
+
+from ...engine.typed import Doc, Limits
+from ..document.derive import result_schema
 
 PROBLEM_TYPE_PREFIX = "/problems#"
 PROBLEM_MIMETYPE = "application/problem+json"
@@ -16,32 +17,34 @@ MAX_FIELD_ERRORS = 20
 DETAIL_QUOTES = 3
 
 
-class FieldErrorSchema(Schema):
-    field = fields.String(required=True, metadata={"description": "Dotted path of the member"})
-    message = fields.String(required=True)
+class FieldError(TypedDict):
+    field: Annotated[str, Doc("Dotted path of the member")]
+    message: str
 
 
-class ProblemSchema(Schema):
+class Problem(TypedDict):
     """A problem details object (RFC 9457)."""
 
-    type = fields.String(required=True, metadata={"description": "Problem type (a URI reference)"})
-    title = fields.String(required=True)
-    status = fields.Integer(required=True)
-    detail = fields.String(required=True)
-    errors = fields.List(
-        fields.Nested(FieldErrorSchema),
-        required=True,
-        validate=validate.Length(max=MAX_FIELD_ERRORS),
-        metadata={
-            "description": f"The bad members, at most {MAX_FIELD_ERRORS}; `detail` says how "
-            "many there were when there were more"
-        },
-    )
+    type: Annotated[str, Doc("Problem type (a URI reference)")]
+    title: str
+    status: int
+    detail: str
+    errors: Annotated[
+        list[FieldError],
+        Limits(most=MAX_FIELD_ERRORS),
+        Doc(
+            f"The bad members, at most {MAX_FIELD_ERRORS}; `detail` says how many there were "
+            "when there were more"
+        ),
+    ]
 
 
-def flatten(messages: Any, prefix: str = "") -> list[dict[str, str]]:
+ProblemSchema = result_schema(Problem)
+
+
+def flatten(messages: Any, prefix: str = "") -> list[FieldError]:
     """marshmallow's nested error messages as a flat list of (field, message)."""
-    out: list[dict[str, str]] = []
+    out: list[FieldError] = []
     if isinstance(messages, dict):
         for key, inner in messages.items():
             name = str(key) if key != "_schema" else ""
@@ -55,7 +58,7 @@ def flatten(messages: Any, prefix: str = "") -> list[dict[str, str]]:
     return out
 
 
-def schema_problem_detail(errors: list[dict[str, str]]) -> str:
+def schema_problem_detail(errors: list[FieldError]) -> str:
     """The ``detail`` of a body that does not match the schema: the first few errors, and
     how many there were when ``errors`` lists only the first ``MAX_FIELD_ERRORS``."""
     quoted = "; ".join(f"{e['field']}: {e['message']}" for e in errors[:DETAIL_QUOTES])
@@ -72,10 +75,10 @@ def problem(
     kind: str,
     title: str,
     detail: str,
-    errors: list[dict[str, str]] | None = None,
+    errors: list[FieldError] | None = None,
     headers: dict[str, str] | None = None,
 ) -> Response:
-    body = {
+    body: Problem = {
         "type": PROBLEM_TYPE_PREFIX + kind,
         "title": title,
         "status": status,
