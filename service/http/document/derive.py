@@ -13,7 +13,9 @@ out from it, member by member:
   ``Literal`` (a turn's events by ``phase``);
 * ``list[X]``, ``dict[str, X]``: an array, a map;
 * ``Annotated[X, Doc("...")]``: the member's description (and example);
-* a named string form, ``Annotated[str, Pattern(...)]``: a ``$ref`` to its component;
+* a named string form, ``Annotated[str, Pattern(...)]``: a ``$ref`` to its component; in
+  a request (a shape's member) also checked against its pattern, refused in the words of
+  the form's ``invalid``;
 * ``Annotated[X, Limits(...)]``: the member's pattern or length, in place.
 
 Result schemas document the answers; views write the very dicts the steps return, so none
@@ -22,6 +24,7 @@ of this runs per request. Each schema is built once (and cached), at import.
 
 from __future__ import annotations
 
+import re
 import types
 import typing
 from typing import Any, Literal, NotRequired, Required
@@ -57,6 +60,24 @@ class _Named(fields.String):
     def __init__(self, component: str, **kwargs: Any) -> None:
         self.component = component
         super().__init__(**kwargs)
+
+
+class _Form(_Named):
+    """A request's string of a named form (``Pattern``): a string that matches its pattern,
+    whole, or refused in the form's words (its ``invalid``), a string or not."""
+
+    def __init__(self, form: Pattern, **kwargs: Any) -> None:
+        invalid = form.invalid or f"Not a {form.name}: {form.description}"
+        kwargs["error_messages"] = {"invalid": invalid, **kwargs.get("error_messages", {})}
+        super().__init__(form.name, **kwargs)
+        self.fits = re.compile(form.pattern).fullmatch
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        # A JSON string is a str already: String's own checks would hand it back as it is.
+        text = value if type(value) is str else super()._deserialize(value, attr, data, **kwargs)
+        if self.fits(text) is None:
+            raise self.make_error("invalid")
+        return text
 
 
 def same_shape(typed: type, schema: type[Schema]) -> type[Schema]:
@@ -163,7 +184,8 @@ def field_of(hint: Any, *, strict: bool = False, **kwargs: Any) -> fields.Field[
         if limits is not None:
             kwargs["validate"] = _checks(limits)
         if any(isinstance(extra, Pattern) for extra in extras):
-            return _Named(pattern_component(hint).name, **kwargs)
+            form = pattern_component(hint)
+            return _Form(form, **kwargs) if strict else _Named(form.name, **kwargs)
         return field_of(base, strict=strict, **kwargs)
     if origin in (typing.Union, types.UnionType):
         options = [arg for arg in args if arg is not type(None)]

@@ -5,15 +5,28 @@ probabilities and the best squares to fire (``answer``, ``heatmap``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated
 
 from ....engine.budget import scope
 from ....engine.resolution import Resolution
+from ....engine.typed import Doc, Limits
 from .. import tables as t
 from ..fleet import name, ship_name
 from ..results import SalvoGridHeatmapResult
+from ..salvo import View
 from .bits import _Bits
-from .board import GAME, Board, Count, Heat, SearchLimit, Told, _Budget, _impossible, _why_none
+from .board import (
+    GAME,
+    Board,
+    Count,
+    Heat,
+    SearchLimit,
+    Told,
+    ToldCount,
+    _Budget,
+    _impossible,
+    _why_none,
+)
 from .funds import (
     BITS_UNITS,
     COUNTED_COST,
@@ -123,12 +136,18 @@ DECIMALS = 6
 class HeatmapInput:
     """The view a salvo answer hands back, and the recon and sonar counts told so far."""
 
-    view: Any  # computer.View: misses, hits, contacts, sunk
-    counts: tuple[Count, ...] = ()
+    view: Annotated[View, Doc("The `view` a salvo answer handed back, as it is")]
+    counts: Annotated[
+        tuple[ToldCount, ...],
+        Limits(most=len(t.COUNTING_SHIPS)),
+        Doc("The recon and sonar counts told so far (each once a game)"),
+    ] = ()
 
 
-def told_of(view: Any, counts: tuple[Count, ...] = ()) -> Told:
-    return Told(view.misses, view.hits, view.contacts, view.sunk, counts, view.dive_contacts)
+def told_of(view: View, counts: tuple[Count, ...] = ()) -> Told:
+    sunk = tuple((sunk.ship, sunk.squares) for sunk in view.sunk)
+    dived = view.dive_contacts or ()
+    return Told(view.misses, view.hits, view.contacts, sunk, counts, dived)
 
 
 def answer(found: Heat, told: Told) -> SalvoGridHeatmapResult:
