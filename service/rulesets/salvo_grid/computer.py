@@ -21,7 +21,7 @@ from .fleet import (
     span_name,
 )
 from .results import SalvoGridAimReason, SalvoGridComputerPick, SalvoGridOrientation
-from .salvo import Salvo, Special, View, salvo_size
+from .salvo import Salvo, Special, View, open_squares, salvo_size
 
 
 @dataclass(frozen=True)
@@ -51,8 +51,7 @@ def battle_on(inp: ComputerInput) -> tuple[list[str], set[Square]]:
         raise RuleError("the computer has no ship afloat: the battle is over", "ocean")
     if len({sunk.ship for sunk in view.sunk}) == len(t.FLEET):
         raise RuleError("every enemy ship is sunk: the battle is over", "view.sunk")
-    fired = set(view.misses) | set(view.hits) | {sq for sunk in view.sunk for sq in sunk.squares}
-    return afloat, {sq for sq in BOARD if sq not in fired}
+    return afloat, set(open_squares(view.fired_on))
 
 
 def computer(inp: ComputerInput, res: Resolution) -> SalvoGridComputerPick:

@@ -188,6 +188,14 @@ class SalvoGridCaptainResult(TypedDict):
         JsonOf(f"{__package__}.salvo.View"),
         Doc("Of the enemy ocean: the computer step's `view`"),
     ]
+    may_fire_at: Annotated[
+        list[SalvoGridSquare],
+        Doc(
+            "The squares this captain's next salvo may fire at, in reading order: every "
+            "square of the board not fired on to effect before (a contact may be fired at "
+            "again); empty when the battle is over or this captain has no shot"
+        ),
+    ]
 
 
 SalvoGridCaptain = Annotated[
@@ -324,6 +332,13 @@ class SalvoGridHeatmapResult(TypedDict):
         list[SalvoGridLikelySquare],
         Doc(
             "Squares not yet fired at (contacts included), most likely first: a full salvo's worth"
+        ),
+    ]
+    may_fire_at: Annotated[
+        list[SalvoGridSquare],
+        Doc(
+            "Every square a shot may aim at, in reading order: those of the board this view "
+            "shows not fired on to effect (contacts included), as the salvo step allows"
         ),
     ]
 

@@ -129,6 +129,35 @@ class View:
         ),
     ] = None
 
+    @property
+    def fired_on(self) -> frozenset[Square]:
+        """The squares of the rival's ocean fired on to effect: its misses, its hits and its
+        sunk ships' squares (the rival's ``shots_received``; a contact is not one)."""
+        sunk = (square for ship in self.sunk for square in ship.squares)
+        return frozenset((*self.misses, *self.hits, *sunk))
+
+
+def shot_refused(square: Square, fired: Set[Square]) -> str | None:
+    """Why a shot may not aim at ``square`` of the rival's ocean, whose squares ``fired``
+    were fired on to effect before (None: it may), as said after "captain a". A contact
+    was not fired on to effect: it may be fired at again."""
+    if not on_board(square):
+        return (
+            f"aims at {name(square)}, off the board: the ocean is columns "
+            f"{t.COLUMNS[0]} to {t.COLUMNS[-1]}, rows 1 to {t.ROWS}"
+        )
+    if square in fired:
+        return (
+            f"fired at {name(square)} in an earlier round and it is not a contact: each shot "
+            "needs a square not fired at before"
+        )
+    return None
+
+
+def open_squares(fired: Set[Square]) -> tuple[Square, ...]:
+    """Every square a shot may aim at, in reading order: those ``shot_refused`` allows."""
+    return tuple(square for square in BOARD if shot_refused(square, fired) is None)
+
 
 def special_area(special: Special, where: str) -> tuple[Square, ...]:
     """The squares a special covers, checking it is aimed the way its table entry says."""
@@ -254,12 +283,9 @@ def plan_salvo(
         )
     for index, square in enumerate(salvo.shots):
         at = f"{where}.shots[{index}]"
-        if square in fired_before:
-            raise RuleError(
-                f"captain {captain} fired at {name(square)} in an earlier round and it is not "
-                "a contact: each shot needs a square not fired at before",
-                at,
-            )
+        refusal = shot_refused(square, fired_before)
+        if refusal is not None:
+            raise RuleError(f"captain {captain} {refusal}", at)
         if square in fire:
             if fire[square] == t.FIRE_BY[None]:
                 raise RuleError(
@@ -479,21 +505,26 @@ def salvo(inp: SalvoInput, res: Resolution) -> SalvoGridSalvoResult:
     # Ruling counts-after-landing: recon and sonar count against the rival's ocean after the
     # round (this round's hits no longer count) or, reading before-landing, as it stood.
     after = res.reading("counts-after-landing") == "after-landing"
+    beaten = {c for c in sides if not oceans[c].afloat()}
     out: dict[SalvoGridCaptain, SalvoGridCaptainResult] = {}
     for captain in sides:
         rival = rivals[captain]
         counted = set(landings[captain].fired) if after else sides[rival].ocean.fired_on
+        size = salvo_size(oceans[captain], res)
+        # The next round's shots may aim at these (none when the battle is over, or without
+        # a shot): what the next call's plan_salvo lets through.
+        open_to_fire = () if beaten or not size else open_squares(oceans[rival].fired_on)
         out[captain] = {
             "told": _told(
                 plans[captain], landings[captain], oceans[rival], bonus[captain], counted
             ),
             "own_ocean": _seen(landings[rival], oceans[captain]),
             "afloat": [ship_name(ship) for ship in oceans[captain].afloat()],
-            "salvo_size": salvo_size(oceans[captain], res),
+            "salvo_size": size,
             "ocean": to_json(oceans[captain]),
             "view": to_json(view_of(oceans[rival])),
+            "may_fire_at": names(open_to_fire),
         }
-    beaten = {c for c in sides if not oceans[c].afloat()}
     return {
         "a": out["a"],
         "b": out["b"],

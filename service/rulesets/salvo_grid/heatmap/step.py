@@ -4,6 +4,7 @@ probabilities and the best squares to fire (``answer``, ``heatmap``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -11,9 +12,9 @@ from ....engine.budget import scope
 from ....engine.resolution import Resolution
 from ....engine.typed import Doc, Limits
 from .. import tables as t
-from ..fleet import name, ship_name
+from ..fleet import Square, name, names, ship_name
 from ..results import SalvoGridHeatmapResult
-from ..salvo import View
+from ..salvo import View, open_squares
 from .bits import _Bits
 from .board import (
     GAME,
@@ -150,8 +151,9 @@ def told_of(view: View, counts: tuple[Count, ...] = ()) -> Told:
     return Told(view.misses, view.hits, view.contacts, sunk, counts, dived)
 
 
-def answer(found: Heat, told: Told) -> SalvoGridHeatmapResult:
-    """The heat as the step answers it: rows of probabilities and the best squares to fire."""
+def answer(found: Heat, told: Told, open_to_fire: Sequence[Square] = ()) -> SalvoGridHeatmapResult:
+    """The heat as the step answers it: rows of probabilities, the best squares to fire and
+    every square a shot may aim at (``open_to_fire``)."""
     board = found.board
     probabilities = found.probabilities()
     fired = board.mask(told.misses) | board.mask(told.hits)
@@ -174,10 +176,11 @@ def answer(found: Heat, told: Told) -> SalvoGridHeatmapResult:
         "best": [
             {"square": name(sq), "p": round(probabilities[index], DECIMALS)} for index, sq in ranked
         ],
+        "may_fire_at": names(open_to_fire),
     }
 
 
 def heatmap(inp: HeatmapInput, res: Resolution) -> SalvoGridHeatmapResult:
     """The heat map step: every square's chance of holding a ship afloat."""
     told = told_of(inp.view, inp.counts)
-    return answer(heat(told, res), told)
+    return answer(heat(told, res), told, open_squares(inp.view.fired_on))
