@@ -11,7 +11,7 @@ from marshmallow import Schema
 
 from service.engine import shape
 from service.engine.ruleset import NoInput, Reading, Ruling, Step
-from service.http.endpoints.steps import NoInputs, StepHTTP, no_input
+from service.http.endpoints.steps import StepHTTP
 
 
 def _resolve(_: Any, __: Any) -> dict[str, Any]:
@@ -24,7 +24,7 @@ def _resolve(_: Any, __: Any) -> dict[str, Any]:
         (Reading, ("loose", "Loosely")),
         (Ruling, ("r", "question?", "ruling.", "reason.")),
         (Step, ("s", "S", "the step", "1d6", _resolve)),
-        (StepHTTP, ("s", NoInputs, Schema, no_input, {})),
+        (StepHTTP, ("s", NoInput, Schema, {})),
     ],
 )
 def test_positional_strings_are_refused(cls: type, positional: tuple[Any, ...]) -> None:
@@ -37,7 +37,7 @@ def test_positional_strings_are_refused(cls: type, positional: tuple[Any, ...]) 
 def test_the_same_members_by_name_make_the_object() -> None:
     step = Step(name="s", summary="S", description="the step", dice="1d6", resolve=_resolve)
     assert (step.name, step.summary, step.description, step.dice) == ("s", "S", "the step", "1d6")
-    http = StepHTTP(name="s", inputs=NoInputs, result=Schema, build=no_input, example={})
+    http = StepHTTP(name="s", inputs=NoInput, result=Schema, example={})
     assert http.make({}) == NoInput()
     reading = Reading(id="loose", text="Loosely", default=True)
     assert shape.to_json(reading)["text"] == "Loosely"

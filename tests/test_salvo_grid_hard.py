@@ -8,16 +8,24 @@ from flask.testing import FlaskClient
 
 from service.engine.dice import SeededDice
 from service.engine.resolution import Resolution
-from service.rulesets.salvo_grid import api, hard
-from service.rulesets.salvo_grid.computer import ComputerInput, View
-from service.rulesets.salvo_grid.fleet import LayoutInput, LootInput, Ocean, layout, loot
-from service.rulesets.salvo_grid.results import SalvoGridCaptain
-from service.rulesets.salvo_grid.salvo import SalvoInput, Side, salvo
+from service.http.document.derive import shape_schema
+from service.rulesets.salvo_grid import hard
+from service.rulesets.salvo_grid.fleet import (
+    LayoutInput,
+    LootInput,
+    Ocean,
+    Placement,
+    layout,
+    loot,
+)
+from service.rulesets.salvo_grid.results import SalvoGridCaptain, SalvoGridComputerLevel
+from service.rulesets.salvo_grid.salvo import Salvo, SalvoInput, Side, View, salvo
 from tests.salvo_grid_helpers import ocean_b, resolve
 
-OCEAN = api.SalvoGridOceanSchema()
-VIEW = api.SalvoGridViewSchema()
-SALVO = api.SalvoGridSalvoSchema()
+# An answer's shapes read back as a request reads them.
+OCEAN = shape_schema(Ocean)()
+VIEW = shape_schema(View)()
+SALVO = shape_schema(Salvo)()
 
 
 def aim(client: FlaskClient, view: dict[str, Any], level: str | None = "hard") -> dict[str, Any]:
@@ -77,7 +85,7 @@ def test_the_same_dice_give_the_same_salvo(client: FlaskClient) -> None:
 def _ocean(seed: str, nonce: int) -> Ocean:
     placed = layout(LayoutInput(None), Resolution(SeededDice(seed, nonce)))["fleet"]
     assert placed is not None  # laid out by the dice when no fleet is given
-    fleet = api.SalvoGridPlacementSchema(many=True).load(placed)
+    fleet = shape_schema(Placement)(many=True).load(placed)
     pieces = loot(LootInput(tuple(fleet)), Resolution(SeededDice(seed, nonce + 1)))["loot"]
     ocean: Ocean = OCEAN.load({"fleet": placed, "loot": pieces})
     return ocean
@@ -89,14 +97,16 @@ CAPTAINS: tuple[SalvoGridCaptain, ...] = ("a", "b")
 def _battle(number: int) -> str | None:
     """One seeded battle, hard as captain a in even battles and b in odd ones."""
     seed = f"hard-test-{number}"
-    levels = {"a": "hard", "b": "standard"} if number % 2 == 0 else {"a": "standard", "b": "hard"}
+    levels: dict[str, SalvoGridComputerLevel] = (
+        {"a": "hard", "b": "standard"} if number % 2 == 0 else {"a": "standard", "b": "hard"}
+    )
     oceans = {"a": _ocean(seed, 1), "b": _ocean(seed, 3)}
     views = {"a": View(), "b": View()}
     for round_number in range(1, 101):
         salvos = {}
         for i, c in enumerate("ab"):
             res = Resolution(SeededDice(seed, 10 * round_number + i))
-            inp = hard.LevelledInput(ComputerInput(oceans[c], views[c]), levels[c])
+            inp = hard.LevelledInput(oceans[c], views[c], levels[c])
             salvos[c] = SALVO.load(hard.captain(inp, res)["salvo"])
         out = salvo(
             SalvoInput(Side(oceans["a"], salvos["a"]), Side(oceans["b"], salvos["b"])),

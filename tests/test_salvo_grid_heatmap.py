@@ -16,8 +16,8 @@ from service.engine import budget as work_budget
 from service.engine.dice import SeededDice
 from service.engine.errors import RuleError
 from service.engine.resolution import Resolution
+from service.http.document.derive import shape_schema
 from service.rulesets.salvo_grid import heatmap as hm
-from service.rulesets.salvo_grid.api import SalvoGridHeatmapInputs
 from service.rulesets.salvo_grid.fleet import names, parse
 from tests.heat_views import view_at
 from tests.salvo_grid_helpers import FLEET_A, refused, resolve
@@ -817,8 +817,8 @@ def test_the_worst_case_benchs_view_is_counted_as_the_whole_tree_walked(
 
 def told_at(path: str) -> hm.Told:
     """A generated heavy view (tests/heat_views.py), read as the step reads it."""
-    loaded = SalvoGridHeatmapInputs().load(view_at(path))
-    return hm.told_of(loaded["view"], tuple(loaded["counts"]))
+    loaded: hm.HeatmapInput = shape_schema(hm.HeatmapInput)().load(view_at(path))
+    return hm.told_of(loaded.view, loaded.counts)
 
 
 def heat_within(told: hm.Told, limit: int) -> tuple[str, int]:

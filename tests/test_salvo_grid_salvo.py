@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from service.rulesets.salvo_grid.api import SalvoGridSalvoSchema
+from service.engine.shape import to_json
+from service.http.document.derive import shape_schema
 from service.rulesets.salvo_grid.salvo import Salvo, Special
 from tests.http_helpers import check_of
 from tests.salvo_grid_helpers import (
@@ -740,7 +741,7 @@ def test_a_salvo_written_out_reads_back_as_the_same_salvo() -> None:
             Special("submarine"),
         ),
     )
-    written = salvo.as_dict()
+    written = to_json(salvo)
     assert written == {
         "shots": ["A2", "J10"],
         "specials": [
@@ -752,7 +753,7 @@ def test_a_salvo_written_out_reads_back_as_the_same_salvo() -> None:
             {"ship": "submarine"},
         ],
     }
-    assert SalvoGridSalvoSchema().load(written) == salvo
+    assert shape_schema(Salvo)().load(written) == salvo
 
 
 def test_sunk_is_reported_on_the_ships_own_last_square_not_a_later_hit(

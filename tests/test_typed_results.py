@@ -16,10 +16,12 @@ import importlib
 import types
 import typing
 from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import pytest
 from flask import Flask
+from marshmallow import ValidationError
 
 from service.engine import catalog, dice_requests, envelope, shape
 from service.engine.typed import (
@@ -33,13 +35,14 @@ from service.engine.typed import (
     table_of,
     values,
 )
-from service.http.document.derive import result_schema
+from service.http.document.derive import result_schema, shape_schema
 from service.http.document.fields import OneOf
 from service.http.endpoints import meta
 from service.http.endpoints.steps import StepHTTP
 from service.http.fast import problems
 from service.rulesets.api import registered
 from service.rulesets.fleet_action import results
+from service.rulesets.salvo_grid import fleet
 from service.rulesets.salvo_grid import results as grid_results
 from tests.fixtures.tiny_ruleset import EVERY
 
@@ -385,6 +388,33 @@ def test_a_named_string_form_is_one_component(document: dict[str, Any]) -> None:
     assert schemas[square.name]["pattern"] == square.pattern
     with pytest.raises(TypeError):
         pattern_of(str)
+
+
+# The square's form without words of its own (the same component).
+_SQUARE = replace(pattern_of(grid_results.SalvoGridSquare), invalid=None)
+
+
+@dataclass(frozen=True)
+class Aimed:
+    """A shape with a member of a named string form without words of its own, and one of
+    a form with its own words, held as another value (``Via``)."""
+
+    code: Annotated[str, _SQUARE]
+    square: Annotated[tuple[int, int], Via(grid_results.SalvoGridSquare, fleet.parse, fleet.name)]
+
+
+def test_a_named_string_form_in_a_request_is_checked_whole_in_its_own_words() -> None:
+    schema = shape_schema(Aimed)()
+    assert schema.load({"code": "J10", "square": "C5"}) == Aimed("J10", (2, 4))
+    with pytest.raises(ValidationError) as refused:
+        schema.load({"code": "C5\n", "square": 35})
+    assert refused.value.messages == {
+        "code": [f"Not a SalvoGridSquare: {_SQUARE.description}"],
+        "square": [grid_results.NOT_A_SQUARE],
+    }
+    with pytest.raises(ValidationError) as refused:
+        schema.load({"code": "K1", "square": "A11"})
+    assert set(refused.value.messages) == {"code", "square"}
 
 
 def test_a_table_that_drifts_from_its_fixed_set_is_refused() -> None:

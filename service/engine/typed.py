@@ -12,6 +12,8 @@ markers, carried in ``Annotated``, say what a type alone cannot:
 * ``Limits``: a member's pattern or length, stated in place (no component of its own).
 * ``Pattern``: a string of a named form (a regular expression), documented once as the
   component of that name, ``Square = Annotated[str, Pattern("XSquare", r"^[A-J]...$", ...)]``.
+  A request's member of that form is refused unless it matches, in the words of the form's
+  ``invalid`` where it has them (the engine may hold it as another value: ``Via``).
 * ``Check``: a test a member's value must pass that no limit states (a request's field).
 * ``JsonOf``: an answer's member that is the JSON of a shape (engine/shape.py), of one of
   several (``others``), or of a shape only ever written (``written``).
@@ -52,12 +54,14 @@ class Doc:
 @dataclass(frozen=True)
 class Pattern:
     """Marks an ``Annotated[str, Pattern(...)]`` as a string matching ``pattern``, the
-    component ``name``."""
+    component ``name``. ``invalid``: what a request is told of a value not of the form
+    (a request's member of the form is checked against it; an answer's is not)."""
 
     name: str
     pattern: str
     description: str
     example: str | None = None
+    invalid: str | None = None
 
 
 @dataclass(frozen=True)

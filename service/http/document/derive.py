@@ -13,7 +13,9 @@ out from it, member by member:
   ``Literal`` (a turn's events by ``phase``);
 * ``list[X]``, ``dict[str, X]``: an array, a map;
 * ``Annotated[X, Doc("...")]``: the member's description (and example);
-* a named string form, ``Annotated[str, Pattern(...)]``: a ``$ref`` to its component;
+* a named string form, ``Annotated[str, Pattern(...)]``: a ``$ref`` to its component; in
+  a request (a shape's member) also checked against its pattern, refused in the words of
+  the form's ``invalid``;
 * ``Annotated[X, Limits(...)]``: the member's pattern or length, in place.
 * ``Annotated[X, Check(test, message)]``: a test of the value beyond its limits;
 * ``Annotated[JsonObject, JsonOf(...)]``: the JSON of a shape, as the request that takes
@@ -26,6 +28,7 @@ of this runs per request. Each schema is built once (and cached), at import.
 
 from __future__ import annotations
 
+import re
 import types
 import typing
 from typing import Any, Literal, NotRequired, Required
@@ -63,12 +66,22 @@ class _Named(fields.String):
         super().__init__(**kwargs)
 
 
-def same_shape(typed: type, schema: type[Schema]) -> type[Schema]:
-    """Document the TypedDict ``typed``, wherever a result nests it, as the request schema
-    ``schema`` of the same shape."""
-    if _SCHEMAS.setdefault(typed, schema) is not schema:
-        raise ValueError(f"{typed.__name__} already has a schema")
-    return schema
+class _Form(_Named):
+    """A request's string of a named form (``Pattern``): a string that matches its pattern,
+    whole, or refused in the form's words (its ``invalid``), a string or not."""
+
+    def __init__(self, form: Pattern, **kwargs: Any) -> None:
+        invalid = form.invalid or f"Not a {form.name}: {form.description}"
+        kwargs["error_messages"] = {"invalid": invalid, **kwargs.get("error_messages", {})}
+        super().__init__(form.name, **kwargs)
+        self.fits = re.compile(form.pattern).fullmatch
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        # A JSON string is a str already: String's own checks would hand it back as it is.
+        text = value if type(value) is str else super()._deserialize(value, attr, data, **kwargs)
+        if self.fits(text) is None:
+            raise self.make_error("invalid")
+        return text
 
 
 def result_schema(typed: type) -> type[Schema]:
@@ -171,7 +184,8 @@ def field_of(hint: Any, *, strict: bool = False, **kwargs: Any) -> fields.Field[
             given = kwargs.get("validate", [])
             kwargs["validate"] = [*(given if isinstance(given, list) else [given]), *tests]
         if any(isinstance(extra, Pattern) for extra in extras):
-            return _Named(pattern_component(hint).name, **kwargs)
+            form = pattern_component(hint)
+            return _Form(form, **kwargs) if strict else _Named(form.name, **kwargs)
         return field_of(base, strict=strict, **kwargs)
     if origin in (typing.Union, types.UnionType):
         options = [arg for arg in args if arg is not type(None)]

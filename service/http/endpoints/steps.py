@@ -20,7 +20,7 @@ from marshmallow import Schema, fields
 from ...engine import dice as engine_dice
 from ...engine import shape
 from ...engine.errors import RuleError
-from ...engine.ruleset import NoInput, Ruleset, Step, run_step, step_odds
+from ...engine.ruleset import Ruleset, Step, run_step, step_odds
 from .. import pictures
 from ..document.components import camel
 from ..document.derive import field_of, members_schema
@@ -55,14 +55,12 @@ class StepHTTP:
 
     name: str
     # The step's inputs: their shape (a dataclass, service/engine/shape.py), whose schema
-    # derive.py works out and which the step is handed; or ``NoInputs``.
+    # derive.py works out and which the step is handed; ``NoInput`` for dice alone.
     inputs: type
     # The step's typed result (its TypedDict, or a union of them, whose schema derive.py
     # works out), or a schema written by hand.
     result: Any
     example: Mapping[str, Any]
-    # How the step's members become its inputs, where not the shape's own ``make``.
-    build: Callable[[dict[str, Any]], Any] | None = None
     odds_result: Any = None  # an /odds outcome's result, if not ``result``
     # Accept: image/svg+xml: a picture of the answer, given the request body it answers
     picture: Callable[[Mapping[str, Any], Mapping[str, Any]], str] | None = None
@@ -77,8 +75,6 @@ class StepHTTP:
     @property
     def schema(self) -> type[Schema]:
         """The schema of the step's own members (the envelope adds its own)."""
-        if issubclass(self.inputs, Schema):
-            return self.inputs
         return members_schema(self.inputs)
 
     @property
@@ -91,24 +87,7 @@ class StepHTTP:
 
     def make(self, members: dict[str, Any]) -> Any:
         """The step's inputs, of its validated members."""
-        if self.build is not None:
-            return self.build(members)
         return shape.make(self.inputs, members)
-
-
-# The inputs of a step that needs nothing but dice (the request has only its envelope): the
-# engine's empty shape, whose members' schema has none.
-NoInputs = NoInput
-
-
-def no_input(_: dict[str, Any]) -> NoInput:
-    """The StepHTTP ``build`` of a step that needs nothing but dice."""
-    return NoInput()
-
-
-def inputs(cls: Callable[..., Any]) -> Callable[[dict[str, Any]], Any]:
-    """The StepHTTP ``build`` that passes the validated members to ``cls`` as they are."""
-    return lambda args: cls(**args)
 
 
 # Examples of answers: the step run on its request example, with a placeholder receipt (the

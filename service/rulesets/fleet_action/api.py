@@ -9,10 +9,11 @@ from typing import Annotated, Any, TypedDict
 
 from flask_smorest import Blueprint
 
+from ...engine.ruleset import NoInput
 from ...engine.typed import Headline, Hits
 from ...http import pictures
 from ...http.endpoints.contract import RulesetAPI
-from ...http.endpoints.steps import NoInputs, StepHTTP, no_input, register_steps
+from ...http.endpoints.steps import StepHTTP, register_steps
 from . import RULESET, results, steps, turn_odds
 from . import turn as fleet_turn
 
@@ -109,9 +110,8 @@ def turn_odds_picture(answer: Mapping[str, Any], body: Mapping[str, Any]) -> str
 STEPS = [
     StepHTTP(
         name="initiative",
-        inputs=NoInputs,
+        inputs=NoInput,
         result=results.FleetActionInitiativeResult,
-        build=no_input,
         example={"dice": {"values": [3, 5]}},
     ),
     StepHTTP(

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from ...engine.errors import RuleError
 from ...engine.resolution import Resolution
+from ...engine.shape import to_json
 from . import tables as t
 from .fleet import (
     BOARD,
@@ -19,21 +20,8 @@ from .fleet import (
     shift,
     span_name,
 )
-from .results import SalvoGridAimReason, SalvoGridComputerPick
-from .salvo import Salvo, Special, salvo_size
-
-
-@dataclass(frozen=True)
-class View:
-    """What one captain knows of the enemy ocean, as the salvo step reports it."""
-
-    misses: tuple[Square, ...] = ()
-    hits: tuple[Square, ...] = ()
-    contacts: tuple[Square, ...] = ()
-    sunk: tuple[tuple[str, tuple[Square, ...]], ...] = ()
-    # Squares a shot found the diving submarine on (came back "contact" in told.fire): the
-    # submarine's, where a radar buoy's contact may be any ship's.
-    dive_contacts: tuple[Square, ...] = ()
+from .results import SalvoGridAimReason, SalvoGridComputerPick, SalvoGridOrientation
+from .salvo import Salvo, Special, View, open_squares, salvo_size
 
 
 @dataclass(frozen=True)
@@ -61,10 +49,9 @@ def battle_on(inp: ComputerInput) -> tuple[list[str], set[Square]]:
     afloat = ocean.afloat()
     if not afloat:
         raise RuleError("the computer has no ship afloat: the battle is over", "ocean")
-    if len({ship for ship, _ in view.sunk}) == len(t.FLEET):
+    if len({sunk.ship for sunk in view.sunk}) == len(t.FLEET):
         raise RuleError("every enemy ship is sunk: the battle is over", "view.sunk")
-    fired = set(view.misses) | set(view.hits) | {sq for _, sqs in view.sunk for sq in sqs}
-    return afloat, {sq for sq in BOARD if sq not in fired}
+    return afloat, set(open_squares(view.fired_on))
 
 
 def computer(inp: ComputerInput, res: Resolution) -> SalvoGridComputerPick:
@@ -93,7 +80,9 @@ def computer(inp: ComputerInput, res: Resolution) -> SalvoGridComputerPick:
         through_a_hit = [sq for sq in lines_on_board(3) if not wounded_set.isdisjoint(sq)]
         chosen = _best(res, "computer depth charges", through_a_hit, fresh)
         if chosen is not None:
-            orientation = "horizontal" if chosen[1][1] == chosen[0][1] else "vertical"
+            orientation: SalvoGridOrientation = (
+                "horizontal" if chosen[1][1] == chosen[0][1] else "vertical"
+            )
             specials.append(Special("destroyer", chosen[0], orientation))
             fresh -= set(chosen)
     if wounded and ready("battleship"):
@@ -135,7 +124,7 @@ def computer(inp: ComputerInput, res: Resolution) -> SalvoGridComputerPick:
                 tier.remove(picked)
             picks.append((picked, reason))
     return {
-        "salvo": Salvo(tuple(shot for shot, _ in picks), tuple(specials)).as_dict(),
+        "salvo": to_json(Salvo(tuple(shot for shot, _ in picks), tuple(specials))),
         "aims": [{"square": name(shot), "reason": reason} for shot, reason in picks],
         "salvo_size": size,
     }

@@ -1,26 +1,31 @@
-"""Squares, fleets and oceans: what a captain hides, and what the rival has done to it."""
+"""Squares, fleets and oceans: what a captain hides, and what the rival has done to it.
+
+A placement, a piece of loot and an ocean are shapes (service/engine/shape.py): the one
+definition of what a request sends of them and an answer hands back (``to_json``). A square
+is held as (column, row) and sent and answered by its name (``Via``)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence, Set
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import Any, Final, Protocol, TypeVar, cast
+from typing import Annotated, Any, ClassVar, Final, Protocol, TypeVar, cast
 
 from ...engine.errors import RuleError
 from ...engine.resolution import Resolution
+from ...engine.shape import to_json
+from ...engine.typed import Doc, Limits, Omitted, Via
 from . import tables as t
 from .results import (
+    SalvoGridAnySquare,
     SalvoGridFault,
     SalvoGridFaultKind,
     SalvoGridLayoutResult,
     SalvoGridLootKind,
-    SalvoGridLootPiece,
     SalvoGridLootResult,
-    SalvoGridOcean,
-    SalvoGridPlacement,
     SalvoGridShip,
+    SalvoGridSquare,
 )
 
 Square = tuple[int, int]
@@ -72,6 +77,22 @@ def line(start: Square, orientation: str, length: int) -> tuple[Square, ...]:
     return tuple(shift(start, (step[0] * i, step[1] * i)) for i in range(length))
 
 
+SQUARES_ON_BOARD: Final = len(t.COLUMNS) * t.ROWS
+MAX_FLEET = 10  # placements a fleet sent for checking may list
+MAX_SHIP_SQUARES = 10  # squares a placement sent for checking may list
+
+# A square of the board, sent and answered by its name.
+BoardSquare = Annotated[Square, Via(SalvoGridSquare, parse, name)]
+
+
+def _parsed(texts: list[str]) -> tuple[Square, ...]:
+    return tuple(map(parse, texts))
+
+
+def _in_reading_order(squares: tuple[Square, ...]) -> list[str]:
+    return names(sorted(squares, key=board_order))
+
+
 def ship_name(ship: str) -> SalvoGridShip:
     """A ship's name as the typed results name it: the fleet's ships are the request schema's
     enum (the table's five), held here as plain strings."""
@@ -83,16 +104,24 @@ def ship_name(ship: str) -> SalvoGridShip:
 
 @dataclass(frozen=True)
 class Placement:
-    """One ship where its captain put it: its squares, in any order."""
+    """One ship and the squares it covers: sent in any order (a fleet sent for checking may
+    name squares off the board), answered in reading order, ready to send back as a fleet."""
 
-    ship: str
-    squares: tuple[Square, ...]
+    component: ClassVar[str] = "SalvoGridPlacement"
 
-    def as_dict(self) -> SalvoGridPlacement:
-        return {
-            "ship": ship_name(self.ship),
-            "squares": names(sorted(self.squares, key=board_order)),
-        }
+    ship: SalvoGridShip
+    squares: Annotated[
+        tuple[Square, ...],
+        Via(list[SalvoGridAnySquare], _parsed, _in_reading_order),
+        Limits(least=1, most=MAX_SHIP_SQUARES),
+    ]
+
+
+Fleet = Annotated[
+    tuple[Placement, ...],
+    Limits(least=1, most=MAX_FLEET),
+    Doc("The five ships, each with its squares"),
+]
 
 
 @dataclass(frozen=True)
@@ -292,11 +321,10 @@ def require_legal_fleet(fleet: Sequence[Placement], where: str, whose: str) -> N
 
 @dataclass(frozen=True)
 class LootPiece:
-    square: Square
-    kind: str
+    component: ClassVar[str] = "SalvoGridLootPiece"
 
-    def as_dict(self) -> SalvoGridLootPiece:
-        return {"square": name(self.square), "kind": cast(SalvoGridLootKind, self.kind)}
+    square: BoardSquare
+    kind: SalvoGridLootKind
 
 
 @dataclass(frozen=True)
@@ -310,19 +338,44 @@ class Ocean:
     ``loot_bonus``: what this captain's last salvo found, for this round's salvo only.
     """
 
-    fleet: tuple[Placement, ...]
-    loot: tuple[LootPiece, ...]
-    shots_received: tuple[Square, ...] = ()
-    contacts: tuple[Square, ...] = ()
-    specials_used: tuple[str, ...] = ()
-    diving: bool = False
-    loot_bonus: int = 0
-    owners: dict[Square, str] = field(default_factory=dict, compare=False, repr=False)
+    component: ClassVar[str] = "SalvoGridOcean"
 
-    def __post_init__(self) -> None:
+    fleet: Fleet
+    loot: Annotated[
+        tuple[LootPiece, ...],
+        Limits(length=t.LOOT_PER_OCEAN),
+        Doc("The seven pieces hidden in this ocean, found or not"),
+    ]
+    shots_received: Annotated[
+        tuple[BoardSquare, ...],
+        Limits(most=SQUARES_ON_BOARD),
+        Doc("Squares the rival has fired on to effect, each once"),
+    ] = ()
+    contacts: Annotated[
+        tuple[BoardSquare, ...],
+        Limits(most=t.FLEET_SQUARES),
+        Doc("Ship squares the rival knows as contacts and may fire at"),
+    ] = ()
+    specials_used: Annotated[
+        tuple[SalvoGridShip, ...],
+        Limits(most=len(t.FLEET)),
+        Doc("Ships whose special this captain has used"),
+    ] = ()
+    diving: Annotated[bool, Doc("This captain's submarine dives during the rival's salvo")] = False
+    loot_bonus: Annotated[
+        int,
+        Limits(minimum=t.LOOT_BONUS_RANGE[0], maximum=t.LOOT_BONUS_RANGE[1]),
+        Doc("Shots this captain's last salvo found, for this salvo only"),
+    ] = 0
+
+    @cached_property
+    def owners(self) -> dict[Square, str]:
+        """The ship on each square of the fleet (the first placement listed, on an overlap)."""
+        found: dict[Square, str] = {}
         for placement in self.fleet:
             for square in placement.squares:
-                self.owners.setdefault(square, placement.ship)
+                found.setdefault(square, placement.ship)
+        return found
 
     def squares_of(self, ship: str) -> tuple[Square, ...]:
         for placement in self.fleet:
@@ -368,21 +421,10 @@ class Ocean:
         """The kind of the (first) piece of loot on ``square``, if any."""
         return self._loot_by_square.get(square)
 
-    def as_dict(self) -> SalvoGridOcean:
-        return {
-            "fleet": [p.as_dict() for p in self.fleet],
-            "loot": [piece.as_dict() for piece in self.loot],
-            "shots_received": names(self.shots_received),
-            "contacts": names(self.contacts),
-            "specials_used": [ship_name(ship) for ship in self.specials_used],
-            "diving": self.diving,
-            "loot_bonus": self.loot_bonus,
-        }
-
 
 def loot_faults(fleet: Sequence[Placement], loot: Sequence[LootPiece], where: str) -> list[str]:
     problems = []
-    counts = Counter(piece.kind for piece in loot)
+    counts: Counter[str] = Counter(piece.kind for piece in loot)
     for kind in t.LOOT_KINDS:
         if counts[kind] != t.LOOT_COUNTS[kind]:
             problems.append(
@@ -474,7 +516,9 @@ def span_name(squares: Sequence[Square]) -> str:
 
 @dataclass(frozen=True)
 class LayoutInput:
-    fleet: tuple[Placement, ...] | None = None
+    fleet: Annotated[
+        Fleet | None, Omitted(), Doc("Leave out for a random fleet; send to check it")
+    ] = None
 
 
 @cache
@@ -548,7 +592,7 @@ def layout(inp: LayoutInput, res: Resolution) -> SalvoGridLayoutResult:
         return {
             "legal": not faults,
             "faults": [fault.as_dict() for fault in faults],
-            "fleet": [p.as_dict() for p in inp.fleet] if not faults else None,
+            "fleet": [to_json(p) for p in inp.fleet] if not faults else None,
         }
     occupied: set[Square] = set()
     fleet = []
@@ -557,13 +601,13 @@ def layout(inp: LayoutInput, res: Resolution) -> SalvoGridLayoutResult:
             res, f"place the {t.SHIP_NAMES[ship]}", FreeLines(ship, occupied), span_name
         )
         occupied.update(squares)
-        fleet.append(Placement(ship, squares))
-    return {"legal": True, "faults": [], "fleet": [p.as_dict() for p in fleet]}
+        fleet.append(Placement(ship_name(ship), squares))
+    return {"legal": True, "faults": [], "fleet": [to_json(p) for p in fleet]}
 
 
 @dataclass(frozen=True)
 class LootInput:
-    fleet: tuple[Placement, ...]
+    fleet: Fleet
 
 
 def loot(inp: LootInput, res: Resolution) -> SalvoGridLootResult:
@@ -576,5 +620,5 @@ def loot(inp: LootInput, res: Resolution) -> SalvoGridLootResult:
         for number in range(1, count + 1):
             square = choose(res, f"hide {kind} {number}", open_water, name)
             open_water.remove(square)
-            pieces.append(LootPiece(square, kind))
-    return {"loot": [piece.as_dict() for piece in pieces]}
+            pieces.append(LootPiece(square, cast(SalvoGridLootKind, kind)))
+    return {"loot": [to_json(piece) for piece in pieces]}

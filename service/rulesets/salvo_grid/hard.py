@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ...engine.resolution import Resolution
+from ...engine.shape import to_json
 from ...engine.typed import table_of
 from . import heatmap as hm
 from . import tables as t
@@ -31,6 +32,7 @@ from .results import (
     SalvoGridComputerLevel,
     SalvoGridComputerPick,
     SalvoGridComputerResult,
+    SalvoGridOrientation,
 )
 from .salvo import Salvo, Special, salvo_size, within_salvo
 
@@ -45,21 +47,20 @@ WORK = 150_000  # about a third of the heat map step's sampling: about 10 ms a c
 
 
 @dataclass(frozen=True)
-class LevelledInput:
+class LevelledInput(ComputerInput):
     """The computer step's inputs and the level it plays at."""
 
-    computer: ComputerInput
-    level: str = "standard"
+    level: SalvoGridComputerLevel = "standard"
 
 
 def captain(inp: LevelledInput, res: Resolution) -> SalvoGridComputerResult:
     """The computer step: the standard captain, or the hard one."""
     if inp.level == "hard":
         try:
-            return {**hard(inp.computer, res), "level": "hard"}
+            return {**hard(inp, res), "level": "hard"}
         except hm.SearchLimit:
             pass  # a view whose layouts the budget cannot reach: the standard captain aims
-    return {**computer(inp.computer, res), "level": "standard"}
+    return {**computer(inp, res), "level": "standard"}
 
 
 def heat_for(told: hm.Told, res: Resolution) -> list[float]:
@@ -110,7 +111,9 @@ def hard(inp: ComputerInput, res: Resolution) -> SalvoGridComputerPick:
         score, line = _best_area(list(lines_on_board(3)), fresh, p)
         wounded = any(sq in hit_on_me for sq in ocean.squares_of("destroyer"))
         if line is not None and (score >= CHARGES_AT or wounded):
-            orientation = "horizontal" if line[1][1] == line[0][1] else "vertical"
+            orientation: SalvoGridOrientation = (
+                "horizontal" if line[1][1] == line[0][1] else "vertical"
+            )
             specials.append(Special("destroyer", line[0], orientation))
             fresh -= set(line)
     if ready("battleship"):
@@ -137,7 +140,7 @@ def hard(inp: ComputerInput, res: Resolution) -> SalvoGridComputerPick:
             picks.append(pick)
     contacts = set(view.contacts)
     return {
-        "salvo": Salvo(tuple(picks), tuple(specials)).as_dict(),
+        "salvo": to_json(Salvo(tuple(picks), tuple(specials))),
         "aims": [
             {"square": name(sq), "reason": "contact" if sq in contacts else AIMS[0]} for sq in picks
         ],

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated
 
 from ...engine.resolution import Resolution
-from ...engine.typed import table_of
+from ...engine.typed import Doc, Limits, table_of
 from . import tables as t
 from .results import SalvoGridBattleResult, SalvoGridRatingResult
+
+# A captain's rating, in the range the ratings keep to.
+Rating = Limits(minimum=t.RATING_LOWEST, maximum=t.RATING_HIGHEST)
 
 
 @dataclass(frozen=True)
 class RatingInput:
-    a: int
-    b: int
+    a: Annotated[int, Rating, Doc("Captain a's rating before the battle")]
+    b: Annotated[int, Rating, Doc("Captain b's rating before the battle")]
     result: SalvoGridBattleResult
 
 

@@ -1,20 +1,22 @@
 """What each salvo-grid step hands back, as typed dicts: one per result and nested shape.
 
-Each shape is defined here once. The step functions return these, so mypy checks every
-look-up a composite step makes in the result of another; the answer schemas and their
-OpenAPI components are derived from them (service/http/document/derive.py), and each fixed set
-(``Annotated[Literal[...], Fixed(...)]``) and each named square form
-(``Annotated[str, Pattern(...)]``) is the one definition its tables, types, request fields
-and component read (service/engine/typed.py).
+Each answer shape is defined here once; what an answer hands back that a later request
+sends again (a placement, an ocean, a view, a salvo) is a shape of its own (a frozen
+dataclass: fleet.py, salvo.py), named here with ``JsonOf``. The step functions return
+these, so mypy checks every look-up a composite step makes in the result of another; the
+answer schemas and their OpenAPI components are derived from them
+(service/http/document/derive.py), and each fixed set (``Annotated[Literal[...],
+Fixed(...)]``) and each named square form (``Annotated[str, Pattern(...)]``) is the one
+definition its tables, types, request fields and component read (service/engine/typed.py).
 
 No ``from __future__ import annotations`` here: on Python 3.11 a TypedDict whose
 annotations are strings counts its NotRequired keys as required at run time, and the
 derivation reads them.
 """
 
-from typing import Annotated, Literal, NotRequired, TypedDict
+from typing import Annotated, Literal, TypedDict
 
-from ...engine.typed import Doc, Fixed, Pattern
+from ...engine.typed import Doc, Fixed, JsonObject, JsonOf, Pattern
 
 SalvoGridFaultKind = Annotated[
     Literal[
@@ -36,6 +38,17 @@ SalvoGridShip = Annotated[
     Fixed("SalvoGridShip", "One of the five ships of a fleet."),
 ]
 
+SalvoGridCountingShip = Annotated[
+    Literal["carrier", "cruiser"],
+    Fixed(
+        "SalvoGridCountingShip",
+        "A ship whose special counts: the carrier's recon flight, the cruiser's sonar sweep.",
+    ),
+]
+
+# What a request is told of a square it writes wrong, in either form.
+NOT_A_SQUARE = "Not a square: write a column letter and a row, like C5."
+
 # A fleet sent for checking may name squares off the board (K3, A11): the check names them.
 SalvoGridAnySquare = Annotated[
     str,
@@ -45,6 +58,7 @@ SalvoGridAnySquare = Annotated[
         "A square as a fleet sent for checking may name it: a column letter "
         "and a row, on the board (A-J, 1-10) or off it (K3, A11), which the check names.",
         example="C5",
+        invalid=NOT_A_SQUARE,
     ),
 ]
 
@@ -57,16 +71,17 @@ class SalvoGridFault(TypedDict):
     squares: list[SalvoGridAnySquare]
 
 
-class SalvoGridPlacement(TypedDict):
-    ship: SalvoGridShip
-    squares: list[SalvoGridAnySquare]
+# The shapes an answer hands back as they are (fleet.py, salvo.py).
+SalvoGridPlacementJson = Annotated[JsonObject, JsonOf(f"{__package__}.fleet.Placement")]
+SalvoGridLootPieceJson = Annotated[JsonObject, JsonOf(f"{__package__}.fleet.LootPiece")]
+SalvoGridSunkShipJson = Annotated[JsonObject, JsonOf(f"{__package__}.salvo.SunkShip")]
 
 
 class SalvoGridLayoutResult(TypedDict):
     legal: bool
     faults: list[SalvoGridFault]
     fleet: Annotated[
-        list[SalvoGridPlacement] | None,
+        list[SalvoGridPlacementJson] | None,
         Doc(
             "Each ship's squares in reading order, to send as the `fleet` of "
             "loot and of an ocean; null if not legal"
@@ -81,6 +96,7 @@ SalvoGridSquare = Annotated[
         r"^[A-J](10|[1-9])$",
         "A square of the 10 x 10 board: a column A-J and a row 1-10.",
         example="C5",
+        invalid=NOT_A_SQUARE,
     ),
 ]
 
@@ -90,13 +106,8 @@ SalvoGridLootKind = Annotated[
 ]
 
 
-class SalvoGridLootPiece(TypedDict):
-    square: SalvoGridSquare
-    kind: SalvoGridLootKind
-
-
 class SalvoGridLootResult(TypedDict):
-    loot: list[SalvoGridLootPiece]
+    loot: list[SalvoGridLootPieceJson]
 
 
 SalvoGridFiredBy = Annotated[
@@ -140,18 +151,13 @@ class SalvoGridRadar(TypedDict):
     contact: Annotated[SalvoGridSquare | None, Doc("The revealed square")]
 
 
-class SalvoGridSunkShip(TypedDict):
-    ship: SalvoGridShip
-    squares: list[SalvoGridSquare]
-
-
 class SalvoGridTold(TypedDict):
     """What the firing captain is told about its own salvo."""
 
     fire: list[SalvoGridToldFire]
     specials: list[SalvoGridSpecialReport]
     radar: list[SalvoGridRadar]
-    sunk: list[SalvoGridSunkShip]
+    sunk: list[SalvoGridSunkShipJson]
     loot_bonus: int
 
 
@@ -168,25 +174,7 @@ class SalvoGridSeen(TypedDict):
 
     fire: list[SalvoGridSeenFire]
     radar: list[SalvoGridRadar]
-    sunk: list[SalvoGridSunkShip]
-
-
-class SalvoGridOcean(TypedDict):
-    fleet: list[SalvoGridPlacement]
-    loot: list[SalvoGridLootPiece]
-    shots_received: NotRequired[list[SalvoGridSquare]]
-    contacts: NotRequired[list[SalvoGridSquare]]
-    specials_used: NotRequired[list[SalvoGridShip]]
-    diving: NotRequired[bool]
-    loot_bonus: NotRequired[int]
-
-
-class SalvoGridView(TypedDict):
-    misses: NotRequired[list[SalvoGridSquare]]
-    hits: NotRequired[list[SalvoGridSquare]]
-    contacts: NotRequired[list[SalvoGridSquare]]
-    sunk: NotRequired[list[SalvoGridSunkShip]]
-    dive_contacts: NotRequired[list[SalvoGridSquare]]
+    sunk: list[SalvoGridSunkShipJson]
 
 
 class SalvoGridCaptainResult(TypedDict):
@@ -194,8 +182,20 @@ class SalvoGridCaptainResult(TypedDict):
     own_ocean: SalvoGridSeen
     afloat: list[SalvoGridShip]
     salvo_size: Annotated[int, Doc("Next round's salvo")]
-    ocean: Annotated[SalvoGridOcean, Doc("Send back next round")]
-    view: Annotated[SalvoGridView, Doc("Of the enemy ocean: the computer step's `view`")]
+    ocean: Annotated[JsonObject, JsonOf(f"{__package__}.fleet.Ocean"), Doc("Send back next round")]
+    view: Annotated[
+        JsonObject,
+        JsonOf(f"{__package__}.salvo.View"),
+        Doc("Of the enemy ocean: the computer step's `view`"),
+    ]
+    may_fire_at: Annotated[
+        list[SalvoGridSquare],
+        Doc(
+            "The squares this captain's next salvo may fire at, in reading order: every "
+            "square of the board not fired on to effect before (a contact may be fired at "
+            "again); empty when the battle is over or this captain has no shot"
+        ),
+    ]
 
 
 SalvoGridCaptain = Annotated[
@@ -223,17 +223,7 @@ SalvoGridColumn = Annotated[
 ]
 
 
-class SalvoGridSpecial(TypedDict):
-    ship: SalvoGridShip
-    square: NotRequired[SalvoGridSquare]
-    orientation: NotRequired[SalvoGridOrientation]
-    row: NotRequired[int]
-    column: NotRequired[SalvoGridColumn]
-
-
-class SalvoGridSalvo(TypedDict):
-    shots: NotRequired[list[SalvoGridSquare]]
-    specials: NotRequired[list[SalvoGridSpecial]]
+SalvoGridSalvoJson = Annotated[JsonObject, JsonOf(f"{__package__}.salvo.Salvo")]
 
 
 SalvoGridAimReason = Annotated[
@@ -264,14 +254,14 @@ class SalvoGridComputerPick(TypedDict):
     """The standard captain's choice (computer.computer), before the step names its level;
     not a component of its own."""
 
-    salvo: SalvoGridSalvo
+    salvo: SalvoGridSalvoJson
     aims: list[SalvoGridAim]
     salvo_size: int
 
 
 class SalvoGridComputerResult(TypedDict):
     salvo: Annotated[
-        SalvoGridSalvo, Doc("Ready to send as this captain's `salvo` to the salvo step")
+        SalvoGridSalvoJson, Doc("Ready to send as this captain's `salvo` to the salvo step")
     ]
     aims: list[SalvoGridAim]
     salvo_size: int
@@ -342,6 +332,13 @@ class SalvoGridHeatmapResult(TypedDict):
         list[SalvoGridLikelySquare],
         Doc(
             "Squares not yet fired at (contacts included), most likely first: a full salvo's worth"
+        ),
+    ]
+    may_fire_at: Annotated[
+        list[SalvoGridSquare],
+        Doc(
+            "Every square a shot may aim at, in reading order: those of the board this view "
+            "shows not fired on to effect (contacts included), as the salvo step allows"
         ),
     ]
 

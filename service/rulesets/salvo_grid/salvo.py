@@ -1,16 +1,23 @@
-"""The salvo step: one round, both captains' salvos checked, then landing together."""
+"""The salvo step: one round, both captains' salvos checked, then landing together.
+
+A salvo, its specials, a side and a captain's view of the rival's ocean are shapes
+(service/engine/shape.py): what a request sends and an answer hands back to send again."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence, Set
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import Annotated, Any, ClassVar, Final
 
 from ...engine.errors import RuleError
 from ...engine.resolution import Resolution
+from ...engine.shape import to_json
+from ...engine.typed import Doc, Limits, Omitted
 from . import tables as t
 from .fleet import (
     BOARD,
+    SQUARES_ON_BOARD,
+    BoardSquare,
     Ocean,
     Square,
     choose,
@@ -27,52 +34,56 @@ from .results import (
     SalvoGridColumn,
     SalvoGridOrientation,
     SalvoGridRadar,
-    SalvoGridSalvo,
     SalvoGridSalvoResult,
     SalvoGridSeen,
-    SalvoGridSpecial,
+    SalvoGridShip,
     SalvoGridSpecialReport,
-    SalvoGridSunkShip,
+    SalvoGridSunkShipJson,
     SalvoGridTold,
     SalvoGridToldFire,
-    SalvoGridView,
 )
+
+MAX_SHOTS: Final = 20
+MAX_SPECIALS: Final = 10
 
 
 @dataclass(frozen=True)
 class Special:
-    """A ship's once-a-game special, aimed as its table entry says."""
+    """A special: the ship, and what its table entry says to aim it with."""
 
-    ship: str
-    square: Square | None = None
-    orientation: str | None = None
-    row: int | None = None
-    column: str | None = None
+    component: ClassVar[str] = "SalvoGridSpecial"
 
-    def as_dict(self) -> SalvoGridSpecial:
-        out: SalvoGridSpecial = {"ship": ship_name(self.ship)}
-        if self.square is not None:
-            out["square"] = name(self.square)
-        if self.orientation is not None:  # the request schema's enums, held as strings
-            out["orientation"] = cast(SalvoGridOrientation, self.orientation)
-        if self.row is not None:
-            out["row"] = self.row
-        if self.column is not None:
-            out["column"] = cast(SalvoGridColumn, self.column)
-        return out
+    ship: SalvoGridShip
+    square: Annotated[
+        BoardSquare | None,
+        Omitted(),
+        Doc(
+            "carrier: centre of the 3x3; battleship: top-left of the 2x2; "
+            "destroyer: top or left end of the line of 3",
+            example="C5",
+        ),
+    ] = None
+    orientation: Annotated[SalvoGridOrientation | None, Omitted(), Doc("destroyer only")] = None
+    row: Annotated[
+        int | None, Omitted(), Limits(minimum=1, maximum=t.ROWS), Doc("cruiser: a row")
+    ] = None
+    column: Annotated[SalvoGridColumn | None, Omitted(), Doc("cruiser: a column")] = None
 
 
 @dataclass(frozen=True)
 class Salvo:
-    shots: tuple[Square, ...] = ()
-    specials: tuple[Special, ...] = ()
+    """One captain's salvo: its shots and the specials fired with them."""
 
-    def as_dict(self) -> SalvoGridSalvo:
-        return {"shots": names(self.shots), "specials": [s.as_dict() for s in self.specials]}
+    component: ClassVar[str] = "SalvoGridSalvo"
+
+    shots: Annotated[tuple[BoardSquare, ...], Limits(most=MAX_SHOTS)] = ()
+    specials: Annotated[tuple[Special, ...], Limits(most=MAX_SPECIALS)] = ()
 
 
 @dataclass(frozen=True)
 class Side:
+    component: ClassVar[str] = "SalvoGridSide"
+
     ocean: Ocean
     salvo: Salvo
 
@@ -81,6 +92,71 @@ class Side:
 class SalvoInput:
     a: Side
     b: Side
+
+
+@dataclass(frozen=True)
+class SunkShip:
+    """A sunk ship and its squares."""
+
+    component: ClassVar[str] = "SalvoGridSunkShip"
+
+    ship: SalvoGridShip
+    squares: Annotated[tuple[BoardSquare, ...], Limits(most=max(t.SHIP_SIZES.values()))]
+
+
+@dataclass(frozen=True)
+class View:
+    """What one captain knows of the enemy ocean: the salvo step hands it back as `view`,
+    and the computer and heat map steps take it as `view`, as it is, with, optionally,
+    which contacts a dive gave away (the salvo's `told.fire` says `contact` for a shot on
+    the diving submarine; a radar buoy's contact may be any ship)."""
+
+    component: ClassVar[str] = "SalvoGridView"
+
+    misses: Annotated[tuple[BoardSquare, ...], Limits(most=SQUARES_ON_BOARD)] = ()
+    hits: Annotated[tuple[BoardSquare, ...], Limits(most=t.FLEET_SQUARES)] = ()
+    contacts: Annotated[tuple[BoardSquare, ...], Limits(most=t.FLEET_SQUARES)] = ()
+    sunk: Annotated[tuple[SunkShip, ...], Limits(most=len(t.FLEET))] = ()
+    # Left out (None) by the salvo step, which never writes it.
+    dive_contacts: Annotated[
+        tuple[BoardSquare, ...] | None,
+        Omitted(),
+        Limits(most=t.SHIP_SIZES["submarine"]),
+        Doc(
+            "Squares a shot found the diving submarine on, as the captain marks them (the "
+            "salvo step never writes it): each listed under `contacts` (or `hits`, or the "
+            "sunk submarine's squares, once fired on again)"
+        ),
+    ] = None
+
+    @property
+    def fired_on(self) -> frozenset[Square]:
+        """The squares of the rival's ocean fired on to effect: its misses, its hits and its
+        sunk ships' squares (the rival's ``shots_received``; a contact is not one)."""
+        sunk = (square for ship in self.sunk for square in ship.squares)
+        return frozenset((*self.misses, *self.hits, *sunk))
+
+
+def shot_refused(square: Square, fired: Set[Square]) -> str | None:
+    """Why a shot may not aim at ``square`` of the rival's ocean, whose squares ``fired``
+    were fired on to effect before (None: it may), as said after "captain a". A contact
+    was not fired on to effect: it may be fired at again."""
+    if not on_board(square):
+        return (
+            f"aims at {name(square)}, off the board: the ocean is columns "
+            f"{t.COLUMNS[0]} to {t.COLUMNS[-1]}, rows 1 to {t.ROWS}"
+        )
+    if square in fired:
+        return (
+            f"fired at {name(square)} in an earlier round and it is not a contact: each shot "
+            "needs a square not fired at before"
+        )
+    return None
+
+
+def open_squares(fired: Set[Square]) -> tuple[Square, ...]:
+    """Every square a shot may aim at, in reading order: those ``shot_refused`` allows."""
+    return tuple(square for square in BOARD if shot_refused(square, fired) is None)
 
 
 def special_area(special: Special, where: str) -> tuple[Square, ...]:
@@ -207,12 +283,9 @@ def plan_salvo(
         )
     for index, square in enumerate(salvo.shots):
         at = f"{where}.shots[{index}]"
-        if square in fired_before:
-            raise RuleError(
-                f"captain {captain} fired at {name(square)} in an earlier round and it is not "
-                "a contact: each shot needs a square not fired at before",
-                at,
-            )
+        refusal = shot_refused(square, fired_before)
+        if refusal is not None:
+            raise RuleError(f"captain {captain} {refusal}", at)
         if square in fire:
             if fire[square] == t.FIRE_BY[None]:
                 raise RuleError(
@@ -303,21 +376,25 @@ def radar_buoys(captain: str, landing: Landing, ocean: Ocean, res: Resolution) -
         )
 
 
-def _sunk_list(ocean: Ocean, ships: Sequence[str]) -> list[SalvoGridSunkShip]:
-    return [{"ship": ship_name(ship), "squares": names(ocean.squares_of(ship))} for ship in ships]
+def _sunk(ocean: Ocean, ships: Sequence[str]) -> tuple[SunkShip, ...]:
+    return tuple(SunkShip(ship_name(ship), ocean.squares_of(ship)) for ship in ships)
 
 
-def view_of(ocean: Ocean) -> SalvoGridView:
+def _sunk_list(ocean: Ocean, ships: Sequence[str]) -> list[SalvoGridSunkShipJson]:
+    return [to_json(sunk) for sunk in _sunk(ocean, ships)]
+
+
+def view_of(ocean: Ocean) -> View:
     """What the rival knows of this ocean: misses, hits on ships afloat, contacts, sunk ships."""
     fired = ocean.fired_on
     afloat = set(ocean.afloat())
     in_order = [sq for sq in BOARD if sq in fired]
-    return {
-        "misses": names(sq for sq in in_order if sq not in ocean.owners),
-        "hits": names(sq for sq in in_order if ocean.owners.get(sq) in afloat),
-        "contacts": names(ocean.contacts),
-        "sunk": _sunk_list(ocean, [p.ship for p in ocean.fleet if p.ship not in afloat]),
-    }
+    return View(
+        misses=tuple(sq for sq in in_order if sq not in ocean.owners),
+        hits=tuple(sq for sq in in_order if ocean.owners.get(sq) in afloat),
+        contacts=ocean.contacts,
+        sunk=_sunk(ocean, [p.ship for p in ocean.fleet if p.ship not in afloat]),
+    )
 
 
 def _told(
@@ -428,21 +505,26 @@ def salvo(inp: SalvoInput, res: Resolution) -> SalvoGridSalvoResult:
     # Ruling counts-after-landing: recon and sonar count against the rival's ocean after the
     # round (this round's hits no longer count) or, reading before-landing, as it stood.
     after = res.reading("counts-after-landing") == "after-landing"
+    beaten = {c for c in sides if not oceans[c].afloat()}
     out: dict[SalvoGridCaptain, SalvoGridCaptainResult] = {}
     for captain in sides:
         rival = rivals[captain]
         counted = set(landings[captain].fired) if after else sides[rival].ocean.fired_on
+        size = salvo_size(oceans[captain], res)
+        # The next round's shots may aim at these (none when the battle is over, or without
+        # a shot): what the next call's plan_salvo lets through.
+        open_to_fire = () if beaten or not size else open_squares(oceans[rival].fired_on)
         out[captain] = {
             "told": _told(
                 plans[captain], landings[captain], oceans[rival], bonus[captain], counted
             ),
             "own_ocean": _seen(landings[rival], oceans[captain]),
             "afloat": [ship_name(ship) for ship in oceans[captain].afloat()],
-            "salvo_size": salvo_size(oceans[captain], res),
-            "ocean": oceans[captain].as_dict(),
-            "view": view_of(oceans[rival]),
+            "salvo_size": size,
+            "ocean": to_json(oceans[captain]),
+            "view": to_json(view_of(oceans[rival])),
+            "may_fire_at": names(open_to_fire),
         }
-    beaten = {c for c in sides if not oceans[c].afloat()}
     return {
         "a": out["a"],
         "b": out["b"],

@@ -12,6 +12,7 @@ from typing import Any, Final
 from ...engine.typed import table_of
 from .results import (
     SalvoGridColumn,
+    SalvoGridCountingShip,
     SalvoGridFiredBy,
     SalvoGridLootKind,
     SalvoGridOrientation,
@@ -92,6 +93,11 @@ SPECIALS: Final[dict[str, dict[str, Any]]] = {
     },
 }
 SPECIAL_NAMES: Final = {ship: spec["special"] for ship, spec in SPECIALS.items()}
+# The ships whose special counts (the heat map step takes their counts).
+COUNTING_SHIPS: Final = table_of(
+    SalvoGridCountingShip,
+    tuple(ship for ship, spec in SPECIALS.items() if spec["effect"] == "count"),
+)
 # Every ship has a special, each its own, in fleet order (GET /ships lists them so).
 table_of(SalvoGridSpecialName, tuple(SPECIAL_NAMES[ship] for ship in SHIP_IDS))
 # Areas that fire resolve in this order; a square under both is fired once, by the first

@@ -7,10 +7,11 @@ from typing import Annotated, Any, TypedDict, cast
 
 from flask_smorest import Blueprint
 
+from ...engine.ruleset import NoInput
 from ...engine.typed import Headline, Hits
 from ...http.document.components import EnumType
 from ...http.endpoints.contract import RulesetAPI
-from ...http.endpoints.steps import NoInputs, StepHTTP, no_input, register_steps
+from ...http.endpoints.steps import StepHTTP, register_steps
 from . import RULESET, advice, results, steps, tables
 
 blp = Blueprint(
@@ -128,9 +129,8 @@ SEED = {"seed": "game-42", "nonce": 1}
 STEPS = [
     StepHTTP(
         name="weather",
-        inputs=NoInputs,
+        inputs=NoInput,
         result=results.SalvoSoloWeatherResult,
-        build=no_input,
         example={"dice": SEED},
     ),
     StepHTTP(
@@ -182,9 +182,8 @@ STEPS = [
     StepHTTP(
         name="special-damage",
         words=STEP_WORDS["special-damage"],
-        inputs=NoInputs,
+        inputs=NoInput,
         result=results.SalvoSoloSpecialDamageResult,
-        build=no_input,
         example={"dice": SEED},
     ),
     StepHTTP(

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Annotated, ClassVar, Final
 
 from ....engine.errors import RuleError
+from ....engine.typed import Limits
 from .. import tables as t
-from ..fleet import Square
-from ..results import SalvoGridHeatMethod, SalvoGridSampler
+from ..fleet import BoardSquare, Square
+from ..results import SalvoGridCountingShip, SalvoGridHeatMethod, SalvoGridSampler
 
 
 class SearchLimit(RuleError):
@@ -28,14 +30,32 @@ def _not_found(work: int) -> SearchLimit:
     return out
 
 
+# The most squares a count covers: a whole row or column.
+MAX_COUNT_SQUARES: Final = max(len(t.COLUMNS), t.ROWS)
+CountSquares = Annotated[tuple[BoardSquare, ...], Limits(most=MAX_COUNT_SQUARES)]
+
+
 @dataclass(frozen=True)
 class Count:
-    """A recon flight's or sonar sweep's count, as told, and the squares then known hit."""
+    """A recon flight's or sonar sweep's count, as told, and the squares then known hit
+    (``ship`` may be left empty here: an area counted by no ship in particular)."""
 
-    squares: tuple[Square, ...]
-    count: int
-    hit: tuple[Square, ...] = ()
+    squares: CountSquares
+    count: Annotated[int, Limits(minimum=0, maximum=t.FLEET_SQUARES)]
+    hit: CountSquares = ()
     ship: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToldCount(Count):
+    """A recon flight's or sonar sweep's count as a request sends it: `ship`, `squares`
+    and `count` as `told` reported them, and `hit`, the squares of that area the view
+    showed hit or sunk when it counted (the view handed back with that count)."""
+
+    component: ClassVar[str] = "SalvoGridCount"
+
+    # Redeclared with field(): a bare annotation would inherit the parent's default.
+    ship: SalvoGridCountingShip = field()
 
 
 @dataclass(frozen=True)

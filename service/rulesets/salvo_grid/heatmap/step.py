@@ -4,16 +4,30 @@ probabilities and the best squares to fire (``answer``, ``heatmap``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated
 
 from ....engine.budget import scope
 from ....engine.resolution import Resolution
+from ....engine.typed import Doc, Limits
 from .. import tables as t
-from ..fleet import name, ship_name
+from ..fleet import Square, name, names, ship_name
 from ..results import SalvoGridHeatmapResult
+from ..salvo import View, open_squares
 from .bits import _Bits
-from .board import GAME, Board, Count, Heat, SearchLimit, Told, _Budget, _impossible, _why_none
+from .board import (
+    GAME,
+    Board,
+    Count,
+    Heat,
+    SearchLimit,
+    Told,
+    ToldCount,
+    _Budget,
+    _impossible,
+    _why_none,
+)
 from .funds import (
     BITS_UNITS,
     COUNTED_COST,
@@ -123,16 +137,23 @@ DECIMALS = 6
 class HeatmapInput:
     """The view a salvo answer hands back, and the recon and sonar counts told so far."""
 
-    view: Any  # computer.View: misses, hits, contacts, sunk
-    counts: tuple[Count, ...] = ()
+    view: Annotated[View, Doc("The `view` a salvo answer handed back, as it is")]
+    counts: Annotated[
+        tuple[ToldCount, ...],
+        Limits(most=len(t.COUNTING_SHIPS)),
+        Doc("The recon and sonar counts told so far (each once a game)"),
+    ] = ()
 
 
-def told_of(view: Any, counts: tuple[Count, ...] = ()) -> Told:
-    return Told(view.misses, view.hits, view.contacts, view.sunk, counts, view.dive_contacts)
+def told_of(view: View, counts: tuple[Count, ...] = ()) -> Told:
+    sunk = tuple((sunk.ship, sunk.squares) for sunk in view.sunk)
+    dived = view.dive_contacts or ()
+    return Told(view.misses, view.hits, view.contacts, sunk, counts, dived)
 
 
-def answer(found: Heat, told: Told) -> SalvoGridHeatmapResult:
-    """The heat as the step answers it: rows of probabilities and the best squares to fire."""
+def answer(found: Heat, told: Told, open_to_fire: Sequence[Square] = ()) -> SalvoGridHeatmapResult:
+    """The heat as the step answers it: rows of probabilities, the best squares to fire and
+    every square a shot may aim at (``open_to_fire``)."""
     board = found.board
     probabilities = found.probabilities()
     fired = board.mask(told.misses) | board.mask(told.hits)
@@ -155,10 +176,11 @@ def answer(found: Heat, told: Told) -> SalvoGridHeatmapResult:
         "best": [
             {"square": name(sq), "p": round(probabilities[index], DECIMALS)} for index, sq in ranked
         ],
+        "may_fire_at": names(open_to_fire),
     }
 
 
 def heatmap(inp: HeatmapInput, res: Resolution) -> SalvoGridHeatmapResult:
     """The heat map step: every square's chance of holding a ship afloat."""
     told = told_of(inp.view, inp.counts)
-    return answer(heat(told, res), told)
+    return answer(heat(told, res), told, open_squares(inp.view.fired_on))
