@@ -212,7 +212,7 @@ def _rolled(dice: Any = ABSENT, rolls: Any = ABSENT, body: Any = None, **members
 
 
 def _entry(document: Any, now: int = NOW, index: int = 0) -> Doc:
-    return checking.check_entry(index, document, SIGNING_KEYS, SEALS, now).as_dict()
+    return dict(checking.check_entry(index, document, SIGNING_KEYS, SEALS, now).as_dict())
 
 
 def _dice_verdict(document: Any, now: int = NOW) -> tuple[bool, bool | None, list[str], list[str]]:

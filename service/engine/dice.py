@@ -33,6 +33,7 @@ from itertools import chain
 from typing import Any
 
 from . import budget as work
+from .dice_modes import SEALED, SEEDED, SUPPLIED
 from .dice_requests import Again
 from .errors import DiceError, LimitError
 
@@ -190,7 +191,7 @@ class SeededDice(_StreamDice):
 
     def describe(self) -> dict[str, Any]:
         return {
-            "mode": "seeded",
+            "mode": SEEDED,
             "algorithm": ALGORITHM,
             "seed": self.seed,
             "nonce": self.nonce,
@@ -229,7 +230,7 @@ class SealedDice(_StreamDice):
 
     def describe(self) -> dict[str, Any]:
         described: dict[str, Any] = {
-            "mode": "sealed",
+            "mode": SEALED,
             "algorithm": SEALED_ALGORITHM,
             "commitment": self.commitment,
             "client_seed": self.client_seed,
@@ -271,7 +272,7 @@ class SuppliedDice(DiceSource):
             )
 
     def describe(self) -> dict[str, Any]:
-        return {"mode": "supplied", "values": list(self.values)}
+        return {"mode": SUPPLIED, "values": list(self.values)}
 
 
 class _EnumeratingDice(DiceSource):

@@ -13,19 +13,19 @@ from typing import Any
 import orjson
 from flask import Flask, Response
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields, validate
+from marshmallow import fields
 
 from ...engine.errors import KINDS, RuleError
-from ...receipts import keys
+from ...receipts import answers, keys
 from ...receipts.canonical import CanonicalizationError
 from ...receipts.signing import Signer
 from ...startup import StartupError, quoted
-from ..document.fields import date_time
+from ..document.derive import field_of, result_schema
 from ..fast.context import current_request, this_app
 
 EXTENSION = "fire-control.receipts"
-DEFAULT_ISSUER = "fire-control"
-HASH = r"^[0-9a-f]{64}$"
+DEFAULT_ISSUER = answers.DEFAULT_ISSUER
+HASH = answers.HASH
 
 blp = Blueprint(
     "receipts",
@@ -71,58 +71,15 @@ def current_keys() -> Keys:
 # --- every resolution: prev in, provenance and receipt out --------------------------------
 
 
-def prev_field() -> fields.String:
-    return fields.String(
-        validate=validate.Regexp(HASH),
-        metadata={
-            "description": "Hex SHA-256 of the receipt of the game's previous response "
-            '(printf %s "$receipt" | sha256sum); signed into this response\'s receipt, '
-            "so a game's receipts form a chain.",
-        },
-    )
+def prev_field() -> fields.Field[Any]:
+    return field_of(answers.Prev, strict=True)
 
 
-class ReceiptRequestSchema(Schema):
-    """The request this answer answers: its path and either its whole ``body`` (by default)
-    or, for a request sent with ``Prefer: return=minimal``, the members a verifier reads as
-    they were sent (``sent``) and the digest of the rest (``rest_sha256``). Either form pins
-    the whole request into the receipt."""
-
-    path = fields.String(required=True, metadata={"example": "/v1/rulesets/salvo-solo/fire"})
-    body = fields.Dict(
-        metadata={"description": "The request body, whole (absent under return=minimal)"}
-    )
-    sent = fields.Dict(
-        metadata={
-            "description": "Under return=minimal: the body's members `prev`, `dice`, `rules` "
-            "and `player_action`, those it has, as they were sent"
-        }
-    )
-    rest_sha256 = fields.String(
-        validate=validate.Regexp(HASH),
-        metadata={
-            "description": "Under return=minimal: hex SHA-256 of the RFC 8785 canonical JSON "
-            "of the request body without the members in `sent`, which the caller holds"
-        },
-    )
+ProvenanceSchema = result_schema(answers.Provenance)
 
 
-class ProvenanceSchema(Schema):
-    service = fields.String(required=True, metadata={"example": DEFAULT_ISSUER})
-    kid = fields.String(required=True, metadata={"description": "The key that signed"})
-    issued_at = date_time(required=True)
-    request = fields.Nested(ReceiptRequestSchema, required=True)
-
-
-def receipt_field() -> fields.String:
-    return fields.String(
-        required=True,
-        metadata={
-            "description": "Detached JWS (RFC 7515 appendix F, alg Ed25519) over the RFC 8785 "
-            "canonical JSON of this response without `receipt`; keys at "
-            "/.well-known/jwks.json. See docs/verifiable-rolls.md.",
-        },
-    )
+def receipt_field() -> fields.Field[Any]:
+    return field_of(answers.Receipt, required=True)
 
 
 class ReceiptCanonicalError(RuleError):
@@ -186,17 +143,7 @@ def signed(document: dict[str, Any]) -> Response:
 # --- GET /.well-known/jwks.json -------------------------------------------------------------
 
 
-class JwkSchema(Schema):
-    kty = fields.String(required=True, metadata={"example": "OKP"})
-    crv = fields.String(required=True, metadata={"example": "Ed25519"})
-    x = fields.String(required=True, metadata={"description": "The public key, base64url"})
-    kid = fields.String(required=True)
-    alg = fields.String(required=True, metadata={"example": "Ed25519"})
-    use = fields.String(required=True, metadata={"example": "sig"})
-
-
-class JwksSchema(Schema):
-    keys = fields.List(fields.Nested(JwkSchema), required=True)
+JwksSchema = result_schema(answers.Jwks)
 
 
 JWKS_EXAMPLE = {
