@@ -401,7 +401,8 @@ def _log_codes(*documents: Doc) -> tuple[list[str], list[str], bool]:
             document = {**document, "provenance": {"request": {"body": {"prev": f"h{index - 1}"}}}}
         entries.append(checking.Entry(index, document, receipt_hash=f"h{index}"))
     report = checking.check_log(entries)
-    return report["codes"], report["problems"], report["one_seed"]
+    codes: list[str] = [*report["codes"]]
+    return codes, report["problems"], report["one_seed"]
 
 
 def _log_roll(dice: Doc) -> Doc:

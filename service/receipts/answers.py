@@ -54,6 +54,76 @@ NOT_YET: Literal["not-yet-checkable"] = "not-yet-checkable"
 if values(Verdict) != (VALID, INVALID, NOT_YET):  # pragma: no cover
     raise ValueError("the verdicts by name are not the fixed set Verdict")
 
+# The problems a check finds, each by its code: one definition, which the checker's ``add``
+# takes (so mypy refuses a code outside it) and the document lists.
+SignatureCode = Literal[
+    "no-receipt",
+    "receipt-not-canonical",
+    "bad-header",
+    "unknown-key",
+    "no-canonical-form",
+    "altered",
+    "provenance-kid",
+]
+MORE: Literal["more"] = "more"  # stands for the problems left off
+SEALED_NOT_YET: Literal["sealed-not-yet-checkable"] = "sealed-not-yet-checkable"
+EntryCode = Annotated[
+    Literal[
+        SignatureCode,
+        "not-a-response",
+        "rolls-missing",
+        "notation",
+        "limit",
+        "bad-seed",
+        "no-dice",
+        "dice-mismatch",
+        "total-mismatch",
+        "supplied-dice",
+        "sealed-token",
+        "sealed-commitment",
+        "sealed-not-yet-checkable",
+        "more",
+    ],
+    Fixed(
+        "EntryProblemCode",
+        "What is wrong with one entry (docs/verifiable-rolls.md, *Problem codes*): its "
+        "receipt (`no-receipt`, `receipt-not-canonical`, `bad-header`, `unknown-key`, "
+        "`no-canonical-form`, `altered`, `provenance-kid`), its dice, or that they wait for "
+        "their seed's reveal (`sealed-not-yet-checkable`); `more` stands for the problems "
+        "left off. tools/verify_dice.py and the referee's page add `reveal-mismatch` of "
+        "their own.",
+    ),
+]
+LogCode = Annotated[
+    Literal[
+        "cut-head",
+        "chain-restart",
+        "chain-broken",
+        "nonce-repeat",
+        "nonce-back",
+        "nonce-gap",
+        "pending-unfinished",
+        "another-seed",
+        "client-seed-changed",
+        "ruleset-changed",
+        "readings-changed",
+        "supplied-dice",
+        "checkpoint-altered",
+        "checkpoint-unknown",
+        "checkpoint-other-game",
+        "more",
+    ],
+    Fixed(
+        "LogProblemCode",
+        "What is wrong with a game log as a whole (docs/verifiable-rolls.md, *Problem "
+        "codes*): its chain, its head, its nonces, its seed, its ruleset and readings, "
+        "supplied dice, and the checkpoint it continues from; `more` stands for the "
+        "problems left off.",
+    ),
+]
+if not {MORE, SEALED_NOT_YET} <= set(values(EntryCode)) or MORE not in values(LogCode):
+    raise ValueError("the codes by name are not in the fixed sets")  # pragma: no cover
+
 # --- words and forms several answers share ----------------------------------------------------
 
 RulesetId = Annotated[str, Named("RulesetId")]  # the ids of the rulesets an app serves
@@ -87,7 +157,6 @@ CODES = Doc(
     "One code per problem, in the same order (`more` stands for the problems left off); "
     "tools/verify_dice.py reports the same codes. See docs/verifiable-rolls.md."
 )
-Codes = Annotated[list[str], CODES]
 
 # --- a signed answer's provenance -------------------------------------------------------------
 
@@ -161,7 +230,7 @@ class VerifiedEntry(TypedDict):
     ]
     receipt_hash: Annotated[str | None, Doc("What the next entry's prev is")]
     problems: Annotated[list[str], Doc(f"At most {MAX_ENTRY_PROBLEMS}, then '... and N more'")]
-    codes: Codes
+    codes: Annotated[list[EntryCode], CODES]
 
 
 class LogEnd(TypedDict):
@@ -212,7 +281,7 @@ class VerifiedLog(TypedDict):
         Doc("The checkpoint this part continues from; null for a whole log"),
     ]
     problems: Annotated[list[str], Doc(f"At most {MAX_LOG_PROBLEMS}, then '... and N more'")]
-    codes: Codes
+    codes: Annotated[list[LogCode], CODES]
 
 
 class CheckpointSeed(TypedDict):

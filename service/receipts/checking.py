@@ -30,7 +30,7 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, TypeVar
 
 from ..engine import budget
 from ..engine.dice import (
@@ -47,6 +47,7 @@ from .answers import CHECKPOINT_FORMAT as CHECKPOINT_FORMAT
 from .answers import INVALID as INVALID
 from .answers import MAX_ENTRY_PROBLEMS as MAX_ENTRY_PROBLEMS
 from .answers import MAX_LOG_PROBLEMS as MAX_LOG_PROBLEMS
+from .answers import MORE as MORE
 from .answers import NOT_YET as NOT_YET
 from .answers import (
     SEALED,
@@ -56,11 +57,14 @@ from .answers import (
     CheckpointSeed,
     CheckpointState,
     ContinuesFrom,
+    EntryCode,
+    LogCode,
     Verdict,
     VerifiedEntry,
     VerifiedLog,
     VerifyResponse,
 )
+from .answers import SEALED_NOT_YET as SEALED_NOT_YET
 from .answers import VALID as VALID
 from .keys import SealKeys, SigningKeys
 from .sealing import open_token
@@ -72,7 +76,6 @@ MAX_LOG_ENTRIES = 100
 MAX_DOCUMENT_DICE = 10 * MAX_DICE_PER_REQUEST
 MAX_ECHO = 60
 MAX_NAME = 64
-SEALED_NOT_YET = "sealed-not-yet-checkable"
 
 # What checking costs, in the work units of service/engine/budget.py (about 0.1 us of CPU):
 # an entry's signature about 1,500 (a signature that fails is asked of libsodium, then of
@@ -105,10 +108,13 @@ def entry_name(index: int) -> str:
     return f"entry {index + 1}"
 
 
-def capped(found: list[tuple[str, str]], limit: int) -> list[tuple[str, str]]:
+Code = TypeVar("Code", EntryCode, LogCode)
+
+
+def capped(found: list[tuple[Code, str]], limit: int) -> list[tuple[Code, str]]:
     if len(found) <= limit:
         return found
-    return [*found[:limit], ("more", f"... and {len(found) - limit} more")]
+    return [*found[:limit], (MORE, f"... and {len(found) - limit} more")]
 
 
 def _parse_notation(notation: str) -> tuple[int, int] | None:
@@ -201,7 +207,7 @@ class Entry:
     signature_valid: bool = False
     dice_valid: bool | None = None
     receipt_hash: str | None = None
-    found: list[tuple[str, str]] = field(default_factory=list)
+    found: list[tuple[EntryCode, str]] = field(default_factory=list)
 
     def get(self, *path: str) -> Any:
         value = self.document
@@ -209,7 +215,7 @@ class Entry:
             value = value.get(name) if isinstance(value, dict) else None
         return value
 
-    def add(self, code: str, message: str) -> None:
+    def add(self, code: EntryCode, message: str) -> None:
         self.found.append((code, message))
 
     @property
@@ -354,8 +360,8 @@ def check_entry(index: int, document: Any, keys: SigningKeys, seals: SealKeys, n
         entry.receipt_hash = receipt_hash(receipt)
     checked = check_signature(keys, document)
     entry.signature_valid = checked.valid
-    if checked.problem:
-        entry.add(checked.code or "signature", checked.problem)
+    if checked.problem is not None and checked.code is not None:
+        entry.add(checked.code, checked.problem)
     _check_dice(entry, seals, now)
     return entry
 
@@ -480,11 +486,11 @@ NOT_A_CHECKPOINT = (
 
 def read_checkpoint(
     keys: SigningKeys, document: Any
-) -> tuple[Carry | None, ContinuesFrom, list[tuple[str, str]]]:
+) -> tuple[Carry | None, ContinuesFrom, list[tuple[LogCode, str]]]:
     """The carry-over of a checkpoint, what the log's ``continues_from`` says of it, and its
     problems: a checkpoint whose signature does not hold is refused (``checkpoint-altered``),
     one of no known shape too (``checkpoint-unknown``)."""
-    found: list[tuple[str, str]] = []
+    found: list[tuple[LogCode, str]] = []
     carry = None
     signed: bool = False
     if isinstance(document, dict) and set(document) == CHECKPOINT_MEMBERS:
@@ -511,14 +517,14 @@ def read_checkpoint(
 
 @dataclass
 class _Log:
-    found: list[tuple[str, str]] = field(default_factory=list)
+    found: list[tuple[LogCode, str]] = field(default_factory=list)
     chain: bool = True
     head: bool = True
     nonces: bool = True
     one_seed: bool = True
     one_ruleset: bool = True
 
-    def add(self, code: str, message: str) -> None:
+    def add(self, code: LogCode, message: str) -> None:
         self.found.append((code, message))
 
 
@@ -712,7 +718,7 @@ def continue_log(
     *,
     accept_supplied: bool = False,
     start: Carry | None = None,
-    opening: tuple[tuple[str, str], ...] = (),
+    opening: tuple[tuple[LogCode, str], ...] = (),
 ) -> tuple[VerifiedLog, Carry]:
     """The log's checks, continuing from ``start`` (a checkpoint's) when given, as if the
     entries it vouches for came first; answers the report and what a checkpoint after these
@@ -876,7 +882,7 @@ def check(
     ``sign`` is given; else None."""
     start: Carry | None = None
     continues: ContinuesFrom | None = None
-    opening: list[tuple[str, str]] = []
+    opening: list[tuple[LogCode, str]] = []
     if checkpoint is not None:
         start, continues, opening = read_checkpoint(keys, checkpoint)
         log = True

@@ -209,8 +209,8 @@ VERIFY_ANSWER = {
             "signature_valid": False,
             "dice_valid": True,
             "receipt_hash": None,
-            "problems": ["the receipt is not a valid signature by any key of this service"],
-            "codes": ["signature"],
+            "problems": ["the signature does not match the document: it was altered"],
+            "codes": ["altered"],
         }
     ],
     "log": None,
