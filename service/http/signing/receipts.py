@@ -8,7 +8,7 @@ endpoint (endpoints/verify.py) adds its route to ``blp``, beside the key set.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import orjson
 from flask import Flask, Response
@@ -16,10 +16,12 @@ from flask_smorest import Blueprint
 from marshmallow import fields
 
 from ...engine.errors import KINDS, RuleError
+from ...engine.typed import Fixed, values
 from ...receipts import answers, keys
 from ...receipts.canonical import CanonicalizationError
 from ...receipts.signing import Signer
 from ...startup import StartupError, quoted
+from ..document.components import EnumType, ref
 from ..document.derive import field_of, result_schema
 from ..fast.context import current_request, this_app
 
@@ -88,7 +90,20 @@ class ReceiptCanonicalError(RuleError):
 
 
 # Prefer (RFC 7240): a caller that keeps its requests asks for the request pinned by digest.
-MINIMAL = "return=minimal"
+# The preferences a signed operation reads: the request pinned by its digest, or echoed
+# whole (what it does without one). Any other is ignored, as RFC 7240 says.
+Preference = Annotated[
+    Literal["return=minimal", "return=representation"],
+    Fixed(
+        "Preference",
+        "A preference (RFC 7240) a signed operation reads: the request pinned by its digest "
+        "(`return=minimal`), or echoed whole (`return=representation`, the default).",
+    ),
+]
+PREFERENCES = values(Preference)
+MINIMAL: Literal["return=minimal"] = "return=minimal"
+if MINIMAL not in PREFERENCES:  # pragma: no cover
+    raise ValueError("return=minimal is not a preference the operations read")
 PREFER_PARAMETER = "Prefer"  # the parameter component every signed operation names
 PREFER_COMPONENT = {
     "in": "header",
@@ -96,9 +111,11 @@ PREFER_COMPONENT = {
     "required": False,
     "description": "`return=minimal`: the answer's `provenance.request` pins the request by "
     "its digest (`sent` and `rest_sha256`) instead of echoing its whole body, where that is "
-    "shorter; the answer says `Preference-Applied: return=minimal`. Everything else in the "
-    "answer is the same. See docs/verifiable-rolls.md, *Receipts*.",
-    "schema": {"type": "string", "example": MINIMAL},
+    "shorter, and then (only then) says `Preference-Applied: return=minimal`; a body whose "
+    "digest would be no shorter is echoed whole, without the header. Everything else in "
+    "the answer is the same. `return=representation`, the default, echoes the body whole; "
+    "other preferences are ignored (RFC 7240). See docs/verifiable-rolls.md, *Receipts*.",
+    "schema": {**ref(EnumType.of(Preference).name), "example": MINIMAL},
 }
 
 
@@ -122,11 +139,8 @@ def signed(document: dict[str, Any]) -> Response:
     body = req.get_json(silent=True)
     minimal = prefers_minimal(req.environ) and isinstance(body, dict)
     try:
-        document = {
-            **document,
-            "provenance": signer.provenance(req.path, body, digest=minimal),
-        }
-        document = signer.sign(document)
+        provenance = signer.provenance(req.path, body, digest=minimal)
+        document = signer.sign({**document, "provenance": provenance})
     except CanonicalizationError:
         raise ReceiptCanonicalError(
             "the request holds text that is not valid Unicode (a lone surrogate escape) or a "
@@ -135,7 +149,9 @@ def signed(document: dict[str, Any]) -> Response:
         ) from None
     # The Content-Type mimetype="application/json" gives (no charset), without working it out.
     response = Response(orjson.dumps(document), content_type="application/json")
-    if minimal:  # no Vary: Prefer, an answer to a POST with no freshness is never stored
+    # Said only when the body was pinned by its digest: a short body stays whole (request_echo).
+    # No Vary: Prefer, an answer to a POST with no freshness is never stored.
+    if "rest_sha256" in provenance["request"]:
         response.headers["Preference-Applied"] = MINIMAL
     return response
 
