@@ -35,7 +35,6 @@ from ..signing.receipts import DEFAULT_ISSUER, blp, current_keys
 # --- POST /v1/receipts/verify ---------------------------------------------------------------
 
 
-VerifiedEntrySchema = result_schema(answers.VerifiedEntry)
 VerifyResponseSchema = result_schema(answers.VerifyResponse)
 
 
@@ -197,7 +196,7 @@ VERIFY_BODY = {
     },
 }
 
-VERIFY_ANSWER = {
+VERIFY_ANSWER: answers.VerifyResponse = {
     "valid": False,
     "verdict": "invalid",
     "not_yet_checkable": 0,

@@ -162,7 +162,7 @@ def signed(document: dict[str, Any]) -> Response:
 JwksSchema = result_schema(answers.Jwks)
 
 
-JWKS_EXAMPLE = {
+JWKS_EXAMPLE: answers.Jwks = {
     "keys": [
         {
             "kty": "OKP",
