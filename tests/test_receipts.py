@@ -300,9 +300,11 @@ def test_the_checker_accepts_supplied_dice_only_when_told(client: FlaskClient) -
         found = current_keys()
     now = 1767225600
     strict = checking.check(log, found.signer.keys, found.seals, now, log=True)
+    assert strict["log"] is not None
     assert strict["valid"] is False and strict["log"]["accept_supplied"] is False
     assert strict["log"]["codes"] == ["supplied-dice"]
     told = checking.check(log, found.signer.keys, found.seals, now, log=True, accept_supplied=True)
+    assert told["log"] is not None
     assert told["valid"] is True and told["log"]["supplied_entries"] == 1
     entries = [
         checking.check_entry(i, doc, found.signer.keys, found.seals, now)
@@ -399,7 +401,8 @@ def _log_codes(*documents: Doc) -> tuple[list[str], list[str], bool]:
             document = {**document, "provenance": {"request": {"body": {"prev": f"h{index - 1}"}}}}
         entries.append(checking.Entry(index, document, receipt_hash=f"h{index}"))
     report = checking.check_log(entries)
-    return report["codes"], report["problems"], report["one_seed"]
+    codes: list[str] = [*report["codes"]]
+    return codes, report["problems"], report["one_seed"]
 
 
 def _log_roll(dice: Doc) -> Doc:

@@ -70,6 +70,9 @@ MAX_DOCUMENT_DICE = 10 * MAX_DICE_PER_REQUEST
 MAX_ENTRY_PROBLEMS = 5
 MAX_LOG_PROBLEMS = 20
 MAX_ECHO = 60
+# The dice modes, the service's fixed set DiceMode (service/receipts/answers.py): this tool
+# imports nothing of the service, so tests/test_fixed_sets.py checks these are its members.
+SEEDED, SUPPLIED, SEALED = "seeded", "supplied", "sealed"
 SEALED_NOT_YET = "sealed-not-yet-checkable"
 REVEAL_MISMATCH = "reveal-mismatch"
 # What a reveal whose seed does not hash to its commitment stands for among the revealed seeds:
@@ -466,14 +469,14 @@ def check_dice(entry, revealed):
         return
     mode = dice.get("mode") if isinstance(dice, dict) else None
     nonce = _count(dice.get("nonce")) if isinstance(dice, dict) else None
-    if mode == "supplied":
+    if mode == SUPPLIED:
         entry.add(
             "supplied-dice",
             "the player supplied these dice: they cannot be re-derived "
             "(only seeded rolls and revealed sealed rolls can)",
         )
         return
-    if mode not in ("seeded", "sealed") or nonce is None:
+    if mode not in (SEEDED, SEALED) or nonce is None:
         entry.dice_valid = False
         entry.add("no-dice", "`dice` names no seeded, sealed or supplied dice with a nonce")
         return
@@ -481,7 +484,7 @@ def check_dice(entry, revealed):
     if read is None:
         entry.dice_valid = False
         return
-    if mode == "seeded":
+    if mode == SEEDED:
         seed = _seed_text(entry, dice.get("seed"), "seed")
         if seed is not None:
             _rederive(entry, stream(seed, nonce), read)
@@ -531,9 +534,9 @@ def check_entry(index, document, keys, revealed):
 
 def _seed_of(document):
     mode = _get(document, "dice", "mode")
-    if mode == "seeded":
+    if mode == SEEDED:
         return ("seed", str(_get(document, "dice", "seed")))
-    if mode == "sealed":
+    if mode == SEALED:
         return ("commitment", str(_get(document, "dice", "commitment")))
     if isinstance(_get(document, "commitment"), str):
         return ("commitment", document["commitment"])
@@ -725,7 +728,7 @@ def check_log(entries, accept_supplied, start=None, opening=()):
             )
     for entry in entries:
         document = entry.document
-        if _get(document, "dice", "mode") == "supplied":
+        if _get(document, "dice", "mode") == SUPPLIED:
             supplied += 1
             if not accept_supplied:
                 found.append(
@@ -751,7 +754,7 @@ def check_log(entries, accept_supplied, start=None, opening=()):
                     )
                 )
             continue
-        if _get(document, "dice", "mode") == "sealed":
+        if _get(document, "dice", "mode") == SEALED:
             if client_seed is None:
                 client_seed = _get(document, "dice", "client_seed")
             elif _get(document, "dice", "client_seed") != client_seed:
@@ -899,15 +902,11 @@ def carry_of(state):
         return None
     if not (_index(supplied) and (client_seed is None or isinstance(client_seed, str))):
         return None
-    if (
-        isinstance(seed, dict)
-        and seed.get("mode") == "seeded"
-        and isinstance(seed.get("seed"), str)
-    ):
+    if isinstance(seed, dict) and seed.get("mode") == SEEDED and isinstance(seed.get("seed"), str):
         read_seed = ("seed", seed["seed"])
     elif (
         isinstance(seed, dict)
-        and seed.get("mode") == "sealed"
+        and seed.get("mode") == SEALED
         and isinstance(seed.get("commitment"), str)
     ):
         read_seed = ("commitment", seed["commitment"])

@@ -34,6 +34,7 @@ from typing import Any
 
 from . import budget as work
 from . import shape
+from .dice_modes import SEALED, SEEDED, SUPPLIED
 from .dice_requests import MAX_DICE_PER_REQUEST as MAX_DICE_PER_REQUEST
 from .dice_requests import MAX_NONCE as MAX_NONCE
 from .dice_requests import MAX_SIDES as MAX_SIDES
@@ -195,7 +196,7 @@ class SeededDice(_StreamDice):
 
     def describe(self) -> DiceUsed:
         return {
-            "mode": "seeded",
+            "mode": SEEDED,
             "algorithm": ALGORITHM,
             "seed": self.seed,
             "nonce": self.nonce,
@@ -234,7 +235,7 @@ class SealedDice(_StreamDice):
 
     def describe(self) -> DiceUsed:
         described: DiceUsed = {
-            "mode": "sealed",
+            "mode": SEALED,
             "algorithm": SEALED_ALGORITHM,
             "commitment": self.commitment,
             "client_seed": self.client_seed,
@@ -276,7 +277,7 @@ class SuppliedDice(DiceSource):
             )
 
     def describe(self) -> DiceUsed:
-        return {"mode": "supplied", "values": list(self.values)}
+        return {"mode": SUPPLIED, "values": list(self.values)}
 
 
 class _EnumeratingDice(DiceSource):

@@ -6,19 +6,12 @@ annotations``: the schemas read NotRequired at run time.
 
 from typing import Annotated, Literal, NotRequired, TypedDict
 
+from .dice_modes import DiceMode
 from .typed import Doc, Fixed, JsonObject, JsonOf, Limits
 
 # RFC 3339 in UTC, to the second, as the service writes a time (never ``+00:00``).
 UTC_TIME = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"
 
-DiceMode = Annotated[
-    Literal["seeded", "supplied", "sealed"],
-    Fixed(
-        "DiceMode",
-        "How the dice were obtained: rolled from a seed, supplied by the player, or rolled "
-        "from a sealed server seed and the client's seed.",
-    ),
-]
 SeedSource = Annotated[
     Literal["client", "server"],
     Fixed(

@@ -17,6 +17,8 @@ markers, carried in ``Annotated``, say what a type alone cannot:
 * ``Check``: a test a member's value must pass that no limit states (a request's field).
 * ``JsonOf``: an answer's member that is the JSON of a shape (engine/shape.py), of one of
   several (``others``), or of a shape only ever written (``written``).
+* ``Named``: a string of a kind the HTTP layer defines, documents and checks itself, by
+  its component's name (the ids of the rulesets an app serves, which no fixed set lists).
 
 Both are plain data: the engine imports no HTTP code.
 """
@@ -67,7 +69,8 @@ class Pattern:
 @dataclass(frozen=True)
 class Limits:
     """What a member's value must look like beyond its type, stated in place: a string's
-    ``pattern``; a number's ``minimum`` and ``maximum``; a string's or a list's exact
+    ``pattern`` (and the ``error`` a value that misses it is told); a number's ``minimum``
+    and ``maximum``; a string's or a list's exact
     ``length``, or its ``least`` and ``most``."""
 
     pattern: str | None = None
@@ -76,6 +79,17 @@ class Limits:
     maximum: float | None = None
     least: int | None = None
     most: int | None = None
+    # What a request whose value misses ``pattern`` is told, where not the usual words.
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Named:
+    """Marks an ``Annotated[str, Named("RulesetId")]`` as a string whose field (its
+    component and its check) the HTTP layer makes, registered by that name
+    (derive.py, ``named_field``)."""
+
+    name: str
 
 
 @dataclass(frozen=True)

@@ -28,9 +28,9 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, TypeVar
 
 from ..engine import budget
 from ..engine.dice import (
@@ -43,6 +43,29 @@ from ..engine.dice import (
     sealed_seed,
 )
 from ..engine.errors import LimitError, RuleError
+from .answers import CHECKPOINT_FORMAT as CHECKPOINT_FORMAT
+from .answers import INVALID as INVALID
+from .answers import MAX_ENTRY_PROBLEMS as MAX_ENTRY_PROBLEMS
+from .answers import MAX_LOG_PROBLEMS as MAX_LOG_PROBLEMS
+from .answers import MORE as MORE
+from .answers import NOT_YET as NOT_YET
+from .answers import (
+    SEALED,
+    SEEDED,
+    SUPPLIED,
+    Checkpoint,
+    CheckpointSeed,
+    CheckpointState,
+    ContinuesFrom,
+    EntryCode,
+    LogCode,
+    Verdict,
+    VerifiedEntry,
+    VerifiedLog,
+    VerifyResponse,
+)
+from .answers import SEALED_NOT_YET as SEALED_NOT_YET
+from .answers import VALID as VALID
 from .keys import SealKeys, SigningKeys
 from .sealing import open_token
 from .signing import KEPT, asked, check_signature, echoed, receipt_hash, rfc3339
@@ -51,11 +74,8 @@ NOTATION = re.compile(r"^([1-9]\d{0,6})d([1-9]\d{0,6})$")
 MAX_SEED = 256
 MAX_LOG_ENTRIES = 100
 MAX_DOCUMENT_DICE = 10 * MAX_DICE_PER_REQUEST
-MAX_ENTRY_PROBLEMS = 5
-MAX_LOG_PROBLEMS = 20
 MAX_ECHO = 60
 MAX_NAME = 64
-SEALED_NOT_YET = "sealed-not-yet-checkable"
 
 # What checking costs, in the work units of service/engine/budget.py (about 0.1 us of CPU):
 # an entry's signature about 1,500 (a signature that fails is asked of libsodium, then of
@@ -70,7 +90,6 @@ SPLIT = (
     "verify the game in parts of fewer entries: a valid part's answer carries a signed "
     "checkpoint to send with the next part (docs/verifiable-rolls.md, Checkpoints)"
 )
-CHECKPOINT_FORMAT = "fc-checkpoint-v1"
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -89,10 +108,13 @@ def entry_name(index: int) -> str:
     return f"entry {index + 1}"
 
 
-def capped(found: list[tuple[str, str]], limit: int) -> list[tuple[str, str]]:
+Code = TypeVar("Code", EntryCode, LogCode)
+
+
+def capped(found: list[tuple[Code, str]], limit: int) -> list[tuple[Code, str]]:
     if len(found) <= limit:
         return found
-    return [*found[:limit], ("more", f"... and {len(found) - limit} more")]
+    return [*found[:limit], (MORE, f"... and {len(found) - limit} more")]
 
 
 def _parse_notation(notation: str) -> tuple[int, int] | None:
@@ -185,7 +207,7 @@ class Entry:
     signature_valid: bool = False
     dice_valid: bool | None = None
     receipt_hash: str | None = None
-    found: list[tuple[str, str]] = field(default_factory=list)
+    found: list[tuple[EntryCode, str]] = field(default_factory=list)
 
     def get(self, *path: str) -> Any:
         value = self.document
@@ -193,7 +215,7 @@ class Entry:
             value = value.get(name) if isinstance(value, dict) else None
         return value
 
-    def add(self, code: str, message: str) -> None:
+    def add(self, code: EntryCode, message: str) -> None:
         self.found.append((code, message))
 
     @property
@@ -205,7 +227,7 @@ class Entry:
         rolls = self.get("rolls")
         return isinstance(rolls, list) and bool(rolls)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> VerifiedEntry:
         found = capped(self.found, MAX_ENTRY_PROBLEMS)
         return {
             "index": self.index,
@@ -282,14 +304,14 @@ def _check_dice(entry: Entry, seals: SealKeys, now: int) -> None:
         return  # a document without dice, e.g. the answer that sealed a seed
     mode = dice.get("mode") if isinstance(dice, dict) else None
     nonce = _count(dice.get("nonce")) if isinstance(dice, dict) else None
-    if mode == "supplied":
+    if mode == SUPPLIED:
         entry.add(
             "supplied-dice",
             "the player supplied these dice: they cannot be re-derived "
             "(only seeded rolls and revealed sealed rolls can)",
         )
         return
-    if mode not in ("seeded", "sealed") or nonce is None:
+    if mode not in (SEEDED, SEALED) or nonce is None:
         entry.dice_valid = False
         entry.add("no-dice", "`dice` names no seeded, sealed or supplied dice with a nonce")
         return
@@ -297,7 +319,7 @@ def _check_dice(entry: Entry, seals: SealKeys, now: int) -> None:
     if read is None:
         entry.dice_valid = False
         return
-    if mode == "seeded":
+    if mode == SEEDED:
         seed = _seed_text(entry, dice.get("seed"), "seed")
         if seed is not None:
             _rederive(entry, byte_stream(seed, nonce), read)
@@ -338,17 +360,17 @@ def check_entry(index: int, document: Any, keys: SigningKeys, seals: SealKeys, n
         entry.receipt_hash = receipt_hash(receipt)
     checked = check_signature(keys, document)
     entry.signature_valid = checked.valid
-    if checked.problem:
-        entry.add(checked.code or "signature", checked.problem)
+    if checked.problem is not None and checked.code is not None:
+        entry.add(checked.code, checked.problem)
     _check_dice(entry, seals, now)
     return entry
 
 
 def _seed_of(entry: Entry) -> tuple[str, str] | None:
     mode = entry.get("dice", "mode")
-    if mode == "seeded":
+    if mode == SEEDED:
         return ("seed", str(entry.get("dice", "seed")))
-    if mode == "sealed":
+    if mode == SEALED:
         return ("commitment", str(entry.get("dice", "commitment")))
     if isinstance(entry.get("commitment"), str):  # the answer that sealed the seed
         return ("commitment", entry.get("commitment"))
@@ -373,16 +395,18 @@ class Carry:
     supplied: int = 0
 
 
-def state_of(carry: Carry) -> dict[str, Any]:
-    """The ``state`` a checkpoint signs (docs/verifiable-rolls.md, *Checkpoints*)."""
-    seed: dict[str, Any] | None = None
+def state_of(carry: Carry) -> CheckpointState:
+    """The ``state`` a checkpoint signs (docs/verifiable-rolls.md, *Checkpoints*): only of
+    a valid log, whose last entry's receipt has a hash."""
+    seed: CheckpointSeed | None = None
     if carry.seed is not None:
         kind, value = carry.seed
         seed = (
-            {"mode": "seeded", "seed": value}
+            {"mode": SEEDED, "seed": value}
             if kind == "seed"
-            else {"mode": "sealed", "commitment": value}
+            else {"mode": SEALED, "commitment": value}
         )
+    assert carry.receipt_hash is not None
     return {
         "format": CHECKPOINT_FORMAT,
         "entries": carry.entries,
@@ -418,15 +442,11 @@ def carry_of(state: Any) -> Carry | None:
     if not (_index(supplied) and (client_seed is None or isinstance(client_seed, str))):
         return None
     read_seed: tuple[str, str] | None = None
-    if (
-        isinstance(seed, dict)
-        and seed.get("mode") == "seeded"
-        and isinstance(seed.get("seed"), str)
-    ):
+    if isinstance(seed, dict) and seed.get("mode") == SEEDED and isinstance(seed.get("seed"), str):
         read_seed = ("seed", seed["seed"])
     elif (
         isinstance(seed, dict)
-        and seed.get("mode") == "sealed"
+        and seed.get("mode") == SEALED
         and isinstance(seed.get("commitment"), str)
     ):
         read_seed = ("commitment", seed["commitment"])
@@ -466,11 +486,11 @@ NOT_A_CHECKPOINT = (
 
 def read_checkpoint(
     keys: SigningKeys, document: Any
-) -> tuple[Carry | None, dict[str, Any], list[tuple[str, str]]]:
+) -> tuple[Carry | None, ContinuesFrom, list[tuple[LogCode, str]]]:
     """The carry-over of a checkpoint, what the log's ``continues_from`` says of it, and its
     problems: a checkpoint whose signature does not hold is refused (``checkpoint-altered``),
     one of no known shape too (``checkpoint-unknown``)."""
-    found: list[tuple[str, str]] = []
+    found: list[tuple[LogCode, str]] = []
     carry = None
     signed: bool = False
     if isinstance(document, dict) and set(document) == CHECKPOINT_MEMBERS:
@@ -487,7 +507,7 @@ def read_checkpoint(
         carry = carry_of(document.get("state"))
     if carry is None:
         found.append(("checkpoint-unknown", NOT_A_CHECKPOINT))
-    continues = {
+    continues: ContinuesFrom = {
         "entries": carry.entries if carry else None,
         "receipt_hash": carry.receipt_hash if carry else None,
         "signature_valid": signed,
@@ -497,14 +517,14 @@ def read_checkpoint(
 
 @dataclass
 class _Log:
-    found: list[tuple[str, str]] = field(default_factory=list)
+    found: list[tuple[LogCode, str]] = field(default_factory=list)
     chain: bool = True
     head: bool = True
     nonces: bool = True
     one_seed: bool = True
     one_ruleset: bool = True
 
-    def add(self, code: str, message: str) -> None:
+    def add(self, code: LogCode, message: str) -> None:
         self.found.append((code, message))
 
 
@@ -698,8 +718,8 @@ def continue_log(
     *,
     accept_supplied: bool = False,
     start: Carry | None = None,
-    opening: tuple[tuple[str, str], ...] = (),
-) -> tuple[dict[str, Any], Carry]:
+    opening: tuple[tuple[LogCode, str], ...] = (),
+) -> tuple[VerifiedLog, Carry]:
     """The log's checks, continuing from ``start`` (a checkpoint's) when given, as if the
     entries it vouches for came first; answers the report and what a checkpoint after these
     entries carries on."""
@@ -737,7 +757,7 @@ def continue_log(
                 "says accept_supplied)",
             )
     for entry in entries:
-        if entry.get("dice", "mode") == "supplied":
+        if entry.get("dice", "mode") == SUPPLIED:
             supplied += 1
             if not accept_supplied:
                 log.add(
@@ -758,7 +778,7 @@ def continue_log(
                     "a roll from another seed stands in for one of the game's",
                 )
             continue  # a step that rolled nothing, e.g. with fresh server dice: no part
-        if entry.get("dice", "mode") == "sealed":
+        if entry.get("dice", "mode") == SEALED:
             if client_seed is None:
                 client_seed = entry.get("dice", "client_seed")
             elif entry.get("dice", "client_seed") != client_seed:
@@ -802,7 +822,7 @@ def continue_log(
         pending=(pending.index, pending.document) if pending is not None else None,
         supplied=supplied,
     )
-    report = {
+    report: VerifiedLog = {
         "entries": len(entries),
         "chain_unbroken": log.chain,
         "starts_at_beginning": log.head,
@@ -823,21 +843,24 @@ def continue_log(
     return report, carry
 
 
-def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> dict[str, Any]:
+def check_log(entries: list[Entry], *, accept_supplied: bool = False) -> VerifiedLog:
     """The log's checks from the beginning of the game (``continue_log`` without a start)."""
     return continue_log(entries, accept_supplied=accept_supplied)[0]
 
 
-# The verdicts: every check held; something is wrong; nothing is wrong yet, but sealed rolls
-# wait for their reveal (no die of theirs was checked, so the log is not valid yet).
-VALID, INVALID, NOT_YET = "valid", "invalid", "not-yet-checkable"
-LOG_CHECKS = (
-    "chain_unbroken",
-    "starts_at_beginning",
-    "nonces_consecutive",
-    "one_seed",
-    "one_ruleset",
-)
+# The verdicts (answers.py): every check held; something is wrong; nothing is wrong yet, but
+# sealed rolls wait for their reveal (no die of theirs was checked, so the log is not valid).
+
+
+def log_checks(report: VerifiedLog) -> tuple[bool, ...]:
+    """The log's checks that must all hold."""
+    return (
+        report["chain_unbroken"],
+        report["starts_at_beginning"],
+        report["nonces_consecutive"],
+        report["one_seed"],
+        report["one_ruleset"],
+    )
 
 
 def check(
@@ -849,15 +872,17 @@ def check(
     log: bool,
     accept_supplied: bool = False,
     checkpoint: Any = None,
-) -> dict[str, Any]:
+    sign: Callable[[CheckpointState], Checkpoint] | None = None,
+) -> VerifyResponse:
     """The verdict on one response (``log=False``) or a game log, or on the next part of
     one after ``checkpoint`` (a checkpoint document; the part is then a log). Call
     ``document_limits`` first: this re-derives every die the document declares. The
-    report's ``checkpoint`` is the ``state`` a checkpoint after these entries signs, when
-    the log (with what the checkpoint vouches for) is valid; else None."""
+    report's ``checkpoint`` is what ``sign`` makes of the ``state`` a checkpoint after
+    these entries signs, when the log (with what the checkpoint vouches for) is valid and
+    ``sign`` is given; else None."""
     start: Carry | None = None
-    continues: dict[str, Any] | None = None
-    opening: list[tuple[str, str]] = []
+    continues: ContinuesFrom | None = None
+    opening: list[tuple[LogCode, str]] = []
     if checkpoint is not None:
         start, continues, opening = read_checkpoint(keys, checkpoint)
         log = True
@@ -866,7 +891,8 @@ def check(
     for i, doc in enumerate(documents):
         _charge(SIGNATURE_WORK + declared_dice(doc) * DIE_WORK, f"checking {entry_name(i)}")
         entries.append(check_entry(offset + i, doc, keys, seals, now))
-    report, carry = None, None
+    report: VerifiedLog | None = None
+    carry: Carry | None = None
     if log:
         report, carry = continue_log(
             entries, accept_supplied=accept_supplied, start=start, opening=tuple(opening)
@@ -876,17 +902,19 @@ def check(
     if report is not None:
         holds = (
             holds
-            and all(report[name] for name in LOG_CHECKS)
+            and all(log_checks(report))
             and (accept_supplied or not report["supplied_entries"])
             and not opening
         )
     waiting = sum(any(code == SEALED_NOT_YET for code, _ in e.found) for e in entries)
-    verdict = VALID if holds and not waiting else NOT_YET if holds else INVALID
+    verdict: Verdict = VALID if holds and not waiting else NOT_YET if holds else INVALID
     return {
         "valid": verdict == VALID,
         "verdict": verdict,
         "not_yet_checkable": waiting,
         "entries": [e.as_dict() for e in entries],
         "log": report,
-        "checkpoint": state_of(carry) if carry is not None and verdict == VALID else None,
+        "checkpoint": sign(state_of(carry))
+        if sign is not None and carry is not None and verdict == VALID
+        else None,
     }

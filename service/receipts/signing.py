@@ -38,6 +38,7 @@ from nacl.bindings import (
 )
 from nacl.exceptions import BadSignatureError
 
+from .answers import SignatureCode
 from .canonical import CanonicalizationError, canonical_json
 from .keys import SigningKeys
 
@@ -169,7 +170,7 @@ class Checked:
     valid: bool
     kid: str | None
     problem: str | None
-    code: str | None = None
+    code: SignatureCode | None = None
 
 
 def canonical_b64url(text: str) -> bool:

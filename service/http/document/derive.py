@@ -16,11 +16,14 @@ out from it, member by member:
 * a named string form, ``Annotated[str, Pattern(...)]``: a ``$ref`` to its component; in
   a request (a shape's member) also checked against its pattern, refused in the words of
   the form's ``invalid``;
-* ``Annotated[X, Limits(...)]``: the member's pattern or length, in place.
+* ``Annotated[X, Limits(...)]``: the member's pattern or length, in place;
 * ``Annotated[X, Check(test, message)]``: a test of the value beyond its limits;
 * ``Annotated[JsonObject, JsonOf(...)]``: the JSON of a shape, as the request that takes
   it back reads it; ``oneOf`` several (``others``); a shape only ever written
-  (``written=True``) as ``to_json`` writes it, every member there (``written_schema``).
+  (``written=True``) as ``to_json`` writes it, every member there (``written_schema``);
+* ``Annotated[str, Named(name)]``: the field the HTTP layer registered under ``name``
+  (``named_field``), for a kind it documents and checks itself (the ruleset ids it serves);
+* ``Any``: any JSON value; ``dict[str, Any]``: any JSON object.
 
 Result schemas document the answers; views write the very dicts the steps return, so none
 of this runs per request. Each schema is built once (and cached), at import.
@@ -31,12 +34,13 @@ from __future__ import annotations
 import re
 import types
 import typing
+from collections.abc import Callable
 from typing import Any, Literal, NotRequired, Required
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from ...engine import shape
-from ...engine.typed import Check, Doc, Fixed, JsonObject, JsonOf, Limits, Pattern, Via
+from ...engine.typed import Check, Doc, Fixed, JsonObject, JsonOf, Limits, Named, Pattern, Via
 from .components import EnumType, pattern_component
 from .fields import BoundedList, Const, Inches, OneOf, StrictBoolean, StrictInteger
 
@@ -84,6 +88,16 @@ class _Form(_Named):
         return text
 
 
+_NAMED: dict[str, Callable[..., fields.Field[Any]]] = {}
+
+
+def named_field(name: str, make: Callable[..., fields.Field[Any]]) -> None:
+    """Register how the field of a member marked ``Named(name)`` is made (``make`` takes
+    the field's keyword arguments): once, the same maker each time."""
+    if _NAMED.setdefault(name, make) != make:
+        raise ValueError(f"two different fields are both named {name!r}")
+
+
 def result_schema(typed: type) -> type[Schema]:
     """The schema of the TypedDict ``typed``, named as it is (built once)."""
     found = _SCHEMAS.get(typed)
@@ -122,8 +136,21 @@ def members_schema(cls: type) -> type[Schema]:
     return found
 
 
-def _member_field(member: shape.Member) -> fields.Field[Any]:
-    kwargs: dict[str, Any] = {"strict": True}
+_QUERIES: dict[type, type[Schema]] = {}
+
+
+def query_schema(cls: type) -> type[Schema]:
+    """The schema that reads the shape ``cls``'s members from a query string, whose values
+    are text (``true``, ``5``): its fields read them as webargs does, not strictly."""
+    found = _QUERIES.get(cls)
+    if found is None:
+        declared = {m.attr: _member_field(m, strict=False) for m in shape.members(cls)}
+        found = _QUERIES[cls] = type(f"{shape.component_name(cls)}Query", (Schema,), declared)
+    return found
+
+
+def _member_field(member: shape.Member, *, strict: bool = True) -> fields.Field[Any]:
+    kwargs: dict[str, Any] = {"strict": strict}
     if member.key != member.attr:
         kwargs["data_key"] = member.key
     if member.omitted:
@@ -167,6 +194,9 @@ def field_of(hint: Any, *, strict: bool = False, **kwargs: Any) -> fields.Field[
                 json_of = extra
         if json_of is not None:
             return _json_of(json_of, base, **kwargs)
+        for extra in extras:
+            if isinstance(extra, Named):
+                return _NAMED[extra.name](**kwargs)
         if any(isinstance(extra, Fixed) for extra in extras):
             return EnumType.of(hint).field(**kwargs)
         if limits is not None and typing.get_origin(shape.bare(base)) in (list, tuple):
@@ -214,6 +244,8 @@ def field_of(hint: Any, *, strict: bool = False, **kwargs: Any) -> fields.Field[
         if args[0] is not str:
             raise TypeError(f"a map keyed by {args[0]!r}: JSON keys are strings")
         return fields.Dict(keys=fields.String(), values=field_of(args[1], strict=strict), **kwargs)
+    if hint is Any:
+        return fields.Raw(**kwargs)
     kinds = _STRICT if strict else _SCALARS
     if hint in kinds:
         return kinds[hint](**kwargs)
@@ -276,7 +308,10 @@ def _checks(limits: Limits) -> validate.Validator | list[validate.Validator]:
     """The validators of a scalar's ``Limits``."""
     checks: list[validate.Validator] = []
     if limits.pattern is not None:
-        checks.append(validate.Regexp(limits.pattern))
+        if limits.error is None:
+            checks.append(validate.Regexp(limits.pattern))
+        else:
+            checks.append(validate.Regexp(limits.pattern, error=limits.error))
     if limits.length is not None:
         checks.append(validate.Length(equal=limits.length))
     if limits.least is not None or limits.most is not None:

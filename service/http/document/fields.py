@@ -159,16 +159,3 @@ def count(low: int, high: int, **kwargs: Any) -> StrictInteger:
 def inches(low: float, high: float, **kwargs: Any) -> Inches:
     """A distance or calibre in inches from ``low`` to ``high`` (every ruleset's one field)."""
     return Inches(validate=validate.Range(min=low, max=high), **kwargs)
-
-
-def date_time(**kwargs: Any) -> fields.String:
-    """An RFC 3339 UTC time, as the service writes it: a string with a ``pattern``, not
-    ``format: date-time``, which generated clients turn into a date object that writes
-    itself back another way (``+00:00`` for ``Z``) and breaks the receipt of an answer
-    passed back to ``/v1/receipts/verify``."""
-    metadata = {
-        "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$",
-        "description": "RFC 3339 time in UTC, to the second",
-        "example": "2026-11-30T09:30:00Z",
-    }
-    return fields.String(metadata={**metadata, **kwargs.pop("metadata", {})}, **kwargs)

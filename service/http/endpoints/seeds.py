@@ -8,50 +8,37 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 import orjson
 from flask import Response
 from flask_smorest import Blueprint
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import ValidationError
 
 from ...engine.dice import SEALED_ALGORITHM
 from ...engine.errors import KINDS, RuleError
 from ...engine.ruleset import Ruleset
-from ...receipts import sealing
+from ...engine.typed import Doc, Limits, Omitted
+from ...receipts import answers, sealing
+from ...receipts.answers import Prev, RulesetId
 from ...receipts.signing import rfc3339
-from ..document.fields import StrictInteger, date_time
+from ..document.derive import named_field, result_schema, shape_schema
 from ..fast.problems import problem
-from ..signing.receipts import (
-    HASH,
-    PREFER_PARAMETER,
-    ProvenanceSchema,
-    current_keys,
-    prev_field,
-    receipt_field,
-    signed,
-)
+from ..signing.receipts import HASH, PREFER_PARAMETER, current_keys, signed
 from .envelope import RULESET_ID, rules_schema, serving
 
 MAX_REVEAL_IN = sealing.MAX_REVEAL_IN
 DEFAULT_REVEAL_IN = 24 * 3600
 
-# The example binding: the SHA-256 of the example client seed "ajax-4f1c9e27b3d05a86".
-EXAMPLE_CLIENT_SEED = "ajax-4f1c9e27b3d05a86"
-EXAMPLE_BINDING = sealing.client_seed_hash(EXAMPLE_CLIENT_SEED)
-
-BINDING_DESCRIPTION = (
-    "Hex SHA-256 (64 lowercase digits, as `sha256sum` prints it) of the UTF-8 client seed "
-    "the roller will use, committed before the server seed exists. A bound token rolls only "
-    "with that client seed, so whoever holds the token cannot try client seeds until one "
-    "gives the dice they want. null: the token is unbound, and its holder can."
+EXAMPLE_CLIENT_SEED = answers.EXAMPLE_CLIENT_SEED
+EXAMPLE_BINDING = answers.EXAMPLE_BINDING
+RULES_IN = (
+    "The game's readings (ruling id to reading id, as a step's `rules`; leave out a ruling "
+    "read the default way): bound with `ruleset`"
 )
 
-RULES_BINDING = (
-    'Hex SHA-256 of the RFC 8785 JSON of `{"ruleset": ..., "rules": ...}` (the ruleset and '
-    "every ruling's reading in force) the token binds: it rolls a step of that ruleset under "
-    "those readings only (a plain dice roll too). null: the token binds no rules."
-)
+named_field(RULESET_ID.name, RULESET_ID.field)
 
 
 class GameRulesError(RuleError):
@@ -75,100 +62,50 @@ def game_readings(ruleset: Ruleset | None, rules: Any) -> dict[str, str] | None:
     return ruleset.readings_in_force(chosen)
 
 
-def ruleset_field() -> fields.String:
-    return RULESET_ID.field(
-        metadata={"description": "The game's ruleset, fixed before the first roll"}
-    )
+@dataclass(frozen=True, kw_only=True)
+class SealRequest:
+    """What POST /v1/seeds reads."""
 
-
-def rules_in_field() -> fields.Dict:
-    return fields.Dict(
-        keys=fields.String(),
-        values=fields.String(),
-        metadata={
-            "description": "The game's readings (ruling id to reading id, as a step's `rules`; "
-            "leave out a ruling read the default way): bound with `ruleset`"
-        },
-    )
-
-
-class SealRequestSchema(Schema):
-    reveal_in = StrictInteger(
-        load_default=DEFAULT_REVEAL_IN,
-        validate=validate.Range(min=0, max=MAX_REVEAL_IN),
-        metadata={
-            "description": "Seconds until the seed may be revealed (default one day, at most "
-            "a year). Steps refuse the token from then on: set it past the game's end."
-        },
-    )
-    client_seed_sha256 = fields.String(
-        validate=validate.Regexp(HASH, error="Not a hex SHA-256 (64 lowercase hex digits)."),
-        metadata={
-            "description": "Binds the token to one client seed: the hex SHA-256 (64 lowercase "
-            'digits, `printf %s "$client_seed" | sha256sum`) of the client seed the roller '
-            "chose. Rolls with the token must then send that very client seed as "
+    reveal_in: Annotated[
+        int,
+        Limits(minimum=0, maximum=MAX_REVEAL_IN),
+        Doc(
+            "Seconds until the seed may be revealed (default one day, at most a year). Steps "
+            "refuse the token from then on: set it past the game's end."
+        ),
+    ] = DEFAULT_REVEAL_IN
+    client_seed_sha256: Annotated[
+        str | None,
+        Omitted(),
+        Limits(pattern=HASH, error="Not a hex SHA-256 (64 lowercase hex digits)."),
+        Doc(
+            "Binds the token to one client seed: the hex SHA-256 (64 lowercase digits, "
+            '`printf %s "$client_seed" | sha256sum`) of the client seed the roller chose. '
+            "Rolls with the token must then send that very client seed as "
             "`dice.client_seed` (anything else is a 422). Leave out for an unbound token, "
             "with which the holder can try any client seed.",
-            "example": EXAMPLE_BINDING,
-        },
-    )
-    ruleset = ruleset_field()
-    rules = rules_in_field()
-    prev = prev_field()
+            example=EXAMPLE_BINDING,
+        ),
+    ] = None
+    ruleset: Annotated[
+        RulesetId | None, Omitted(), Doc("The game's ruleset, fixed before the first roll")
+    ] = None
+    rules: Annotated[dict[str, str] | None, Omitted(), Doc(RULES_IN)] = None
+    prev: Annotated[Prev | None, Omitted()] = None
 
 
-class SealedSeedSchema(Schema):
-    commitment = fields.String(
-        required=True, metadata={"description": "Hex SHA-256 of the secret server seed"}
-    )
-    algorithm = fields.String(required=True, metadata={"example": SEALED_ALGORITHM})
-    issued_at = date_time(required=True)
-    reveal_after = date_time(required=True, metadata={"example": "2026-12-01T09:30:00Z"})
-    sealed = fields.String(
-        required=True,
-        metadata={"description": "The token: send it as dice.sealed, and to /reveal later"},
-    )
-    client_seed_sha256 = fields.String(
-        required=True,
-        allow_none=True,
-        metadata={"description": BINDING_DESCRIPTION, "example": EXAMPLE_BINDING},
-    )
-    rules_sha256 = fields.String(
-        required=True, allow_none=True, metadata={"description": RULES_BINDING}
-    )
+@dataclass(frozen=True)
+class RevealRequest:
+    """What POST /v1/seeds/reveal reads."""
+
+    sealed: Annotated[
+        str,
+        Limits(least=1, most=sealing.MAX_TOKEN),
+        Doc("The token POST /v1/seeds returned"),
+    ]
 
 
-class SealResponseSchema(SealedSeedSchema):
-    ruleset = RULESET_ID.field(
-        required=True,
-        allow_none=True,
-        metadata={"description": "The ruleset the token binds; null: none"},
-    )
-    rules = fields.Dict(
-        required=True,
-        allow_none=True,
-        metadata={
-            "description": "The readings in force the token binds (every ruling's, defaults "
-            "included); a game log that opens with this answer is checked against them"
-        },
-    )
-    provenance = fields.Nested(ProvenanceSchema, required=True)
-    receipt = receipt_field()
-
-
-class RevealRequestSchema(Schema):
-    sealed = fields.String(
-        required=True,
-        validate=validate.Length(min=1, max=sealing.MAX_TOKEN),
-        metadata={"description": "The token POST /v1/seeds returned"},
-    )
-
-
-class RevealResponseSchema(SealedSeedSchema):
-    seed = fields.String(required=True, metadata={"description": "The server seed, revealed"})
-
-
-def _described(opened: sealing.Sealed, token: str) -> dict[str, Any]:
+def _described(opened: sealing.Sealed, token: str) -> answers.SealedSeed:
     return {
         "commitment": opened.commitment,
         "algorithm": SEALED_ALGORITHM,
@@ -186,7 +123,7 @@ EXAMPLE_TOKEN = sealing.seal_example("example-seed-public-by-design", 1767225600
 
 
 SEAL_EXAMPLE = {"reveal_in": 86400, "client_seed_sha256": EXAMPLE_BINDING}
-SEAL_ANSWER = {
+SEAL_ANSWER: answers.SealResponse = {
     **_described(
         sealing.Sealed(
             "example-seed-public-by-design",
@@ -209,7 +146,7 @@ SEAL_ANSWER = {
     "rules": None,
     "receipt": "eyJhbGciOiJFZDI1NTE5Iiwia2lkIjoiZXhhbXBsZSJ9..c2lnbmF0dXJl",
 }
-REVEAL_ANSWER = {
+REVEAL_ANSWER: answers.RevealResponse = {
     **_described(
         sealing.Sealed(
             "example-seed-public-by-design", 1767225600, 1767225600, sealing.EXAMPLE_KID
@@ -223,29 +160,17 @@ REVEAL_ANSWER = {
 # --- POST /v1/games: a signed header that fixes a game's rules before its first roll -------
 
 
-class GameRequestSchema(Schema):
-    ruleset = RULESET_ID.field(required=True, metadata={"description": "The game's ruleset"})
-    rules = rules_in_field()
-    prev = prev_field()
+@dataclass(frozen=True, kw_only=True)
+class GameRequest:
+    """What POST /v1/games reads."""
 
-
-class GameResponseSchema(Schema):
-    ruleset = RULESET_ID.field(required=True, metadata={"example": "salvo-solo"})
-    step = fields.String(
-        required=True, metadata={"description": "Always `game-header`", "example": "game-header"}
-    )
-    rules = fields.Dict(
-        required=True,
-        metadata={
-            "description": "Every ruling's reading in force for this game, defaults included"
-        },
-    )
-    provenance = fields.Nested(ProvenanceSchema, required=True)
-    receipt = receipt_field()
+    ruleset: Annotated[RulesetId, Doc("The game's ruleset")]
+    rules: Annotated[dict[str, str] | None, Omitted(), Doc(RULES_IN)] = None
+    prev: Annotated[Prev | None, Omitted()] = None
 
 
 GAME_EXAMPLE = {"ruleset": "salvo-solo", "rules": {"straddle-21-plus": "no-effect"}}
-HEADER_STEP = "game-header"
+HEADER_STEP = answers.HEADER_STEP
 
 
 SEAL_DOC: dict[str, Any] = dict(
@@ -322,49 +247,47 @@ def blueprints(served: Sequence[Ruleset]) -> tuple[Blueprint, Blueprint]:
 
     @blp.route("", methods=["POST"])
     @blp.doc(**SEAL_DOC)
-    @blp.arguments(serving(SealRequestSchema(), ids), example=SEAL_EXAMPLE)
-    @blp.response(200, SealResponseSchema, example=SEAL_ANSWER)
-    def seal(args: dict[str, Any]) -> Response:
+    @blp.arguments(serving(shape_schema(SealRequest)(), ids), example=SEAL_EXAMPLE)
+    @blp.response(200, result_schema(answers.SealResponse), example=SEAL_ANSWER)
+    def seal(args: SealRequest) -> Response:
         return _seal(args, by_id)
 
     @blp.route("/reveal", methods=["POST"])
     @blp.doc(**REVEAL_DOC)
-    @blp.arguments(RevealRequestSchema(), example={"sealed": EXAMPLE_TOKEN})
-    @blp.response(200, RevealResponseSchema, example=REVEAL_ANSWER)
+    @blp.arguments(shape_schema(RevealRequest)(), example={"sealed": EXAMPLE_TOKEN})
+    @blp.response(200, result_schema(answers.RevealResponse), example=REVEAL_ANSWER)
     @blp.alt_response(409, response="Conflict")
-    def reveal(args: dict[str, Any]) -> Response:
+    def reveal(args: RevealRequest) -> Response:
         return _reveal(args)
 
     @games.route("", methods=["POST"])
     @games.doc(**GAME_DOC)
-    @games.arguments(serving(GameRequestSchema(), ids), example=GAME_EXAMPLE)
-    @games.response(200, GameResponseSchema)
-    def open_game(args: dict[str, Any]) -> Response:
+    @games.arguments(serving(shape_schema(GameRequest)(), ids), example=GAME_EXAMPLE)
+    @games.response(200, result_schema(answers.GameResponse))
+    def open_game(args: GameRequest) -> Response:
         return _open_game(args, by_id)
 
     return blp, games
 
 
-def _seal(args: dict[str, Any], by_id: Mapping[str, Ruleset]) -> Response:
+def _seal(args: SealRequest, by_id: Mapping[str, Ruleset]) -> Response:
     """Seal a secret seed"""
     now = int(time.time())
-    ruleset = args.get("ruleset")
-    readings = game_readings(None if ruleset is None else by_id[ruleset], args.get("rules"))
+    ruleset = args.ruleset
+    readings = game_readings(None if ruleset is None else by_id[ruleset], args.rules)
     binding = (
         None if ruleset is None or readings is None else sealing.rules_binding(ruleset, readings)
     )
     seed = sealing.new_server_seed()
     keys = current_keys().seals
-    token = sealing.seal(
-        keys, seed, now, now + args["reveal_in"], args.get("client_seed_sha256"), binding
-    )
+    token = sealing.seal(keys, seed, now, now + args.reveal_in, args.client_seed_sha256, binding)
     described = _described(sealing.open_token(keys, token), token)
     return signed({**described, "ruleset": ruleset, "rules": readings})
 
 
-def _reveal(args: dict[str, Any]) -> Response:
+def _reveal(args: RevealRequest) -> Response:
     """Reveal a sealed seed"""
-    opened = sealing.open_token(current_keys().seals, args["sealed"], field="sealed")
+    opened = sealing.open_token(current_keys().seals, args.sealed, field="sealed")
     if time.time() < opened.reveal_after:
         return problem(
             409,
@@ -372,12 +295,11 @@ def _reveal(args: dict[str, Any]) -> Response:
             "Conflict",
             f"this seed stays sealed until {rfc3339(opened.reveal_after)}",
         )
-    body = {**_described(opened, args["sealed"]), "seed": opened.seed}
+    body: answers.RevealResponse = {**_described(opened, args.sealed), "seed": opened.seed}
     return Response(orjson.dumps(body), mimetype="application/json")
 
 
-def _open_game(args: dict[str, Any], by_id: Mapping[str, Ruleset]) -> Response:
+def _open_game(args: GameRequest, by_id: Mapping[str, Ruleset]) -> Response:
     """Fix a game's ruleset and readings"""
-    ruleset = args["ruleset"]
-    readings = game_readings(by_id[ruleset], args.get("rules"))
-    return signed({"ruleset": ruleset, "step": HEADER_STEP, "rules": readings})
+    readings = game_readings(by_id[args.ruleset], args.rules)
+    return signed({"ruleset": args.ruleset, "step": HEADER_STEP, "rules": readings})

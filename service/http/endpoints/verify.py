@@ -10,246 +10,50 @@ import functools
 import inspect
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import repeat
-from typing import Any
+from typing import Annotated, Any, cast
 
 import orjson
 from flask import Response
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields
 
 from ...engine import budget
 from ...engine import dice as engine_dice
 from ...engine.errors import KINDS
 from ...engine.ruleset import Ruleset
-from ...receipts import checking
-from ..document.components import EnumType, camel, component, ref
-from ..document.fields import date_time
+from ...engine.typed import Doc
+from ...receipts import answers, checking
+from ...receipts.signing import Signer
+from ..document.components import camel, component, ref
+from ..document.derive import query_schema, result_schema
 from ..fast import jsonbody
 from ..fast.context import current_request
 from ..fast.problems import problem
-from ..signing.receipts import DEFAULT_ISSUER, blp, current_keys, receipt_field
+from ..signing.receipts import DEFAULT_ISSUER, blp, current_keys
 
 # --- POST /v1/receipts/verify ---------------------------------------------------------------
 
 
-CODES = {
-    "description": "One code per problem, in the same order (`more` stands for the problems "
-    "left off); tools/verify_dice.py reports the same codes. See docs/verifiable-rolls.md."
-}
+VerifyResponseSchema = result_schema(answers.VerifyResponse)
 
 
-INDEX = (
-    "counting from 0 (the first entry is 0); the `problems` texts name entries counting "
-    'from 1, as players do ("entry 1" is index 0)'
-)
+@dataclass(frozen=True)
+class VerifyQuery:
+    """The query of POST /v1/receipts/verify."""
+
+    accept_supplied: Annotated[
+        bool,
+        Doc(
+            "The referee accepts dice the players rolled at the table: a log with supplied "
+            "entries can be valid (they are counted in `supplied_entries`). Without it, a "
+            "log is valid only if the service rolled every entry's dice from the game's one "
+            "seed."
+        ),
+    ] = False
 
 
-VERDICT = EnumType(
-    "Verdict",
-    (checking.VALID, checking.INVALID, checking.NOT_YET),
-    "The verdict in one word: `valid`; `invalid` (the problems say what is wrong); "
-    "`not-yet-checkable`: nothing found wrong, but sealed rolls wait for their seed's reveal "
-    "and none of their dice was checked (ask again after `reveal_after`). "
-    "tools/verify_dice.py adds `signatures-not-checked` and `dice-valid` of its own.",
-)
-
-
-class VerifiedEntrySchema(Schema):
-    index = fields.Integer(
-        required=True, metadata={"description": f"The entry's place in the log, {INDEX}"}
-    )
-    ruleset = fields.String(required=True, allow_none=True)
-    step = fields.String(required=True, allow_none=True)
-    signature_valid = fields.Boolean(required=True)
-    dice_valid = fields.Boolean(
-        required=True,
-        allow_none=True,
-        metadata={"description": "null: dice the player supplied, or a seed still sealed"},
-    )
-    receipt_hash = fields.String(
-        required=True, allow_none=True, metadata={"description": "What the next entry's prev is"}
-    )
-    problems = fields.List(
-        fields.String(),
-        required=True,
-        metadata={"description": f"At most {checking.MAX_ENTRY_PROBLEMS}, then '... and N more'"},
-    )
-    codes = fields.List(fields.String(), required=True, metadata=CODES)
-
-
-class LogEndSchema(Schema):
-    index = fields.Integer(
-        required=True, metadata={"description": f"The log's last entry, {INDEX}"}
-    )
-    receipt_hash = fields.String(required=True, allow_none=True)
-    nonce = fields.Integer(
-        required=True, allow_none=True, metadata={"description": "The game's last nonce"}
-    )
-
-
-class VerifiedLogSchema(Schema):
-    entries = fields.Integer(required=True)
-    chain_unbroken = fields.Boolean(required=True)
-    starts_at_beginning = fields.Boolean(
-        required=True,
-        metadata={
-            "description": "False when the first entry carries a `prev` or the first roll's "
-            "nonce is past 1: the log's head was cut off"
-        },
-    )
-    nonces_consecutive = fields.Boolean(required=True)
-    one_seed = fields.Boolean(required=True)
-    one_ruleset = fields.Boolean(
-        required=True,
-        metadata={
-            "description": "Every entry that names a ruleset names the game's one ruleset and "
-            "the same readings in force (`rules`) as the first that does (a seal or header "
-            "that binds them, else the first step); a plain dice roll names none and may join"
-        },
-    )
-    supplied_entries = fields.Integer(
-        required=True, metadata={"description": "Entries whose dice the player supplied"}
-    )
-    accept_supplied = fields.Boolean(required=True)
-    ends_with = fields.Nested(
-        LogEndSchema,
-        required=True,
-        metadata={
-            "description": "Where the log ends: compare with the last receipt the players hold "
-            "(a cut-off tail cannot be seen in the log itself)"
-        },
-    )
-    continues_from = fields.Nested(
-        "ContinuesFromSchema",
-        required=True,
-        allow_none=True,
-        metadata={"description": "The checkpoint this part continues from; null for a whole log"},
-    )
-    problems = fields.List(
-        fields.String(),
-        required=True,
-        metadata={"description": f"At most {checking.MAX_LOG_PROBLEMS}, then '... and N more'"},
-    )
-    codes = fields.List(fields.String(), required=True, metadata=CODES)
-
-
-class ContinuesFromSchema(Schema):
-    entries = fields.Integer(
-        required=True,
-        allow_none=True,
-        metadata={"description": "How many entries the checkpoint vouches for (null: unreadable)"},
-    )
-    receipt_hash = fields.String(
-        required=True,
-        allow_none=True,
-        metadata={"description": "The receipt hash of the checkpoint's last entry"},
-    )
-    signature_valid = fields.Boolean(
-        required=True, metadata={"description": "Whether the checkpoint is this service's"}
-    )
-
-
-class CheckpointProvenanceSchema(Schema):
-    service = fields.String(required=True, metadata={"example": DEFAULT_ISSUER})
-    kid = fields.String(required=True, metadata={"description": "The key that signed"})
-    issued_at = date_time(required=True)
-
-
-CHECKPOINT_SEED_MODE = EnumType(
-    "CheckpointSeedMode",
-    ("seeded", "sealed"),
-    "How the game's dice are rolled: from a seed (`seed`), or a sealed seed (`commitment`).",
-)
-
-
-class CheckpointSeedSchema(Schema):
-    mode = CHECKPOINT_SEED_MODE.field(required=True)
-    seed = fields.String(metadata={"description": "The game's seed (seeded games)"})
-    commitment = fields.String(metadata={"description": "The sealed seed's commitment"})
-
-
-class CheckpointGameSchema(Schema):
-    ruleset = fields.String(required=True)
-    rules = fields.Raw(
-        required=True, allow_none=True, metadata={"description": "The readings in force"}
-    )
-
-
-class CheckpointPendingSchema(Schema):
-    index = fields.Integer(required=True, metadata={"description": f"The pending turn, {INDEX}"})
-    answer = fields.Dict(required=True, metadata={"description": "Its answer, whole"})
-
-
-class CheckpointStateSchema(Schema):
-    format = fields.String(required=True, metadata={"example": checking.CHECKPOINT_FORMAT})
-    entries = fields.Integer(
-        required=True,
-        metadata={"description": "Entries checked so far: the next part's first is the next"},
-    )
-    receipt_hash = fields.String(
-        required=True, metadata={"description": "The last entry's: the next part's first prev"}
-    )
-    nonce = fields.Integer(
-        required=True, allow_none=True, metadata={"description": "The game's last"}
-    )
-    nonce_shown = fields.Boolean(
-        required=True, metadata={"description": "Whether the last nonce's dice were shown"}
-    )
-    seed = fields.Nested(CheckpointSeedSchema, required=True, allow_none=True)
-    client_seed = fields.String(required=True, allow_none=True)
-    game = fields.Nested(CheckpointGameSchema, required=True, allow_none=True)
-    pending = fields.Nested(
-        CheckpointPendingSchema,
-        required=True,
-        allow_none=True,
-        metadata={"description": "The Salvo! turn left pending, when one is open"},
-    )
-    supplied_entries = fields.Integer(required=True)
-
-
-class CheckpointSchema(Schema):
-    state = fields.Nested(CheckpointStateSchema, required=True)
-    provenance = fields.Nested(CheckpointProvenanceSchema, required=True)
-    receipt = receipt_field()
-
-
-class VerifyResponseSchema(Schema):
-    valid = fields.Boolean(
-        required=True,
-        metadata={
-            "description": "True only when every check held and every die was re-derived "
-            "(`verdict` is `valid`)"
-        },
-    )
-    verdict = VERDICT.field(required=True)
-    not_yet_checkable = fields.Integer(
-        required=True, metadata={"description": "Entries whose sealed seed is not revealed yet"}
-    )
-    entries = fields.List(fields.Nested(VerifiedEntrySchema), required=True)
-    log = fields.Nested(VerifiedLogSchema, required=True, allow_none=True)
-    checkpoint = fields.Nested(
-        CheckpointSchema,
-        required=True,
-        allow_none=True,
-        metadata={
-            "description": "When a log (or a part of one) is valid: a signed checkpoint to "
-            'send with the next part, as {"checkpoint": ..., "entries": [...]}. It does not '
-            "expire. null otherwise, and for one response."
-        },
-    )
-
-
-class VerifyQuerySchema(Schema):
-    accept_supplied = fields.Boolean(
-        load_default=False,
-        metadata={
-            "description": "The referee accepts dice the players rolled at the table: a log "
-            "with supplied entries can be valid (they are counted in `supplied_entries`). "
-            "Without it, a log is valid only if the service rolled every entry's dice from "
-            "the game's one seed."
-        },
-    )
+VerifyQuerySchema = query_schema(VerifyQuery)
 
 
 VERIFY_EXAMPLE = {
@@ -392,7 +196,7 @@ VERIFY_BODY = {
     },
 }
 
-VERIFY_ANSWER = {
+VERIFY_ANSWER: answers.VerifyResponse = {
     "valid": False,
     "verdict": "invalid",
     "not_yet_checkable": 0,
@@ -404,8 +208,8 @@ VERIFY_ANSWER = {
             "signature_valid": False,
             "dice_valid": True,
             "receipt_hash": None,
-            "problems": ["the receipt is not a valid signature by any key of this service"],
-            "codes": ["signature"],
+            "problems": ["the signature does not match the document: it was altered"],
+            "codes": ["altered"],
         }
     ],
     "log": None,
@@ -479,6 +283,14 @@ def _plainly(documented: Callable[..., Any]) -> Callable[[], Response]:
     return functools.update_wrapper(plain, documented)
 
 
+def _checkpoint(signer: Signer, state: answers.CheckpointState) -> answers.Checkpoint:
+    """The signed checkpoint of ``state``: its provenance names no request."""
+    provenance = signer.provenance("", None)
+    del provenance["request"]
+    # sign() adds the receipt that makes it a Checkpoint.
+    return cast(answers.Checkpoint, signer.sign({"state": state, "provenance": provenance}))
+
+
 @blp.route("/v1/receipts/verify", methods=["POST"])
 @_plainly
 @blp.doc(
@@ -538,11 +350,6 @@ def verify(query: dict[str, Any]) -> Response:
         log=log,
         accept_supplied=query["accept_supplied"],
         checkpoint=checkpoint,
+        sign=functools.partial(_checkpoint, found.signer),
     )
-    state = report["checkpoint"]
-    if state is not None:
-        signer = found.signer
-        provenance = signer.provenance("", None)
-        del provenance["request"]
-        report["checkpoint"] = signer.sign({"state": state, "provenance": provenance})
     return Response(orjson.dumps(report), mimetype="application/json")

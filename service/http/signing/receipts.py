@@ -8,24 +8,26 @@ endpoint (endpoints/verify.py) adds its route to ``blp``, beside the key set.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import orjson
 from flask import Flask, Response
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields, validate
+from marshmallow import fields
 
 from ...engine.errors import KINDS, RuleError
-from ...receipts import keys
+from ...engine.typed import Fixed, values
+from ...receipts import answers, keys
 from ...receipts.canonical import CanonicalizationError
 from ...receipts.signing import Signer
 from ...startup import StartupError, quoted
-from ..document.fields import date_time
+from ..document.components import EnumType, ref
+from ..document.derive import field_of, result_schema
 from ..fast.context import current_request, this_app
 
 EXTENSION = "fire-control.receipts"
-DEFAULT_ISSUER = "fire-control"
-HASH = r"^[0-9a-f]{64}$"
+DEFAULT_ISSUER = answers.DEFAULT_ISSUER
+HASH = answers.HASH
 
 blp = Blueprint(
     "receipts",
@@ -71,58 +73,15 @@ def current_keys() -> Keys:
 # --- every resolution: prev in, provenance and receipt out --------------------------------
 
 
-def prev_field() -> fields.String:
-    return fields.String(
-        validate=validate.Regexp(HASH),
-        metadata={
-            "description": "Hex SHA-256 of the receipt of the game's previous response "
-            '(printf %s "$receipt" | sha256sum); signed into this response\'s receipt, '
-            "so a game's receipts form a chain.",
-        },
-    )
+def prev_field() -> fields.Field[Any]:
+    return field_of(answers.Prev, strict=True)
 
 
-class ReceiptRequestSchema(Schema):
-    """The request this answer answers: its path and either its whole ``body`` (by default)
-    or, for a request sent with ``Prefer: return=minimal``, the members a verifier reads as
-    they were sent (``sent``) and the digest of the rest (``rest_sha256``). Either form pins
-    the whole request into the receipt."""
-
-    path = fields.String(required=True, metadata={"example": "/v1/rulesets/salvo-solo/fire"})
-    body = fields.Dict(
-        metadata={"description": "The request body, whole (absent under return=minimal)"}
-    )
-    sent = fields.Dict(
-        metadata={
-            "description": "Under return=minimal: the body's members `prev`, `dice`, `rules` "
-            "and `player_action`, those it has, as they were sent"
-        }
-    )
-    rest_sha256 = fields.String(
-        validate=validate.Regexp(HASH),
-        metadata={
-            "description": "Under return=minimal: hex SHA-256 of the RFC 8785 canonical JSON "
-            "of the request body without the members in `sent`, which the caller holds"
-        },
-    )
+ProvenanceSchema = result_schema(answers.Provenance)
 
 
-class ProvenanceSchema(Schema):
-    service = fields.String(required=True, metadata={"example": DEFAULT_ISSUER})
-    kid = fields.String(required=True, metadata={"description": "The key that signed"})
-    issued_at = date_time(required=True)
-    request = fields.Nested(ReceiptRequestSchema, required=True)
-
-
-def receipt_field() -> fields.String:
-    return fields.String(
-        required=True,
-        metadata={
-            "description": "Detached JWS (RFC 7515 appendix F, alg Ed25519) over the RFC 8785 "
-            "canonical JSON of this response without `receipt`; keys at "
-            "/.well-known/jwks.json. See docs/verifiable-rolls.md.",
-        },
-    )
+def receipt_field() -> fields.Field[Any]:
+    return field_of(answers.Receipt, required=True)
 
 
 class ReceiptCanonicalError(RuleError):
@@ -131,7 +90,20 @@ class ReceiptCanonicalError(RuleError):
 
 
 # Prefer (RFC 7240): a caller that keeps its requests asks for the request pinned by digest.
-MINIMAL = "return=minimal"
+# The preferences a signed operation reads: the request pinned by its digest, or echoed
+# whole (what it does without one). Any other is ignored, as RFC 7240 says.
+Preference = Annotated[
+    Literal["return=minimal", "return=representation"],
+    Fixed(
+        "Preference",
+        "A preference (RFC 7240) a signed operation reads: the request pinned by its digest "
+        "(`return=minimal`), or echoed whole (`return=representation`, the default).",
+    ),
+]
+PREFERENCES = values(Preference)
+MINIMAL: Literal["return=minimal"] = "return=minimal"
+if MINIMAL not in PREFERENCES:  # pragma: no cover
+    raise ValueError("return=minimal is not a preference the operations read")
 PREFER_PARAMETER = "Prefer"  # the parameter component every signed operation names
 PREFER_COMPONENT = {
     "in": "header",
@@ -139,9 +111,11 @@ PREFER_COMPONENT = {
     "required": False,
     "description": "`return=minimal`: the answer's `provenance.request` pins the request by "
     "its digest (`sent` and `rest_sha256`) instead of echoing its whole body, where that is "
-    "shorter; the answer says `Preference-Applied: return=minimal`. Everything else in the "
-    "answer is the same. See docs/verifiable-rolls.md, *Receipts*.",
-    "schema": {"type": "string", "example": MINIMAL},
+    "shorter, and then (only then) says `Preference-Applied: return=minimal`; a body whose "
+    "digest would be no shorter is echoed whole, without the header. Everything else in "
+    "the answer is the same. `return=representation`, the default, echoes the body whole; "
+    "other preferences are ignored (RFC 7240). See docs/verifiable-rolls.md, *Receipts*.",
+    "schema": {**ref(EnumType.of(Preference).name), "example": MINIMAL},
 }
 
 
@@ -165,11 +139,8 @@ def signed(document: dict[str, Any]) -> Response:
     body = req.get_json(silent=True)
     minimal = prefers_minimal(req.environ) and isinstance(body, dict)
     try:
-        document = {
-            **document,
-            "provenance": signer.provenance(req.path, body, digest=minimal),
-        }
-        document = signer.sign(document)
+        provenance = signer.provenance(req.path, body, digest=minimal)
+        document = signer.sign({**document, "provenance": provenance})
     except CanonicalizationError:
         raise ReceiptCanonicalError(
             "the request holds text that is not valid Unicode (a lone surrogate escape) or a "
@@ -178,7 +149,9 @@ def signed(document: dict[str, Any]) -> Response:
         ) from None
     # The Content-Type mimetype="application/json" gives (no charset), without working it out.
     response = Response(orjson.dumps(document), content_type="application/json")
-    if minimal:  # no Vary: Prefer, an answer to a POST with no freshness is never stored
+    # Said only when the body was pinned by its digest: a short body stays whole (request_echo).
+    # No Vary: Prefer, an answer to a POST with no freshness is never stored.
+    if "rest_sha256" in provenance["request"]:
         response.headers["Preference-Applied"] = MINIMAL
     return response
 
@@ -186,20 +159,10 @@ def signed(document: dict[str, Any]) -> Response:
 # --- GET /.well-known/jwks.json -------------------------------------------------------------
 
 
-class JwkSchema(Schema):
-    kty = fields.String(required=True, metadata={"example": "OKP"})
-    crv = fields.String(required=True, metadata={"example": "Ed25519"})
-    x = fields.String(required=True, metadata={"description": "The public key, base64url"})
-    kid = fields.String(required=True)
-    alg = fields.String(required=True, metadata={"example": "Ed25519"})
-    use = fields.String(required=True, metadata={"example": "sig"})
+JwksSchema = result_schema(answers.Jwks)
 
 
-class JwksSchema(Schema):
-    keys = fields.List(fields.Nested(JwkSchema), required=True)
-
-
-JWKS_EXAMPLE = {
+JWKS_EXAMPLE: answers.Jwks = {
     "keys": [
         {
             "kty": "OKP",

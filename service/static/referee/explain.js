@@ -1,6 +1,7 @@
 // Each entry as a player reads it: the step, each die, each modifier with its source, the
 // table row, the outcome, how lucky the roll was, and a line to paste into a forum post.
 
+import { SEALED, SEEDED, SUPPLIED } from "./fixed.js";
 import { get, isDict, pyEqual } from "./json.js";
 import { REVEAL_MISMATCH, SEALED_NOT_YET, entryName } from "./verify.js";
 
@@ -243,14 +244,14 @@ export function resultLine(document) {
 export function diceLine(document) {
   const dice = get(document, "dice");
   const mode = get(dice, "mode");
-  if (mode === "seeded") return `seed ${text(get(dice, "seed"))}, nonce ${text(get(dice, "nonce"))}`;
-  if (mode === "sealed") {
+  if (mode === SEEDED) return `seed ${text(get(dice, "seed"))}, nonce ${text(get(dice, "nonce"))}`;
+  if (mode === SEALED) {
     return (
       `sealed seed ${text(get(dice, "commitment")).slice(0, 12)}..., client seed ` +
       `${text(get(dice, "client_seed"))}, nonce ${text(get(dice, "nonce"))}`
     );
   }
-  if (mode === "supplied") return "dice supplied by the player";
+  if (mode === SUPPLIED) return "dice supplied by the player";
   if (typeof get(document, "commitment") === "string") {
     return `commitment ${get(document, "commitment")}, reveal after ${text(get(document, "reveal_after"))}`;
   }

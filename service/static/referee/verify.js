@@ -15,6 +15,7 @@ import {
   pyEqual,
   pyStr,
 } from "./json.js";
+import { SEALED, SEEDED, SUPPLIED } from "./fixed.js";
 
 export const ALGORITHM = "fc-dice-v1";
 const NOTATION = /^([1-9]\d{0,6})d([1-9]\d{0,6})$/;
@@ -460,7 +461,7 @@ async function checkDice(entry, revealed) {
   if (dice === null && get(entry.document, "rolls") === null) return;
   const mode = isDict(dice) ? get(dice, "mode") : null;
   const nonce = isDict(dice) ? count(get(dice, "nonce")) : null;
-  if (mode === "supplied") {
+  if (mode === SUPPLIED) {
     entry.add(
       "supplied-dice",
       "the player supplied these dice: they cannot be re-derived " +
@@ -468,7 +469,7 @@ async function checkDice(entry, revealed) {
     );
     return;
   }
-  if ((mode !== "seeded" && mode !== "sealed") || nonce === null) {
+  if ((mode !== SEEDED && mode !== SEALED) || nonce === null) {
     entry.diceValid = false;
     entry.add("no-dice", "`dice` names no seeded, sealed or supplied dice with a nonce");
     return;
@@ -478,7 +479,7 @@ async function checkDice(entry, revealed) {
     entry.diceValid = false;
     return;
   }
-  if (mode === "seeded") {
+  if (mode === SEEDED) {
     const seed = seedText(entry, get(dice, "seed"), "seed");
     if (seed !== null) await rederive(entry, new Stream(seed, nonce), read);
     return;
@@ -530,8 +531,8 @@ async function checkEntry(index, document, keys, revealed) {
 
 function seedOf(document) {
   const mode = get(document, "dice", "mode");
-  if (mode === "seeded") return `seed\u0000${pyStr(get(document, "dice", "seed"))}`;
-  if (mode === "sealed") return `commitment\u0000${pyStr(get(document, "dice", "commitment"))}`;
+  if (mode === SEEDED) return `seed\u0000${pyStr(get(document, "dice", "seed"))}`;
+  if (mode === SEALED) return `commitment\u0000${pyStr(get(document, "dice", "commitment"))}`;
   if (typeof get(document, "commitment") === "string") {
     return `commitment\u0000${document.commitment}`;
   }
@@ -649,7 +650,7 @@ function checkLog(entries, acceptSupplied, start = null, opening = []) {
   }
   for (const entry of entries) {
     const document = entry.document;
-    if (get(document, "dice", "mode") === "supplied") {
+    if (get(document, "dice", "mode") === SUPPLIED) {
       supplied += 1;
       if (!acceptSupplied) {
         found.push([
@@ -674,7 +675,7 @@ function checkLog(entries, acceptSupplied, start = null, opening = []) {
       }
       continue;
     }
-    if (get(document, "dice", "mode") === "sealed") {
+    if (get(document, "dice", "mode") === SEALED) {
       if (clientSeed === null) {
         clientSeed = get(document, "dice", "client_seed");
       } else if (!pyEqual(get(document, "dice", "client_seed"), clientSeed)) {
@@ -793,9 +794,9 @@ function carryOf(state) {
   if (!(nonce === null || index(nonce)) || typeof get(state, "nonce_shown") !== "boolean") return null;
   if (!(index(supplied) && (clientSeed === null || typeof clientSeed === "string"))) return null;
   let readSeed = null;
-  if (isDict(seed) && get(seed, "mode") === "seeded" && typeof get(seed, "seed") === "string") {
+  if (isDict(seed) && get(seed, "mode") === SEEDED && typeof get(seed, "seed") === "string") {
     readSeed = `seed\u0000${seed.seed}`;
-  } else if (isDict(seed) && get(seed, "mode") === "sealed" && typeof get(seed, "commitment") === "string") {
+  } else if (isDict(seed) && get(seed, "mode") === SEALED && typeof get(seed, "commitment") === "string") {
     readSeed = `commitment\u0000${seed.commitment}`;
   } else if (seed !== null) {
     return null;
