@@ -10,24 +10,17 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask import Flask, Request, Response
+from flask import Flask, Request
 from flask.sessions import NullSession, SecureCookieSession, SecureCookieSessionInterface
 
-from .engine.errors import RuleError
-from .http.document.components import COMPONENTS, component_to_property, nullable_as_one_of
-from .http.document.fields import (
-    StrictBoolean,
-    StrictInteger,
-    const_to_property,
-    one_of_to_property,
-)
+from .http.document.api import documented
+from .http.document.components import COMPONENTS
 from .http.endpoints import dice_api, meta, play, referee, seeds
 from .http.endpoints.contract import RulesetAPI
 from .http.endpoints.envelope import RULESET_ID
 from .http.endpoints.verify import SIGNED_ANSWER, VERIFY_BODY_BYTES, signed_answer
-from .http.fast import jsonbody
+from .http.fast import jsonbody, problems
 from .http.fast.api import Api
-from .http.fast.problems import FieldError, problem
 from .http.middleware import cors, metrics, request_id
 from .http.middleware.budget import RequestBudget
 from .http.signing import receipts
@@ -100,23 +93,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.session_interface = NoSessions()
     jsonbody.init_app(app)  # request bodies are I-JSON: one decoder for every reader
-
-    api = Api(app)
-    api.register_field(StrictInteger, "integer", None)
-    api.register_field(StrictBoolean, "boolean", None)
-    converter = api.ma_plugin.converter
-    for documents in (one_of_to_property, const_to_property, component_to_property):
-        converter.add_attribute_function(documents)
-    converter.add_attribute_function(nullable_as_one_of)  # last: it reads what the others wrote
-
     jsonbody.require_json(app, {VERIFY_ENDPOINT: VERIFY_BODY_BYTES})  # every POST body
-
-    @app.errorhandler(RuleError)
-    def rule_error(error: RuleError) -> Response:
-        errors: list[FieldError] = (
-            [{"field": error.field, "message": error.detail}] if error.field else []
-        )
-        return problem(422, error.kind, error.title, error.detail, errors)
+    problems.init_app(app)  # a broken rule is a 422 problem naming its field
+    api = documented(app)  # the OpenAPI document, its fields written the service's way
 
     api.register_blueprint(meta.ops)
     api.register_blueprint(meta.rulesets_blueprint(served))

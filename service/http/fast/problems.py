@@ -4,8 +4,9 @@ __future__ import annotations``: the schema reads the types at run time."""
 from typing import Annotated, Any, TypedDict
 
 import orjson
-from flask import Response
+from flask import Flask, Response
 
+from ...engine.errors import RuleError
 from ...engine.typed import Doc, Limits
 from ..document.derive import result_schema
 
@@ -105,3 +106,14 @@ def _scrub(value: Any) -> Any:
     if isinstance(value, list):
         return [_scrub(v) for v in value]
     return value
+
+
+def init_app(app: Flask) -> None:
+    """A rule the request breaks (``RuleError``) answers 422, a problem naming the field."""
+
+    @app.errorhandler(RuleError)
+    def rule_error(error: RuleError) -> Response:
+        errors: list[FieldError] = (
+            [{"field": error.field, "message": error.detail}] if error.field else []
+        )
+        return problem(422, error.kind, error.title, error.detail, errors)
