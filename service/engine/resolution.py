@@ -116,6 +116,9 @@ class Modifier:
     value: int
 
 
+_APPLIED = shape.printer(Modifier)  # a modifier as a check's ``applied`` lists it
+
+
 class Resolution:
     """Hands out dice for one step and records what was done with them."""
 
@@ -147,7 +150,7 @@ class Resolution:
         total = natural
         for modifier in modifiers:
             if modifier.value != 0:
-                applied.append(shape.to_json(modifier))
+                applied.append(_APPLIED(modifier))
                 total += modifier.value
         self.checks.append(
             {

@@ -124,25 +124,40 @@ _PRINTERS: dict[type, Callable[[Any], dict[str, Any]]] = {}
 
 def to_json(value: Any) -> dict[str, Any]:
     """The JSON object of the shape ``value``, its members in their fields' order."""
-    cls = type(value)
-    printer = _PRINTERS.get(cls)
-    if printer is None:
-        printer = _PRINTERS[cls] = _printer(cls)
-    return printer(value)
+    return printer(type(value))(value)
+
+
+def printer(cls: type) -> Callable[[Any], dict[str, Any]]:
+    """``to_json`` for the shape ``cls``, to hold where it runs on every request."""
+    found = _PRINTERS.get(cls)
+    if found is None:
+        found = _PRINTERS[cls] = _printer(cls)
+    return found
 
 
 def _printer(cls: type) -> Callable[[Any], dict[str, Any]]:
-    plan = [(m.attr, m.key, _show(m.hint), m.omitted) for m in members(cls)]
+    """The printer of ``cls``, written out member by member (as dataclasses write their own
+    ``__init__``): it runs on every answer that echoes a shape, so it loops over nothing."""
+    scope: dict[str, Any] = {}
+    lines = ["def printed(value):", "    out = {}"]
+    for index, member in enumerate(members(cls)):
+        show = _show(member.hint)
+        item = f"value.{member.attr}"
+        if show is not None:
+            scope[f"show{index}"] = show
+            lines.append(f"    item = {item}")
+            item = f"(None if item is None else show{index}(item))"
+        if member.omitted:
+            lines.append(f"    if {item} is not None: out[{member.key!r}] = {item}")
+        else:
+            lines.append(f"    out[{member.key!r}] = {item}")
+    lines.append("    return out")
+    return typing.cast(Callable[[Any], dict[str, Any]], _written(lines, scope, "printed"))
 
-    def printed(value: Any) -> dict[str, Any]:
-        return {
-            key: item if show is None or item is None else show(item)
-            for attr, key, show, omitted in plan
-            for item in (getattr(value, attr),)
-            if item is not None or not omitted
-        }
 
-    return printed
+def _written(lines: list[str], scope: dict[str, Any], name: str) -> Any:
+    exec("\n".join(lines), scope)  # noqa: S102 - code made here from a shape's own fields
+    return scope[name]
 
 
 def _show(hint: Any) -> Show | None:
@@ -176,23 +191,29 @@ _MAKERS: dict[type, Callable[[dict[str, Any]], Any]] = {}
 def make(cls: type, values: dict[str, Any]) -> Any:
     """The shape ``cls`` of its members' validated values, by attribute (what its schema
     loaded): each ``Via`` member parsed, each list a tuple where the field is one."""
-    maker = _MAKERS.get(cls)
-    if maker is None:
-        maker = _MAKERS[cls] = _maker(cls)
-    return maker(values)
+    return maker(cls)(values)
+
+
+def maker(cls: type) -> Callable[[dict[str, Any]], Any]:
+    """``make`` for the shape ``cls``, to hold where it runs on every request."""
+    found = _MAKERS.get(cls)
+    if found is None:
+        found = _MAKERS[cls] = _maker(cls)
+    return found
 
 
 def _maker(cls: type) -> Callable[[dict[str, Any]], Any]:
-    plan = [(m.attr, parse) for m in members(cls) if (parse := _parse(m.hint)) is not None]
-
-    def made(values: dict[str, Any]) -> Any:
-        for attr, parse in plan:
-            item = values.get(attr)
-            if item is not None:
-                values[attr] = parse(item)
-        return cls(**values)
-
-    return made
+    """The maker of ``cls``, written out member by member (see ``_printer``)."""
+    scope: dict[str, Any] = {"cls": cls}
+    lines = ["def made(values):"]
+    for index, member in enumerate(members(cls)):
+        parse = _parse(member.hint)
+        if parse is not None:
+            scope[f"parse{index}"] = parse
+            lines.append(f"    item = values.get({member.attr!r})")
+            lines.append(f"    if item is not None: values[{member.attr!r}] = parse{index}(item)")
+    lines.append("    return cls(**values)")
+    return typing.cast(Callable[[dict[str, Any]], Any], _written(lines, scope, "made"))
 
 
 def _parse(hint: Any) -> Parse | None:

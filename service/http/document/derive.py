@@ -116,7 +116,8 @@ def shape_schema(cls: type) -> type[Schema]:
     component, loading into the shape itself (built once)."""
     found = _SCHEMAS.get(cls)
     if found is None:
-        make = post_load(lambda _, values, **__: shape.make(cls, values))
+        made = shape.maker(cls)
+        make = post_load(lambda _, values, **__: made(values))
         found = type(shape.component_name(cls), (members_schema(cls),), {"make": make})
         _SCHEMAS[cls] = found
     return found

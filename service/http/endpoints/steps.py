@@ -85,9 +85,10 @@ class StepHTTP:
             return typing.get_type_hints(self.words)["return"]
         return self.odds_result or self.result
 
-    def make(self, members: dict[str, Any]) -> Any:
-        """The step's inputs, of its validated members."""
-        return shape.make(self.inputs, members)
+    @property
+    def make(self) -> Callable[[dict[str, Any]], Any]:
+        """How the step's inputs are made of its validated members."""
+        return shape.maker(self.inputs)
 
 
 # Examples of answers: the step run on its request example, with a placeholder receipt (the
@@ -193,6 +194,7 @@ def _register(
     # Request schemas go to blp.arguments as instances: given a class, webargs builds a new
     # schema on every request (about 40 us).
     step = ruleset.step(spec.name)
+    make = spec.make  # made once, called on every request
     base = camel(ruleset.id) + camel(step.name)
     request_schema = _request(ruleset, spec, base, requests)
     tags = {"ruleset": Const(ruleset.id, required=True), "step": Const(step.name, required=True)}
@@ -208,7 +210,7 @@ def _register(
         dice = dice_or_fresh(args.get("dice"))
         readings = ruleset.readings_in_force(args.get("rules"))
         check_rules(dice, ruleset.id, readings)
-        envelope = run_step(ruleset.id, step, spec.make(step_inputs(args)), dice, readings)
+        envelope = run_step(ruleset.id, step, make(step_inputs(args)), dice, readings)
         count_rolls(ruleset.id, step.name, len(envelope["rolls"]))
         if spec.picture is None:
             return signed(envelope)
@@ -256,7 +258,7 @@ def _register(
     def odds(args: dict[str, Any]) -> Response:
         svg = pictures.wants_svg()
         readings = ruleset.readings_in_force(args.get("rules"))
-        answer = step_odds(ruleset.id, step, spec.make(step_inputs(args)), readings)
+        answer = step_odds(ruleset.id, step, make(step_inputs(args)), readings)
         if svg:
             said = partial(pictures.odds, reads=reads, words=spec.words, asked=pictures.asked())
             return pictures.answer(answer, said)
