@@ -155,8 +155,10 @@ def shot_refused(square: Square, fired: Set[Square]) -> str | None:
 
 
 def open_squares(fired: Set[Square]) -> tuple[Square, ...]:
-    """Every square a shot may aim at, in reading order: those ``shot_refused`` allows."""
-    return tuple(square for square in BOARD if shot_refused(square, fired) is None)
+    """Every square a shot may aim at, in reading order: those ``shot_refused`` allows,
+    which are the squares of the board (every one of ``BOARD`` is on it) not in ``fired``.
+    Asked for every captain's answer, so it tests each square once, and nothing more."""
+    return tuple(square for square in BOARD if square not in fired)
 
 
 def special_area(special: Special, where: str) -> tuple[Square, ...]:
