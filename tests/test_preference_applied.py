@@ -41,9 +41,23 @@ def test_the_document_lists_the_signed_operations_and_the_preferences_read(
     assert {"/v1/dice/roll", "/v1/seeds", "/v1/games"} <= paths
     document = every_app.test_client().get("/openapi.json").get_json()
     prefer = document["components"]["parameters"]["Prefer"]
-    assert prefer["schema"]["$ref"] == "#/components/schemas/Preference"
+    named, other = prefer["schema"]["anyOf"]  # the preferences read, or any other, ignored
+    assert named["$ref"] == "#/components/schemas/Preference" and other == {"type": "string"}
     preference = document["components"]["schemas"]["Preference"]
     assert preference["enum"] == list(PREFERENCES) == [MINIMAL, "return=representation"]
+
+
+def test_a_preference_the_service_does_not_read_is_ignored(every_app: Flask) -> None:
+    """RFC 7240: a preference the server does not read is ignored, never refused."""
+    client = every_app.test_client()
+    for prefer in ("respond-async", "wait=10", "handling=lenient"):
+        answer = client.post(
+            "/v1/dice/roll",
+            json={"notation": "2d6", "dice": {"values": [3, 4]}},
+            headers={"Prefer": prefer},
+        )
+        assert answer.status_code == 200, prefer
+        assert "Preference-Applied" not in answer.headers
 
 
 def test_the_header_is_said_exactly_when_the_body_was_pinned_by_its_digest(

@@ -115,7 +115,12 @@ PREFER_COMPONENT = {
     "digest would be no shorter is echoed whole, without the header. Everything else in "
     "the answer is the same. `return=representation`, the default, echoes the body whole; "
     "other preferences are ignored (RFC 7240). See docs/verifiable-rolls.md, *Receipts*.",
-    "schema": {**ref(EnumType.of(Preference).name), "example": MINIMAL},
+    # The preferences the operations read, as an enum a client can name, or any other
+    # preference, which RFC 7240 has a server ignore rather than refuse.
+    "schema": {
+        "anyOf": [ref(EnumType.of(Preference).name), {"type": "string"}],
+        "example": MINIMAL,
+    },
 }
 
 
