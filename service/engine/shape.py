@@ -142,15 +142,18 @@ def _printer(cls: type) -> Callable[[Any], dict[str, Any]]:
     lines = ["def printed(value):", "    out = {}"]
     for index, member in enumerate(members(cls)):
         show = _show(member.hint)
-        item = f"value.{member.attr}"
+        key = repr(member.key)
+        lines.append(f"    item = value.{member.attr}")
+        written = "item"
         if show is not None:
             scope[f"show{index}"] = show
-            lines.append(f"    item = {item}")
-            item = f"(None if item is None else show{index}(item))"
-        if member.omitted:
-            lines.append(f"    if {item} is not None: out[{member.key!r}] = {item}")
+            written = f"show{index}(item)"
+        if member.omitted:  # left out where it is None
+            lines.append(f"    if item is not None: out[{key}] = {written}")
+        elif show is not None:
+            lines.append(f"    out[{key}] = None if item is None else {written}")
         else:
-            lines.append(f"    out[{member.key!r}] = {item}")
+            lines.append(f"    out[{key}] = item")
     lines.append("    return out")
     return typing.cast(Callable[[Any], dict[str, Any]], _written(lines, scope, "printed"))
 
@@ -162,24 +165,7 @@ def _written(lines: list[str], scope: dict[str, Any], name: str) -> Any:
 
 def _show(hint: Any) -> Show | None:
     """How a member's value is written (None: as it is)."""
-    via = _marker(hint, Via)
-    if via is not None:
-        return typing.cast(Show, via.show)
-    hint = bare(hint)
-    options = [arg for arg in typing.get_args(hint) if arg is not type(None)]
-    if typing.get_origin(hint) in (typing.Union, types.UnionType):
-        if len(options) == 1:
-            return _show(options[0])
-        if all(is_shape(option) for option in options):
-            return to_json
-    if is_shape(hint):
-        return to_json
-    if typing.get_origin(hint) in (tuple, list):
-        inner = _show(typing.get_args(hint)[0])
-        if inner is None:
-            return list
-        return lambda items: [inner(item) for item in items]
-    return None
+    return _conversion(hint, "show")
 
 
 # --- making --------------------------------------------------------------------------------
@@ -217,17 +203,32 @@ def _maker(cls: type) -> Callable[[dict[str, Any]], Any]:
 
 
 def _parse(hint: Any) -> Parse | None:
-    """How a member's loaded value becomes the engine's (None: as it is)."""
+    """How a member's loaded value becomes the engine's (None: as it is): a nested shape is
+    made by its own schema already."""
+    return _conversion(hint, "parse")
+
+
+def _conversion(hint: Any, way: str) -> Callable[[Any], Any] | None:
+    """A member's ``Via`` one way (``show`` or ``parse``); otherwise, as it is, save that a
+    shape is written by ``to_json`` and a tuple is read from a JSON list and written as
+    one, each item converted the same way."""
     via = _marker(hint, Via)
     if via is not None:
-        return typing.cast(Parse, via.parse)
+        return typing.cast(Callable[[Any], Any], getattr(via, way))
+    writing = way == "show"
     hint = bare(hint)
+    origin = typing.get_origin(hint)
     options = [arg for arg in typing.get_args(hint) if arg is not type(None)]
-    if typing.get_origin(hint) in (typing.Union, types.UnionType) and len(options) == 1:
-        return _parse(options[0])
-    if typing.get_origin(hint) is tuple:
-        inner = _parse(typing.get_args(hint)[0])
+    if origin in (typing.Union, types.UnionType):
+        if len(options) == 1:
+            return _conversion(options[0], way)
+        return to_json if writing and all(is_shape(option) for option in options) else None
+    if is_shape(hint):
+        return to_json if writing else None
+    if origin is tuple or (writing and origin is list):
+        inner = _conversion(typing.get_args(hint)[0], way)
+        collect: Callable[[Any], Any] = list if writing else tuple
         if inner is None:
-            return tuple
-        return lambda items: tuple(inner(item) for item in items)
+            return collect
+        return lambda items: collect(map(inner, items))
     return None
