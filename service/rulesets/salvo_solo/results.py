@@ -270,10 +270,17 @@ SalvoSoloEvent = (
 
 
 class SalvoSoloPendingTurn(TypedDict):
-    """The enemy has the initiative and has chosen: the player's Action is still to come."""
+    """The turn waits for the player's Action: the enemy has the initiative and has chosen,
+    or the player has it and commits first."""
 
-    first: Annotated[Literal["enemy"], Doc("Who acts first")]
-    enemy_action: SalvoSoloAction
+    first: Annotated[SalvoSoloSide, Doc("Who has the initiative and acts first")]
+    enemy_action: Annotated[
+        SalvoSoloAction | None,
+        Doc(
+            "The enemy's Action when the enemy has the initiative; null when the player has "
+            "it: the player commits first and the enemy's Action is rolled by the finishing call"
+        ),
+    ]
     choose: Annotated[Literal["player_action"], Doc("What to send")]
     choices: Annotated[list[SalvoSoloAction], Doc("The Actions the player may take")]
     dice_used: Annotated[int, Doc("Dice rolled so far; supplied dice resend these first")]

@@ -584,17 +584,18 @@ def _fire_order(
 
 @dataclass(frozen=True)
 class TurnInput:
-    """A turn; without ``player_action`` the player waits to see the enemy's Action."""
+    """A turn; without ``player_action`` the player waits to learn the initiative (and, when
+    the enemy has it, the enemy's Action)."""
 
     state: GameState
     player_action: Annotated[
         SalvoSoloAction | None,
         Omitted(),
         Doc(
-            "The player's Action. Leave it out to see the enemy's Action first: if the enemy "
-            "has the initiative the answer is `result.pending`, and the same request with "
-            "`player_action` and the same dice finishes the turn; if the player has it, a 422 "
-            "asks for `player_action`"
+            "The player's Action. Leave it out to learn the initiative first: the answer is "
+            "`result.pending`, with the enemy's Action when the enemy has the initiative "
+            "(null when the player has it and commits first), and the same request with "
+            "`player_action` and the same dice finishes the turn"
         ),
     ] = None
 
@@ -628,16 +629,20 @@ def _next_actions(state: GameState) -> SalvoSoloNextActions:
 
 
 def _pending(
-    state: GameState, events: list[SalvoSoloEvent], enemy_act: SalvoSoloAction, res: Resolution
+    state: GameState,
+    events: list[SalvoSoloEvent],
+    first: SalvoSoloSide,
+    enemy_act: SalvoSoloAction | None,
+    res: Resolution,
 ) -> SalvoSoloTurnResult:
-    """The enemy acted first: what is decided so far, and the choice left to the player.
+    """What is decided so far, and the choice left to the player: the enemy acted first
+    (``enemy_act`` is its Action), or the player has the initiative and commits first (the
+    enemy's Action is not rolled yet: ``enemy_act`` None).
 
     Nothing is applied: the state goes back as it came, and the same request with the
     player's Action and the same dice rolls these very dice again, then finishes the turn.
     """
     choices = list(state.player.actions)
-    enemy = state.enemy.card.name
-    name = t.ACTION_EFFECTS[enemy_act]["name"]
     dice = sum(len(roll.values) for roll in res.rolls)
     again = res.dice.again()
     send = (
@@ -645,6 +650,11 @@ def _pending(
         if again is not None
         else f"the same dice (supplied dice: these {dice}, then the rest of the turn's)"
     )
+    if enemy_act is None:
+        said = f"{state.player.card.name} has the initiative and acts first"
+    else:
+        name = t.ACTION_EFFECTS[enemy_act]["name"]
+        said = f"{state.enemy.card.name} has the initiative and will {name} ({enemy_act})"
     return {
         "game_over": False,
         "winner": None,
@@ -654,15 +664,15 @@ def _pending(
         "actions": _next_actions(state),
         "events": events,
         "pending": {
-            "first": "enemy",
+            "first": first,
             "enemy_action": enemy_act,
             "choose": "player_action",
             "choices": choices,
             "dice_used": dice,
             "dice": again,
-            "detail": f"{enemy} has the initiative and will {name} ({enemy_act}): send the same "
-            "request with player_action, one of " + ", ".join(choices) + f", and {send} to "
-            "finish the turn",
+            "detail": f"{said}: send the same request with player_action, one of "
+            + ", ".join(choices)
+            + f", and {send} to finish the turn",
         },
     }
 
@@ -716,17 +726,13 @@ def turn(inp: TurnInput, res: Resolution) -> SalvoSoloTurnResult:
     first = initiative(InitiativeInput(ships["player"], ships["enemy"]), res)
     events.append({"phase": "initiative", "result": first})
     if inp.player_action is None and first["first"] == "player":
-        raise RuleError(
-            f"{state.player.card.name} has the initiative and acts first, so its Action comes "
-            "before the enemy's: send the same request with player_action",
-            "player_action",
-        )
+        return _pending(state, events, "player", None, res)
     enemy_act = enemy_action(
         EnemyActionInput(ships["enemy"], ships["player"], state.enemy_last_action), res
     )
     events.append({"phase": "enemy-action", "result": enemy_act})
     if inp.player_action is None:
-        return _pending(state, events, enemy_act["action"], res)
+        return _pending(state, events, "enemy", enemy_act["action"], res)
     actions = {"player": inp.player_action, "enemy": enemy_act["action"]}
     moved = maneuver(
         ManeuverInput(state.range, actions["player"], actions["enemy"], first=first["first"]), res
