@@ -1,11 +1,10 @@
 // Salvo!: your ship against the enemy's, a turn at a time, on the service's dice.
 
-import { Game, Problem, get, picture, post } from "./api.js";
+import { Game, get, picture, post } from "./api.js";
 import { $, busy, chosenDice, diceChoice, element, fill, landOneByOne, logTools, rollItems } from "./ui.js";
 
 const BASE = "v1/rulesets/salvo-solo";
 const ACTIONS = { C: "Close", OB: "Offer Broadside", W: "Withdraw" };
-const TABLE_ORDER = ["C", "OB", "W"];
 
 let cards = new Map();
 let speedPerHit = 2;
@@ -124,7 +123,7 @@ function drawTurn() {
   $("solo-turn-title").textContent = `Turn ${game.ui.state.turn}: your Action`;
   fill(
     pendingBox,
-    turn.pending
+    turn.pending?.first === "enemy"
       ? element("p", {
           text:
             `The enemy has the initiative and will ${ACTIONS[turn.pending.enemy_action]} ` +
@@ -185,39 +184,26 @@ function drawTurn() {
   );
 }
 
-/** The Actions the player may take when no pending turn lists them: the advisor weighs
- * exactly those; failing it, the rule itself (at speed 0 a ship may only Offer Broadside). */
-function allowedWithout(advice) {
-  if (advice) return TABLE_ORDER.filter((a) => advice.actions.some((x) => x.action === a));
-  const player = game.ui.state.player;
-  return speedOf(player.ship, player.state) === 0 ? ["OB"] : TABLE_ORDER;
-}
-
 async function nextTurn() {
   const state = game.ui.state;
-  let pending = null;
-  try {
-    const answer = await game.step(`${BASE}/turn`, { state });
-    pending = answer.result.pending;
-    if (!pending) {
-      // The turn needed nothing from the player (the game ended before its Action).
-      await finished(answer);
-      return;
-    }
-  } catch (error) {
-    // The player has the initiative: the service asks for the Action up front.
-    if (!(error instanceof Problem && error.status === 422 && error.field === "player_action")) throw error;
+  // Asked without an Action, the turn waits for it: who has the initiative, the enemy's
+  // Action when the enemy has it, and the Actions the player may choose.
+  const answer = await game.step(`${BASE}/turn`, { state });
+  const pending = answer.result.pending;
+  if (!pending) {
+    // The turn needed nothing from the player.
+    await finished(answer);
+    return;
   }
   let advice = null;
   let adviceProblem = null;
   try {
-    advice = (await post(`${BASE}/advice`, { state, enemy_action: pending?.enemy_action ?? null })).result;
+    advice = (await post(`${BASE}/advice`, { state, enemy_action: pending.enemy_action })).result;
   } catch (error) {
     adviceProblem = `No advice this turn: ${error.message}`;
   }
-  const choices = pending ? pending.choices : allowedWithout(advice);
-  const pendingAt = pending ? game.log.length - 1 : undefined;
-  game.ui.turn = { pending, pendingAt, choices, advice, adviceProblem };
+  const pendingAt = game.log.length - 1;
+  game.ui.turn = { pending, pendingAt, choices: pending.choices, advice, adviceProblem };
   game.save();
   drawTurn();
   drawTools();
@@ -230,7 +216,7 @@ async function choose(action) {
     const answer = await game.step(
       `${BASE}/turn`,
       { state: game.ui.state, player_action: action },
-      turn.pending ? turn.pending.dice : null,
+      turn.pending?.dice ?? null,
     );
     game.ui.turn = null;
     drawTurn();
