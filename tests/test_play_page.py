@@ -177,6 +177,13 @@ def play_salvo(player: Player, prefer: str | None = None, reload_after: int = 0)
         firsts.append(pending["first"])
         said = player.page.locator("#solo-pending").inner_text()
         assert ("You have the initiative" in said) == (pending["first"] == "player")
+        # The ship cards draw what the answer says of each ship (result.ships).
+        for side, status in asked["result"]["ships"].items():
+            card = player.page.locator(f"#solo-card-{side}").inner_text()
+            speed = player.page.locator(f"#solo-card-{side} dt:text-is('Speed') + dd")
+            assert speed.inner_text().startswith(f"{status['speed']} of ")
+            assert ("(sunk)" in card) == status["sunk"]
+            assert ("cannot fire" in card) == (not status["can_fire"])
         if turn == reload_after:
             # A reload resumes the game where it stood: the same turn, the same choices.
             count = len(player.stored("solo")["log"])
@@ -299,7 +306,8 @@ def test_a_ship_at_speed_zero_is_offered_only_offer_broadside(
     pending = desktop.stored("solo")["ui"]["turn"]["pending"]
     assert pending["first"] == first and pending["choices"] == ["OB"]
     assert (pending["enemy_action"] is None) == (first == "player")
-    assert "0 of 10" in desktop.page.locator("#solo-card-player").inner_text()
+    card = desktop.page.locator("#solo-card-player").inner_text()
+    assert "0 of 10 (5 S hits): only Offer Broadside" in card
     at = desktop.stored("solo")["ui"]["turn"]["pendingAt"]
     desktop.tap("#solo-choices button[data-action=OB]")
     finished = desktop.stored("solo")["log"][at + 1]  # then the next turn, asked

@@ -307,6 +307,13 @@ class SalvoSoloNextActions(TypedDict):
     enemy: Annotated[list[SalvoSoloAction], Doc("The enemy's: its Action is one of them")]
 
 
+class SalvoSoloShips(TypedDict):
+    """Both ships of the state handed back, each as a ship card draws it."""
+
+    player: SalvoSoloShipStatus
+    enemy: SalvoSoloShipStatus
+
+
 class SalvoSoloTurnResult(TypedDict):
     game_over: bool
     winner: Annotated[SalvoSoloSide | None, Doc("null: none")]
@@ -320,6 +327,13 @@ class SalvoSoloTurnResult(TypedDict):
     actions: Annotated[
         SalvoSoloNextActions,
         Doc("The Actions each ship of `state` may choose next turn: at speed 0 only OB"),
+    ]
+    ships: Annotated[
+        SalvoSoloShips,
+        Doc(
+            "Each ship of `state` and what its hits mean now: speed, sunk, whether it may "
+            "fire, must Offer Broadside, and its Actions"
+        ),
     ]
     events: Annotated[list[SalvoSoloEvent], Doc("What happened, in order; told apart by `phase`")]
     pending: NotRequired[

@@ -27,6 +27,7 @@ from .results import (
     SalvoSoloRange,
     SalvoSoloRangeResult,
     SalvoSoloRollNext,
+    SalvoSoloShips,
     SalvoSoloShipStatus,
     SalvoSoloShot,
     SalvoSoloSide,
@@ -628,6 +629,11 @@ def _next_actions(state: GameState) -> SalvoSoloNextActions:
     return {"player": list(state.player.actions), "enemy": list(state.enemy.actions)}
 
 
+def _ships(state: GameState) -> SalvoSoloShips:
+    """Both ships of ``state`` as their cards draw them."""
+    return {"player": _status(state.player), "enemy": _status(state.enemy)}
+
+
 def _pending(
     state: GameState,
     events: list[SalvoSoloEvent],
@@ -662,6 +668,7 @@ def _pending(
         "reason": None,
         "state": to_json(state),
         "actions": _next_actions(state),
+        "ships": _ships(state),
         "events": events,
         "pending": {
             "first": first,
@@ -720,6 +727,7 @@ def turn(inp: TurnInput, res: Resolution) -> SalvoSoloTurnResult:
             "reason": reason,
             "state": to_json(new_state),
             "actions": _next_actions(new_state),
+            "ships": _ships(new_state),
             "events": events,
         }
 

@@ -7,13 +7,17 @@ const BASE = "v1/rulesets/salvo-solo";
 const ACTIONS = { C: "Close", OB: "Offer Broadside", W: "Withdraw" };
 
 let cards = new Map();
-let speedPerHit = 2;
 let game = null;
 
 // --- the ship cards ------------------------------------------------------------------------
 
-function speedOf(name, state) {
-  return Math.max(0, cards.get(name).speed - speedPerHit * (state?.speed_hits ?? 0));
+/** What the last turn answer says of a ship (`result.ships`): its speed, whether it is sunk,
+ * may fire, must Offer Broadside. Before the first answer the ships are as their cards. */
+function statusOf(side) {
+  const status = game.ui.status?.[side];
+  if (status) return status;
+  const card = cards.get(game.ui.state[side].ship);
+  return { speed: card.speed, sunk: false, can_fire: true, must_offer_broadside: false };
 }
 
 function track(label, taken, rating, after) {
@@ -23,9 +27,10 @@ function track(label, taken, rating, after) {
 function drawCard(side) {
   const named = game.ui.state[side];
   const card = cards.get(named.ship);
+  const status = statusOf(side);
   // A state names only what it holds: the rest is undamaged.
   const state = { flotation_hits: 0, turret_hits: 0, speed_hits: 0, fire_control: "ready", ...named.state };
-  const sunk = state.flotation_hits > card.flotation;
+  const sunk = status.sunk;
   const box = $(`solo-card-${side}`);
   box.dataset.sunk = String(sunk);
   box.replaceChildren(
@@ -40,9 +45,13 @@ function drawCard(side) {
       ...track("F hits", state.flotation_hits, card.flotation, `: sinks above ${card.flotation}`),
       ...track("T hits", state.turret_hits, card.turret, `: silent at ${card.turret}`),
       element("dt", { text: "Speed" }),
-      element("dd", { text: `${speedOf(card.name, state)} of ${card.speed} (${state.speed_hits} S hits)` }),
+      element("dd", {
+        text:
+          `${status.speed} of ${card.speed} (${state.speed_hits} S hits)` +
+          (status.must_offer_broadside ? ": only Offer Broadside" : ""),
+      }),
       element("dt", { text: "Fire control" }),
-      element("dd", { text: state.fire_control }),
+      element("dd", { text: `${state.fire_control}${status.can_fire ? "" : ": cannot fire"}` }),
       element("dt", { text: "Armor" }),
       element("dd", { text: String(card.armor) }),
     ),
@@ -190,6 +199,9 @@ async function nextTurn() {
   // Action when the enemy has it, and the Actions the player may choose.
   const answer = await game.step(`${BASE}/turn`, { state });
   const pending = answer.result.pending;
+  game.ui.status = answer.result.ships;
+  drawCard("player");
+  drawCard("enemy");
   if (!pending) {
     // The turn needed nothing from the player.
     await finished(answer);
@@ -228,6 +240,7 @@ async function choose(action) {
 async function finished(answer) {
   const result = answer.result;
   game.ui.state = result.state;
+  game.ui.status = result.ships;
   game.ui.last = game.log.length - 1;
   if (result.game_over) {
     game.over = true;
@@ -355,9 +368,8 @@ function resume(stored) {
 }
 
 export async function init() {
-  const [ships, tables] = await Promise.all([get(`${BASE}/ships`), get(`${BASE}/tables`)]);
+  const ships = await get(`${BASE}/ships`);
   cards = new Map(ships.ships.map((card) => [card.name, card]));
-  speedPerHit = tables.tables.speed_per_s_hit ?? speedPerHit;
   const option = (card) => element("option", { value: card.name, text: `${card.name} (${card.type}, ${card.nation})` });
   $("solo-player").replaceChildren(...ships.ships.map(option));
   $("solo-enemy").replaceChildren(...ships.ships.map(option));
