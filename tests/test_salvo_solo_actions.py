@@ -74,6 +74,28 @@ def test_a_pending_turn_lists_the_same_actions_as_its_choices(client: FlaskClien
     assert firsts == {"player", "enemy"}
 
 
+def test_a_ship_whose_fire_control_is_lost_next_turn_is_drawn_unable_to_fire(
+    client: FlaskClient,
+) -> None:
+    """Its state says lost-next-turn; the turn it plays next it cannot fire, and the card
+    says so before the turn is played."""
+    state = {**START_STATE, "enemy": ship("Graf Spee", fire_control="lost-next-turn")}
+    dice = {"seed": "fire-control", "nonce": 1}
+    asked = resolve(client, "turn", {"state": state, "dice": dice})["result"]
+    assert asked["ships"]["enemy"]["state"]["fire_control"] == "lost-next-turn"
+    assert asked["ships"]["enemy"]["can_fire"] is False
+    assert asked["ships"]["player"]["can_fire"] is True
+    done = resolve(client, "turn", {"state": state, "player_action": "OB", "dice": dice})
+    held = [
+        e["result"]
+        for e in done["result"]["events"]
+        if e["phase"] == "fire" and e["side"] == "enemy"
+    ]
+    assert held[0]["fired"] is False  # OB from Long stays in range: it held its fire
+    assert done["result"]["ships"]["enemy"]["state"]["fire_control"] == "ready"
+    assert done["result"]["ships"]["enemy"]["can_fire"] is True
+
+
 def _drawn(card: dict[str, Any], named: dict[str, Any], per_hit: int) -> dict[str, Any]:
     """What a ship card shows of a state's ship, worked out from the catalog and the tables."""
     hits = {"flotation_hits": 0, "turret_hits": 0, "speed_hits": 0, **named.get("state", {})}

@@ -331,8 +331,9 @@ class SalvoSoloTurnResult(TypedDict):
     ships: Annotated[
         SalvoSoloShips,
         Doc(
-            "Each ship of `state` and what its hits mean now: speed, sunk, whether it may "
-            "fire, must Offer Broadside, and its Actions"
+            "Each ship of `state` and what its hits mean for the turn it plays next: speed, "
+            "sunk, whether it may fire (not with a fire control lost-next-turn), must Offer "
+            "Broadside, and its Actions"
         ),
     ]
     events: Annotated[list[SalvoSoloEvent], Doc("What happened, in order; told apart by `phase`")]

@@ -629,9 +629,17 @@ def _next_actions(state: GameState) -> SalvoSoloNextActions:
     return {"player": list(state.player.actions), "enemy": list(state.enemy.actions)}
 
 
+def _next_turn_status(ship: Ship) -> SalvoSoloShipStatus:
+    """``ship.status()`` as the next turn will find the ship: a fire control lost-next-turn
+    is lost then, so it may not fire (its state stays as handed back)."""
+    status = _status(ship)
+    status["can_fire"] = _fire_control_at_turn_start(ship).why_cannot_fire() is None
+    return status
+
+
 def _ships(state: GameState) -> SalvoSoloShips:
-    """Both ships of ``state`` as their cards draw them."""
-    return {"player": _status(state.player), "enemy": _status(state.enemy)}
+    """Both ships of ``state`` as their cards draw them for the next turn."""
+    return {"player": _next_turn_status(state.player), "enemy": _next_turn_status(state.enemy)}
 
 
 def _pending(
