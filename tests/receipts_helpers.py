@@ -176,16 +176,12 @@ def salvo_solo_game(client: FlaskClient, seed: str, most_turns: int = 60) -> lis
     for _ in range(most_turns):
         body: dict[str, Any] = {"state": state, "dice": {"seed": seed, "nonce": nonce}}
         asked = client.post(f"{SOLO}/turn", json={**body, **_prev(log)})
-        if asked.status_code == 200:  # the enemy acts first: the turn waits for the player
-            log.append(asked.get_json())
-            body["dice"] = log[-1]["result"]["pending"]["dice"]
-        pending = log[-1]["result"].get("pending") if asked.status_code == 200 else None
-        action = pending["choices"][0] if pending else "C"
+        assert asked.status_code == 200, asked.get_json()  # the turn waits for the player
+        log.append(asked.get_json())
+        pending = log[-1]["result"]["pending"]
+        body["dice"] = pending["dice"]
+        action = pending["choices"][0]  # at speed 0 a ship can only Offer Broadside
         finished = client.post(f"{SOLO}/turn", json={**body, "player_action": action, **_prev(log)})
-        if finished.status_code == 422:  # at speed 0 a ship can only Offer Broadside
-            finished = client.post(
-                f"{SOLO}/turn", json={**body, "player_action": "OB", **_prev(log)}
-            )
         assert finished.status_code == 200, finished.get_json()
         log.append(finished.get_json())
         result = log[-1]["result"]

@@ -61,15 +61,8 @@ class Player:
         self.reload()
 
     def _console(self, message: Any) -> None:
-        if message.type != "error":
-            return
-        # When the player has the initiative, the turn asked without an Action is a 422
-        # asking for it up front (the ruling initiative-in-turn): the page expects that
-        # answer, and the browser logs every 4xx of a fetch as an error.
-        url = (message.location or {}).get("url", "")
-        if "status of 422" in message.text and url.endswith("/v1/rulesets/salvo-solo/turn"):
-            return
-        self.errors.append(message.text)
+        if message.type == "error":  # a failed request too: the page expects none
+            self.errors.append(message.text)
 
     def reload(self) -> None:
         self.page.reload()
@@ -166,19 +159,31 @@ def offered(player: Player) -> list[str]:
     return actions
 
 
-def play_salvo(player: Player, prefer: str | None = None, reload_after: int = 0) -> None:
+def play_salvo(player: Player, prefer: str | None = None, reload_after: int = 0) -> list[str]:
     """Tap through a Salvo! game to its end: each turn, the Action ``prefer`` when the page
     offers it, else the one the advice marks. The page must offer exactly the Actions
-    the rules allow: the pending turn's ``choices``, or those the advisor weighed."""
+    the rules allow: the pending turn's ``choices``, whoever has the initiative. Returns
+    who had it, turn by turn."""
+    firsts: list[str] = []
     for turn in range(1, MOST_TURNS + 1):
         if player.page.is_visible("#solo-over"):
-            return
-        ui = player.stored("solo")["ui"]
+            return firsts
+        stored = player.stored("solo")
+        pending = stored["ui"]["turn"]["pending"]
+        asked = stored["log"][stored["ui"]["turn"]["pendingAt"]]
         actions = offered(player)
-        if ui["turn"]["pending"]:
-            assert actions == ui["turn"]["pending"]["choices"]
-        else:
-            assert actions == [a["action"] for a in ui["turn"]["advice"]["actions"]]
+        assert actions == pending["choices"] == asked["result"]["actions"]["player"]
+        assert asked["result"]["pending"] == pending
+        firsts.append(pending["first"])
+        said = player.page.locator("#solo-pending").inner_text()
+        assert ("You have the initiative" in said) == (pending["first"] == "player")
+        # The ship cards draw what the answer says of each ship (result.ships).
+        for side, status in asked["result"]["ships"].items():
+            card = player.page.locator(f"#solo-card-{side}").inner_text()
+            speed = player.page.locator(f"#solo-card-{side} dt:text-is('Speed') + dd")
+            assert speed.inner_text().startswith(f"{status['speed']} of ")
+            assert ("(sunk)" in card) == status["sunk"]
+            assert ("cannot fire" in card) == (not status["can_fire"])
         if turn == reload_after:
             # A reload resumes the game where it stood: the same turn, the same choices.
             count = len(player.stored("solo")["log"])
@@ -207,7 +212,8 @@ def test_a_phone_plays_a_whole_salvo_game_and_the_referee_finds_its_log_valid(
     # The advice weighs each Action the player may take, with its odds.
     assert page.locator("#solo-advice tbody tr").count() == len(offered(phone))
     phone.screenshot("salvo-turn")
-    play_salvo(phone, reload_after=2)
+    firsts = play_salvo(phone, reload_after=2)
+    assert set(firsts) == {"player", "enemy"}  # both kinds of turn, and no console error
 
     game = phone.stored("solo")
     end = game["ui"]["end"]
@@ -298,10 +304,13 @@ def test_a_ship_at_speed_zero_is_offered_only_offer_broadside(
     desktop.reload()
     assert offered(desktop) == ["OB"]
     pending = desktop.stored("solo")["ui"]["turn"]["pending"]
-    assert (pending is None) == (first == "player")
-    assert "0 of 10" in desktop.page.locator("#solo-card-player").inner_text()
+    assert pending["first"] == first and pending["choices"] == ["OB"]
+    assert (pending["enemy_action"] is None) == (first == "player")
+    card = desktop.page.locator("#solo-card-player").inner_text()
+    assert "0 of 10 (5 S hits): only Offer Broadside" in card
+    at = desktop.stored("solo")["ui"]["turn"]["pendingAt"]
     desktop.tap("#solo-choices button[data-action=OB]")
-    finished = desktop.stored("solo")["log"][-1]
+    finished = desktop.stored("solo")["log"][at + 1]  # then the next turn, asked
     assert finished["provenance"]["request"]["body"]["player_action"] == "OB"
     assert "Your Action: Offer Broadside (OB)." in desktop.page.locator("#solo-rolls").inner_text()
     assert desktop.errors == []
@@ -368,10 +377,21 @@ def test_a_desktop_plays_a_whole_salvo_battle_and_the_referee_finds_its_log_vali
             page.select_option("#grid-special-line", "row:5")
             page.click("#grid-special button:text('Add to this salvo')")
             allowed = int(page.get_attribute("#grid-status", "data-allowed") or 0)
+        offered_squares = set(
+            page.eval_on_selector_all(
+                "#grid-enemy-board button:not([disabled])", "(b) => b.map((x) => x.dataset.square)"
+            )
+        )
         aimed = aim(desktop, allowed)
-        # Every square offered is one the rules let the player fire at.
+        # Every square offered is one the rules let the player fire at: the last salvo
+        # answer's may_fire_at (before the first salvo, the whole board).
         view = ui["views"]["a"]
         assert not set(aimed) & (fired_on(view) - set(view.get("contacts", [])))
+        salvos = [e for e in desktop.stored("grid")["log"] if e["step"] == "salvo"]
+        if salvos:
+            assert offered_squares == set(salvos[-1]["result"]["a"]["may_fire_at"])
+        else:
+            assert len(offered_squares) == 100
         if round_ == 1:
             # A shot more than the salvo allows is not taken.
             extra = page.eval_on_selector(

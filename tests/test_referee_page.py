@@ -299,6 +299,19 @@ def test_a_valid_game_is_explained_entry_by_entry_with_its_luck(page: Page) -> N
         shutil.copyfile(ARTIFACTS / "valid-game.png", SCREENSHOT)
 
 
+def test_turns_left_pending_by_either_side_are_said_in_words(page: Page) -> None:
+    state = page.drop("pending-both-kinds")
+    assert state["verdict"] == "valid"
+    results = page.page.evaluate(
+        "[...document.querySelectorAll('#entries .result')].map((p) => p.textContent)"
+    )
+    assert results[0] == (
+        "Result: 1 event; waits for the player's Action (the player has the initiative)"
+    )
+    assert results[2].startswith("Result: 2 events; waits for the player's Action (the enemy's is")
+    assert page.errors == []
+
+
 def test_a_rich_roll_is_explained_die_by_die(page: Page) -> None:
     """The game of rich rolls: its first roll drew 2, 3, 1, 5 for 4d6r1!kh3, then 1 for the
     reroll of the third die (a 1 again: rerolled once more) and 2 for that; the highest

@@ -62,16 +62,88 @@ def test_a_ship_under_way_lists_every_action(client: FlaskClient) -> None:
 
 
 def test_a_pending_turn_lists_the_same_actions_as_its_choices(client: FlaskClient) -> None:
+    """Whoever has the initiative, the turn waits and lists the Actions the player may take."""
     state = {**START_STATE, "player": AJAX_STOPPED}
-    for nonce in range(1, 40):  # a nonce where the enemy wins the initiative
+    firsts = set()
+    for nonce in range(1, 9):
         body = {"state": state, "dice": {"seed": "pending", "nonce": nonce}}
-        response = client.post(f"{BASE}/turn", json=body)
-        if response.status_code == 200:
-            result = response.get_json()["result"]
-            assert result["pending"]["choices"] == ["OB"]
-            assert result["actions"]["player"] == result["pending"]["choices"]
-            return
-    raise AssertionError("the enemy never had the initiative")
+        result = resolve(client, "turn", body)["result"]
+        assert result["pending"]["choices"] == ["OB"]
+        assert result["actions"]["player"] == result["pending"]["choices"]
+        firsts.add(result["pending"]["first"])
+    assert firsts == {"player", "enemy"}
+
+
+def test_a_ship_whose_fire_control_is_lost_next_turn_is_drawn_unable_to_fire(
+    client: FlaskClient,
+) -> None:
+    """Its state says lost-next-turn; the turn it plays next it cannot fire, and the card
+    says so before the turn is played."""
+    state = {**START_STATE, "enemy": ship("Graf Spee", fire_control="lost-next-turn")}
+    dice = {"seed": "fire-control", "nonce": 1}
+    asked = resolve(client, "turn", {"state": state, "dice": dice})["result"]
+    assert asked["ships"]["enemy"]["state"]["fire_control"] == "lost-next-turn"
+    assert asked["ships"]["enemy"]["can_fire"] is False
+    assert asked["ships"]["player"]["can_fire"] is True
+    done = resolve(client, "turn", {"state": state, "player_action": "OB", "dice": dice})
+    held = [
+        e["result"]
+        for e in done["result"]["events"]
+        if e["phase"] == "fire" and e["side"] == "enemy"
+    ]
+    assert held[0]["fired"] is False  # OB from Long stays in range: it held its fire
+    assert done["result"]["ships"]["enemy"]["state"]["fire_control"] == "ready"
+    assert done["result"]["ships"]["enemy"]["can_fire"] is True
+
+
+def _drawn(card: dict[str, Any], named: dict[str, Any], per_hit: int) -> dict[str, Any]:
+    """What a ship card shows of a state's ship, worked out from the catalog and the tables."""
+    hits = {"flotation_hits": 0, "turret_hits": 0, "speed_hits": 0, **named.get("state", {})}
+    speed = max(0, card["speed"] - per_hit * hits["speed_hits"])
+    return {
+        "name": card["name"],
+        "speed": speed,
+        "sunk": hits["flotation_hits"] > card["flotation"],
+        "must_offer_broadside": speed == 0,
+        "actions": ["OB"] if speed == 0 else EVERY_ACTION,
+    }
+
+
+def test_a_turn_answer_draws_both_ships_of_the_state_it_hands_back(
+    client: FlaskClient,
+) -> None:
+    """``result.ships``: each ship of ``result.state`` with its speed, whether it is sunk, may
+    fire, must Offer Broadside and its Actions, in a pending answer and a finished one."""
+    cards = {c["name"]: c for c in client.get(f"{BASE}/ships").get_json()["ships"]}
+    per_hit = client.get(f"{BASE}/tables").get_json()["tables"]["speed_per_s_hit"]
+    silenced = ship("Ajax", turret_hits=5, speed_hits=2)
+    state = {**START_STATE, "range": "Short", "player": silenced}
+    compared = 0
+    for nonce in range(1, 13):
+        dice = {"seed": "ship-cards", "nonce": nonce}
+        asked = resolve(client, "turn", {"state": state, "dice": dice})["result"]
+        done = resolve(client, "turn", {"state": state, "player_action": "C", "dice": dice})
+        for result in (asked, done["result"]):
+            for side in ("player", "enemy"):
+                drawn = result["ships"][side]
+                named = result["state"][side]
+                card = cards[named["ship"]]
+                assert {k: drawn[k] for k in _drawn(card, named, per_hit)} == _drawn(
+                    card, named, per_hit
+                )
+                assert drawn["state"] == named["state"]
+                assert drawn["actions"] == result["actions"][side]
+        # Ajax's turrets are silenced: it cannot fire, whatever the turn did.
+        assert asked["ships"]["player"]["can_fire"] is False
+        assert asked["ships"]["player"]["speed"] == 6
+        assert asked["ships"]["enemy"]["can_fire"] is True
+        # Only Graf Spee fires at Ajax: Ajax ends the turn as its fire left it.
+        events = done["result"]["events"]
+        fired = [e for e in events if e["phase"] == "fire" and e["side"] == "enemy"]
+        if fired and "target" in fired[0]["result"]:
+            assert done["result"]["ships"]["player"] == fired[0]["result"]["target"]
+            compared += 1
+    assert compared >= 3
 
 
 def _accepts_exactly(client: FlaskClient, state: dict[str, Any], listed: list[str]) -> None:

@@ -1,4 +1,5 @@
-"""The Salvo! turn as the rules play it: the enemy acts first, the player reacts.
+"""The Salvo! turn as the rules play it: the enemy acts first, the player reacts; or the
+player has the initiative and commits first.
 
 Ajax (speed 10) against Graf Spee (speed 8): the enemy is slower, +1 to the initiative
 roll, so a 3 or more gives the enemy the initiative and a 1 or 2 gives it to the player.
@@ -42,7 +43,8 @@ def same_opening(pending: dict[str, Any], finished: dict[str, Any]) -> None:
     assert used == sum(len(roll["values"]) for roll in pending["rolls"])
     assert finished["rolls"][: len(pending["rolls"])] == pending["rolls"]
     assert finished["modifiers"][: len(pending["modifiers"])] == pending["modifiers"]
-    assert finished["result"]["events"][:2] == pending["result"]["events"]
+    events = pending["result"]["events"]
+    assert finished["result"]["events"][: len(events)] == events
     assert "pending" not in finished["result"]
 
 
@@ -92,23 +94,22 @@ def test_graf_spee_has_the_initiative_and_ajax_waits_to_see_its_action(
 def test_a_seeded_turn_asked_twice_rolls_the_same_initiative_and_enemy_action(
     client: FlaskClient,
 ) -> None:
-    found = 0
+    found = {"player": 0, "enemy": 0}
     for nonce in range(1, 40):
         dice = {"seed": "river-plate", "nonce": nonce}
-        first = client.post(TURN, json={"state": START, "dice": dice})
-        if first.status_code == 422:  # Ajax has the initiative this time
-            assert first.get_json()["errors"][0]["field"] == "player_action"
-            continue
-        pending = first.get_json()
-        assert first.status_code == 200 and "pending" in pending["result"], pending
-        assert pending["result"]["pending"]["dice"] == dice  # what the finishing call sends
-        for action in pending["result"]["pending"]["choices"]:
+        pending = post(client, {"state": START, "dice": dice})
+        waiting = pending["result"]["pending"]
+        assert waiting["dice"] == dice  # what the finishing call sends
+        for action in waiting["choices"]:
             finished = post(client, {"state": START, "player_action": action, "dice": dice})
             same_opening(pending, finished)
             assert finished["dice"] == pending["dice"]
             assert finished["result"]["events"][2]["phase"] == "maneuver"
-        found += 1
-    assert found >= 10  # the enemy has the initiative two times in three
+            enemy = finished["result"]["events"][1]["result"]["action"]
+            assert waiting["enemy_action"] in (None, enemy)
+        found[waiting["first"]] += 1
+    # The enemy has the initiative two times in three; either way the turn waits.
+    assert found["enemy"] >= 10 and found["player"] >= 5, found
 
 
 def test_a_sealed_turn_asked_twice_rolls_the_same_initiative_and_enemy_action(
@@ -116,30 +117,23 @@ def test_a_sealed_turn_asked_twice_rolls_the_same_initiative_and_enemy_action(
 ) -> None:
     sealed = client.post("/v1/seeds", json={"reveal_in": 3600}).get_json()
     pendings = 0
-    for nonce in range(1, 12):
+    for nonce in range(1, 7):
         dice = {"sealed": sealed["sealed"], "client_seed": "ajax", "nonce": nonce}
-        first = client.post(TURN, json={"state": START, "dice": dice})
-        if first.status_code == 422:
-            assert "has the initiative and acts first" in first.get_json()["detail"]
-            continue
-        pending = first.get_json()
+        pending = post(client, {"state": START, "dice": dice})
         assert pending["result"]["pending"]["dice"] == dice
         finished = post(client, {"state": START, "player_action": "OB", "dice": dice})
         same_opening(pending, finished)
         assert finished["dice"]["mode"] == pending["dice"]["mode"] == "sealed"
         assert finished["dice"]["commitment"] == sealed["commitment"]
         pendings += 1
-    assert pendings >= 3
+    assert pendings == 6
 
 
 def test_a_fresh_turn_names_the_seed_its_finishing_call_sends(client: FlaskClient) -> None:
     """Without dice the service chooses a seed: the pending answer names it and its nonce,
     and the finishing call that sends them plays the very opening the player reacted to
     (the same request again, without them, would roll a new seed and another enemy Action)."""
-    for _ in range(40):
-        pending = client.post(TURN, json={"state": START}).get_json()
-        if "pending" in pending.get("result", {}):
-            break
+    pending = post(client, {"state": START})
     named = pending["result"]["pending"]["dice"]
     assert named == {"seed": pending["dice"]["seed"], "nonce": pending["dice"]["nonce"]}
     assert pending["dice"]["seed_source"] == "server"
@@ -154,42 +148,81 @@ def test_a_fresh_turn_names_the_seed_its_finishing_call_sends(client: FlaskClien
 
 def test_the_two_calls_give_the_answer_a_single_call_gives(client: FlaskClient) -> None:
     """With player_action up front the turn is what it always was; asking first changes nothing."""
-    dice = {"seed": "one-or-two-calls", "nonce": 1}
-    nonce = next(
-        n
-        for n in range(1, 40)
-        if client.post(TURN, json={"state": START, "dice": {**dice, "nonce": n}}).status_code == 200
-    )
-    body = {"state": START, "player_action": "C", "dice": {**dice, "nonce": nonce}}
-    once = post(client, body)
-    post(client, {"state": START, "dice": {**dice, "nonce": nonce}})  # the pending call
-    again = post(client, body)
-    assert {k: v for k, v in once.items() if k not in ("receipt", "provenance")} == {
-        k: v for k, v in again.items() if k not in ("receipt", "provenance")
-    }
-
-
-# --- the player acts first, and other refusals ----------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "dice",
-    [{"values": [2]}, {"values": [1, 6]}],
-    ids=["initiative only", "more dice than the opening"],
-)
-def test_ajax_has_the_initiative_so_its_action_is_needed_up_front(
-    client: FlaskClient, dice: dict[str, Any]
-) -> None:
-    """Initiative 2 (+1) = 3: Ajax acts first, and nothing can wait for the enemy."""
-    problem = post(client, {"state": START, "dice": dice}, status=422)
-    assert problem["type"].endswith("#rule-violation")
-    assert problem["errors"] == [
-        {
-            "field": "player_action",
-            "message": "Ajax has the initiative and acts first, so its Action comes before the "
-            "enemy's: send the same request with player_action",
+    firsts = set()
+    for nonce in range(1, 7):
+        dice = {"seed": "one-or-two-calls", "nonce": nonce}
+        body = {"state": START, "player_action": "C", "dice": dice}
+        once = post(client, body)
+        asked = post(client, {"state": START, "dice": dice})  # the pending call
+        firsts.add(asked["result"]["pending"]["first"])
+        again = post(client, body)
+        assert {k: v for k, v in once.items() if k not in ("receipt", "provenance")} == {
+            k: v for k, v in again.items() if k not in ("receipt", "provenance")
         }
-    ]
+    assert firsts == {"player", "enemy"}
+
+
+# --- the player acts first: a pending answer without the enemy's Action ----------------------
+
+
+def test_ajax_has_the_initiative_and_the_turn_waits_for_its_action_first(
+    client: FlaskClient,
+) -> None:
+    """Initiative 2 (+1) = 3: Ajax acts first, so it commits before the enemy's Action is
+    rolled: the answer shows the initiative only, and the finishing call rolls the rest."""
+    pending = post(client, {"state": START, "dice": {"values": [2]}})
+    result = pending["result"]
+    assert result["pending"] == {
+        "first": "player",
+        "enemy_action": None,
+        "choose": "player_action",
+        "choices": ["C", "OB", "W"],
+        "dice_used": 1,
+        "dice": None,
+        "detail": "Ajax has the initiative and acts first: send the same request with "
+        "player_action, one of C, OB, W, and the same dice (supplied dice: these 1, then the "
+        "rest of the turn's) to finish the turn",
+    }
+    assert (
+        result["state"]
+        == post(client, {"state": START, "dice": {"values": [2]}})["result"]["state"]
+    )
+    assert result["state"]["turn"] == 1 and result["state"]["enemy_last_action"] is None
+    assert (result["game_over"], result["winner"], result["draw"]) == (False, None, False)
+    assert result["events"] == [{"phase": "initiative", "result": {"first": "player"}}]
+    assert [roll["label"] for roll in pending["rolls"]] == ["initiative"]
+
+    # Ajax withdraws; Graf Spee's Action is rolled only now: 1, Close. No net change, Long;
+    # Graf Spee (11") fires first: 1+1 misses; Ajax 1+1 misses; End of Turn 1.
+    body = {"state": START, "player_action": "W", "dice": {"values": [2, 1, 1, 1, 1, 1, 1]}}
+    finished = post(client, body)
+    same_opening(pending, finished)
+    events = finished["result"]["events"]
+    assert [event["phase"] for event in events[:3]] == ["initiative", "enemy-action", "maneuver"]
+    assert events[1]["result"] == {"action": "C", "reason": "rolled"}
+    assert (events[2]["result"]["range"], events[2]["result"]["range_change"]) == ("Long", 0)
+    assert finished["result"]["state"]["turn"] == 2
+    assert finished["result"]["state"]["enemy_last_action"] == "C"
+
+
+def test_a_player_first_turn_finishes_as_one_call_with_the_action_plays_it(
+    client: FlaskClient,
+) -> None:
+    """Seeded: the finishing call is the turn a single call with player_action plays."""
+    dice = next(
+        {"seed": "player-first", "nonce": n}
+        for n in range(1, 40)
+        if post(client, {"state": START, "dice": {"seed": "player-first", "nonce": n}})["result"][
+            "pending"
+        ]["first"]
+        == "player"
+    )
+    pending = post(client, {"state": START, "dice": dice})
+    assert pending["result"]["pending"]["dice"] == dice
+    assert pending["result"]["pending"]["enemy_action"] is None
+    finished = post(client, {"state": START, "player_action": "OB", "dice": dice})
+    same_opening(pending, finished)
+    assert finished["result"]["events"][0]["result"] == {"first": "player"}
 
 
 def test_pending_supplied_dice_are_the_opening_only(client: FlaskClient) -> None:
@@ -198,6 +231,10 @@ def test_pending_supplied_dice_are_the_opening_only(client: FlaskClient) -> None
     assert "used only 2" in problem["detail"]
     wants = post(client, {"state": START, "dice": {"values": [3]}}, status=422)
     assert "1d6 for enemy action" in wants["detail"]
+    # Ajax first: the opening is the initiative alone.
+    problem = post(client, {"state": START, "dice": {"values": [1, 6]}}, status=422)
+    assert problem["errors"][0]["field"] == "dice.values"
+    assert "used only 1" in problem["detail"]
 
 
 def test_a_player_at_speed_0_can_only_offer_broadside_when_the_turn_is_pending(
@@ -212,20 +249,16 @@ def test_a_player_at_speed_0_can_only_offer_broadside_when_the_turn_is_pending(
 
 def test_a_game_played_by_pending_turns_runs_to_its_end(client: FlaskClient) -> None:
     """Each turn asked first without an Action; the player always answers the enemy's Action
-    in kind; the state handed back by each finished turn plays the next."""
+    in kind (and closes when it commits first); the state handed back by each finished turn
+    plays the next."""
     state: dict[str, Any] = dict(START)
     for nonce in range(1, 200):
         dice = {"seed": "a-whole-game", "nonce": nonce}
-        asked = client.post(TURN, json={"state": state, "dice": dice})
-        action = "OB"
-        if asked.status_code == 200:
-            result = asked.get_json()["result"]
-            assert (
-                result["state"] == post(client, {"state": state, "dice": dice})["result"]["state"]
-            )
-            action = result["pending"]["enemy_action"]
-            if action not in result["pending"]["choices"]:
-                action = "OB"
+        result = post(client, {"state": state, "dice": dice})["result"]
+        assert result["state"] == post(client, {"state": state, "dice": dice})["result"]["state"]
+        action = result["pending"]["enemy_action"] or "C"  # None: Ajax commits first
+        if action not in result["pending"]["choices"]:
+            action = "OB"
         finished = post(client, {"state": state, "player_action": action, "dice": dice})
         if finished["result"]["game_over"]:
             break
@@ -330,13 +363,12 @@ def chained(client: FlaskClient, body: dict[str, Any], log: list[dict[str, Any]]
 
 
 def pending_game(client: FlaskClient, seed: str) -> list[dict[str, Any]]:
-    """Turns 1 to 3 of a seeded game, one nonce a turn; a turn the enemy leads is asked twice."""
+    """Turns 1 to 3 of a seeded game, one nonce a turn, each asked twice: pending, finished."""
     log: list[dict[str, Any]] = []
     state: dict[str, Any] = dict(START)
     for nonce in (1, 2, 3):
         dice = {"seed": seed, "nonce": nonce}
-        if client.post(TURN, json={"state": state, "dice": dice}).status_code == 200:
-            chained(client, {"state": state, "dice": dice}, log)
+        chained(client, {"state": state, "dice": dice}, log)
         chained(client, {"state": state, "player_action": "OB", "dice": dice}, log)
         state = log[-1]["result"]["state"]
     return log
@@ -419,6 +451,40 @@ def test_a_pending_turn_and_its_finish_verify_as_one_turn(
         (False, ["pending-unfinished", "nonce-repeat"]),
         (False, ["pending-unfinished", "nonce-repeat"]),
     ]
+
+
+def seed_led_by(client: FlaskClient, first: str) -> str:
+    """A seed whose nonce 1 gives ``first`` the initiative, and whose turn 1 leaves a game."""
+    for n in range(60):
+        seed = f"led-by-{first}-{n}"
+        dice = {"seed": seed, "nonce": 1}
+        waiting = post(client, {"state": START, "dice": dice})["result"]["pending"]
+        done = post(client, {"state": START, "player_action": "OB", "dice": dice})
+        if waiting["first"] == first and not done["result"]["game_over"]:
+            return seed
+    raise AssertionError(f"no seed gives the {first} the initiative")
+
+
+@pytest.mark.parametrize("first", ["player", "enemy"])
+def test_a_pending_turn_led_by_either_side_and_its_finish_verify_as_one_turn(
+    client: FlaskClient, tmp_path: Path, first: str
+) -> None:
+    seed = seed_led_by(client, first)
+    log = pending_game(client, seed)
+    assert log[0]["result"]["pending"]["first"] == first
+    assert (log[0]["result"]["pending"]["enemy_action"] is None) is (first == "player")
+    assert left_pending(log[0]) and finishes_pending_turn(log[0], log[1])
+    assert both_verdicts(client, log, tmp_path) == [(True, []), (True, [])]
+    # Finished with other dice: the next nonce throws the turn away; another seed is
+    # another game.
+    for dice, codes in (
+        ({"seed": seed, "nonce": 2}, ["pending-unfinished"]),
+        ({"seed": f"{seed}-other", "nonce": 1}, ["another-seed"]),
+    ):
+        body = {"state": START, "player_action": "OB", "dice": dice, "prev": receipt_hash(log[0])}
+        other = post(client, body)
+        assert not finishes_pending_turn(log[0], other)
+        assert both_verdicts(client, [log[0], other], tmp_path) == [(False, codes)] * 2
 
 
 OTHER_READINGS = {
@@ -780,7 +846,8 @@ def test_pending_turn_answers_no_reason_yet(client: FlaskClient) -> None:
     # the initiative, action die 1 (Close); the turn waits for the player's Action.
     state = {"turn": 1, "weather": "Fair", "range": "Long", "player": AJAX, "enemy": SPEE}
     result = resolve(client, "turn", {"state": state}, [3, 1])["result"]
-    every = {"game_over", "winner", "draw", "reason", "state", "actions", "events", "pending"}
+    every = {"game_over", "winner", "draw", "reason", "state", "actions", "ships", "events"}
+    every.add("pending")
     assert set(result) == every
     assert (result["game_over"], result["winner"], result["draw"], result["reason"]) == (
         False,

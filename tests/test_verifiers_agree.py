@@ -7,7 +7,8 @@ game (refused, then accepted by the referee); a step that rolls nothing; duplica
 names; a sealed game before and after its reveal; a re-spelled receipt; a game that changes
 its ruleset or its readings, with and without a game header that fixes them; and whole games
 whose every request was pinned by its digest (``Prefer: return=minimal``), with a pending
-turn finished so, and one whose finishing call asked otherwise than its pending call. Both verifiers
+turn finished so, and one whose finishing call asked otherwise than its pending call; turns
+left pending by the player's initiative and by the enemy's, finished or thrown away. Both verifiers
 must give the same verdict, the same problem codes for each entry and the log, and the
 same words (except where only the wording of what to do next differs: a sealed roll the
 service can open at the reveal time, the standalone verifier with the reveal answer).
@@ -148,6 +149,8 @@ EXPECTED_CODES = {
     "pending-echoed-unlike": ["pending-unfinished", "nonce-repeat"],
     "pending-rules-spelled-out": [],
     "pending-advised": [],
+    "pending-both-kinds": [],
+    "pending-player-first-thrown-away": ["pending-unfinished"],
     "readings-spelled-out": [],
     "plain-roll-joins": [],
     "rich-rolls": [],

@@ -145,9 +145,9 @@ STEPS = (
         description="Initiative, the enemy's Action, the maneuver, fire in "
         "gun-size order, torpedoes and the End of Turn roll, from a game state the client "
         "sends back each turn. Returns the new state, the winner or draw, and every event. "
-        "Without player_action, when the enemy has the initiative, the answer is "
-        "result.pending (the initiative and the enemy's Action, the state unchanged) and the "
-        "same request with player_action and the same dice finishes the turn.",
+        "Without player_action the answer is result.pending (the initiative, the enemy's "
+        "Action when the enemy has it, the Actions the player may choose, the state unchanged) "
+        "and the same request with player_action and the same dice finishes the turn.",
         dice="varies",
         resolve=steps.turn,
     ),

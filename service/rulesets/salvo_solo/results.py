@@ -270,10 +270,17 @@ SalvoSoloEvent = (
 
 
 class SalvoSoloPendingTurn(TypedDict):
-    """The enemy has the initiative and has chosen: the player's Action is still to come."""
+    """The turn waits for the player's Action: the enemy has the initiative and has chosen,
+    or the player has it and commits first."""
 
-    first: Annotated[Literal["enemy"], Doc("Who acts first")]
-    enemy_action: SalvoSoloAction
+    first: Annotated[SalvoSoloSide, Doc("Who has the initiative and acts first")]
+    enemy_action: Annotated[
+        SalvoSoloAction | None,
+        Doc(
+            "The enemy's Action when the enemy has the initiative; null when the player has "
+            "it: the player commits first and the enemy's Action is rolled by the finishing call"
+        ),
+    ]
     choose: Annotated[Literal["player_action"], Doc("What to send")]
     choices: Annotated[list[SalvoSoloAction], Doc("The Actions the player may take")]
     dice_used: Annotated[int, Doc("Dice rolled so far; supplied dice resend these first")]
@@ -300,6 +307,13 @@ class SalvoSoloNextActions(TypedDict):
     enemy: Annotated[list[SalvoSoloAction], Doc("The enemy's: its Action is one of them")]
 
 
+class SalvoSoloShips(TypedDict):
+    """Both ships of the state handed back, each as a ship card draws it."""
+
+    player: SalvoSoloShipStatus
+    enemy: SalvoSoloShipStatus
+
+
 class SalvoSoloTurnResult(TypedDict):
     game_over: bool
     winner: Annotated[SalvoSoloSide | None, Doc("null: none")]
@@ -313,6 +327,14 @@ class SalvoSoloTurnResult(TypedDict):
     actions: Annotated[
         SalvoSoloNextActions,
         Doc("The Actions each ship of `state` may choose next turn: at speed 0 only OB"),
+    ]
+    ships: Annotated[
+        SalvoSoloShips,
+        Doc(
+            "Each ship of `state` and what its hits mean for the turn it plays next: speed, "
+            "sunk, whether it may fire (not with a fire control lost-next-turn), must Offer "
+            "Broadside, and its Actions"
+        ),
     ]
     events: Annotated[list[SalvoSoloEvent], Doc("What happened, in order; told apart by `phase`")]
     pending: NotRequired[

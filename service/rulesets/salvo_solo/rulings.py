@@ -153,8 +153,9 @@ RULINGS = (
         ruling="After seeing the enemy's Action when the enemy has the initiative: a turn asked "
         "without player_action answers result.pending with the initiative and the enemy's "
         "Action, and the same request with player_action and the same dice finishes it. When "
-        "the player has the initiative, player_action comes up front (a 422 asks for it). A "
-        "turn sent with player_action plays the same under either reading.",
+        "the player has the initiative, the pending answer names the player first and no enemy "
+        "Action (the player commits first; the finishing call rolls it). A turn sent with "
+        "player_action plays the same under either reading.",
         reason="'Roll 1d6 each turn to see who goes first' only matters if the second ship reacts; "
         "the +1 for the slower enemy makes going second the advantage the rules give it. "
         "Asking first changes no answer: the dice of a turn are read in the same order "
@@ -163,7 +164,8 @@ RULINGS = (
             Reading(
                 id="player-reacts",
                 text="When the enemy has the initiative the player may see its Action first: a "
-                "turn without player_action answers result.pending.",
+                "turn without player_action answers result.pending (with the enemy's Action, or "
+                "none when the player has the initiative).",
                 default=True,
                 wording_supports=True,
             ),

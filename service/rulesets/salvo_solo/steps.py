@@ -27,6 +27,7 @@ from .results import (
     SalvoSoloRange,
     SalvoSoloRangeResult,
     SalvoSoloRollNext,
+    SalvoSoloShips,
     SalvoSoloShipStatus,
     SalvoSoloShot,
     SalvoSoloSide,
@@ -584,17 +585,18 @@ def _fire_order(
 
 @dataclass(frozen=True)
 class TurnInput:
-    """A turn; without ``player_action`` the player waits to see the enemy's Action."""
+    """A turn; without ``player_action`` the player waits to learn the initiative (and, when
+    the enemy has it, the enemy's Action)."""
 
     state: GameState
     player_action: Annotated[
         SalvoSoloAction | None,
         Omitted(),
         Doc(
-            "The player's Action. Leave it out to see the enemy's Action first: if the enemy "
-            "has the initiative the answer is `result.pending`, and the same request with "
-            "`player_action` and the same dice finishes the turn; if the player has it, a 422 "
-            "asks for `player_action`"
+            "The player's Action. Leave it out to learn the initiative first: the answer is "
+            "`result.pending`, with the enemy's Action when the enemy has the initiative "
+            "(null when the player has it and commits first), and the same request with "
+            "`player_action` and the same dice finishes the turn"
         ),
     ] = None
 
@@ -627,17 +629,34 @@ def _next_actions(state: GameState) -> SalvoSoloNextActions:
     return {"player": list(state.player.actions), "enemy": list(state.enemy.actions)}
 
 
+def _next_turn_status(ship: Ship) -> SalvoSoloShipStatus:
+    """``ship.status()`` as the next turn will find the ship: a fire control lost-next-turn
+    is lost then, so it may not fire (its state stays as handed back)."""
+    status = _status(ship)
+    status["can_fire"] = _fire_control_at_turn_start(ship).why_cannot_fire() is None
+    return status
+
+
+def _ships(state: GameState) -> SalvoSoloShips:
+    """Both ships of ``state`` as their cards draw them for the next turn."""
+    return {"player": _next_turn_status(state.player), "enemy": _next_turn_status(state.enemy)}
+
+
 def _pending(
-    state: GameState, events: list[SalvoSoloEvent], enemy_act: SalvoSoloAction, res: Resolution
+    state: GameState,
+    events: list[SalvoSoloEvent],
+    first: SalvoSoloSide,
+    enemy_act: SalvoSoloAction | None,
+    res: Resolution,
 ) -> SalvoSoloTurnResult:
-    """The enemy acted first: what is decided so far, and the choice left to the player.
+    """What is decided so far, and the choice left to the player: the enemy acted first
+    (``enemy_act`` is its Action), or the player has the initiative and commits first (the
+    enemy's Action is not rolled yet: ``enemy_act`` None).
 
     Nothing is applied: the state goes back as it came, and the same request with the
     player's Action and the same dice rolls these very dice again, then finishes the turn.
     """
     choices = list(state.player.actions)
-    enemy = state.enemy.card.name
-    name = t.ACTION_EFFECTS[enemy_act]["name"]
     dice = sum(len(roll.values) for roll in res.rolls)
     again = res.dice.again()
     send = (
@@ -645,6 +664,11 @@ def _pending(
         if again is not None
         else f"the same dice (supplied dice: these {dice}, then the rest of the turn's)"
     )
+    if enemy_act is None:
+        said = f"{state.player.card.name} has the initiative and acts first"
+    else:
+        name = t.ACTION_EFFECTS[enemy_act]["name"]
+        said = f"{state.enemy.card.name} has the initiative and will {name} ({enemy_act})"
     return {
         "game_over": False,
         "winner": None,
@@ -652,17 +676,18 @@ def _pending(
         "reason": None,
         "state": to_json(state),
         "actions": _next_actions(state),
+        "ships": _ships(state),
         "events": events,
         "pending": {
-            "first": "enemy",
+            "first": first,
             "enemy_action": enemy_act,
             "choose": "player_action",
             "choices": choices,
             "dice_used": dice,
             "dice": again,
-            "detail": f"{enemy} has the initiative and will {name} ({enemy_act}): send the same "
-            "request with player_action, one of " + ", ".join(choices) + f", and {send} to "
-            "finish the turn",
+            "detail": f"{said}: send the same request with player_action, one of "
+            + ", ".join(choices)
+            + f", and {send} to finish the turn",
         },
     }
 
@@ -710,23 +735,20 @@ def turn(inp: TurnInput, res: Resolution) -> SalvoSoloTurnResult:
             "reason": reason,
             "state": to_json(new_state),
             "actions": _next_actions(new_state),
+            "ships": _ships(new_state),
             "events": events,
         }
 
     first = initiative(InitiativeInput(ships["player"], ships["enemy"]), res)
     events.append({"phase": "initiative", "result": first})
     if inp.player_action is None and first["first"] == "player":
-        raise RuleError(
-            f"{state.player.card.name} has the initiative and acts first, so its Action comes "
-            "before the enemy's: send the same request with player_action",
-            "player_action",
-        )
+        return _pending(state, events, "player", None, res)
     enemy_act = enemy_action(
         EnemyActionInput(ships["enemy"], ships["player"], state.enemy_last_action), res
     )
     events.append({"phase": "enemy-action", "result": enemy_act})
     if inp.player_action is None:
-        return _pending(state, events, enemy_act["action"], res)
+        return _pending(state, events, "enemy", enemy_act["action"], res)
     actions = {"player": inp.player_action, "enemy": enemy_act["action"]}
     moved = maneuver(
         ManeuverInput(state.range, actions["player"], actions["enemy"], first=first["first"]), res

@@ -140,16 +140,11 @@ function sunkSquares(view) {
   return new Set((view.sunk ?? []).flatMap((s) => s.squares));
 }
 
-/** Where the player may fire, worked out from the view: any square not fired on to effect,
- * or a contact (which may be fired on again). */
+/** Where the player may fire: as the last salvo's answer says (`a.may_fire_at`); before
+ * the first salvo nothing has been fired on, so every square of the board. */
 function openSquares() {
-  const view = game.ui.views.a;
-  const done = new Set([...(view.misses ?? []), ...(view.hits ?? []), ...sunkSquares(view)]);
-  const open = new Set();
-  for (const column of COLUMNS) for (const row of ROWS) open.add(squareOf(column, row));
-  for (const square of done) open.delete(square);
-  for (const square of view.contacts ?? []) open.add(square);
-  return open;
+  if (game.ui.mayFireAt) return new Set(game.ui.mayFireAt);
+  return new Set(COLUMNS.flatMap((column) => ROWS.map((row) => squareOf(column, row))));
 }
 
 function costsAShot() {
@@ -387,6 +382,7 @@ async function fire() {
       oceans: { a: result.a.ocean, b: result.b.ocean },
       views: { a: result.a.view, b: result.b.view },
       sizes: { a: result.a.salvo_size, b: result.b.salvo_size },
+      mayFireAt: result.a.may_fire_at,
       afloat: result.a.afloat,
       lost: [...(ui.lost ?? []), ...result.a.own_ocean.sunk],
       told: { told: result.a.told, own_ocean: result.a.own_ocean },

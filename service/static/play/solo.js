@@ -1,20 +1,23 @@
 // Salvo!: your ship against the enemy's, a turn at a time, on the service's dice.
 
-import { Game, Problem, get, picture, post } from "./api.js";
+import { Game, get, picture, post } from "./api.js";
 import { $, busy, chosenDice, diceChoice, element, fill, landOneByOne, logTools, rollItems } from "./ui.js";
 
 const BASE = "v1/rulesets/salvo-solo";
 const ACTIONS = { C: "Close", OB: "Offer Broadside", W: "Withdraw" };
-const TABLE_ORDER = ["C", "OB", "W"];
 
 let cards = new Map();
-let speedPerHit = 2;
 let game = null;
 
 // --- the ship cards ------------------------------------------------------------------------
 
-function speedOf(name, state) {
-  return Math.max(0, cards.get(name).speed - speedPerHit * (state?.speed_hits ?? 0));
+/** What the last turn answer says of a ship (`result.ships`): its speed, whether it is sunk,
+ * may fire, must Offer Broadside. Before the first answer the ships are as their cards. */
+function statusOf(side) {
+  const status = game.ui.status?.[side];
+  if (status) return status;
+  const card = cards.get(game.ui.state[side].ship);
+  return { speed: card.speed, sunk: false, can_fire: true, must_offer_broadside: false };
 }
 
 function track(label, taken, rating, after) {
@@ -24,9 +27,10 @@ function track(label, taken, rating, after) {
 function drawCard(side) {
   const named = game.ui.state[side];
   const card = cards.get(named.ship);
+  const status = statusOf(side);
   // A state names only what it holds: the rest is undamaged.
   const state = { flotation_hits: 0, turret_hits: 0, speed_hits: 0, fire_control: "ready", ...named.state };
-  const sunk = state.flotation_hits > card.flotation;
+  const sunk = status.sunk;
   const box = $(`solo-card-${side}`);
   box.dataset.sunk = String(sunk);
   box.replaceChildren(
@@ -41,9 +45,15 @@ function drawCard(side) {
       ...track("F hits", state.flotation_hits, card.flotation, `: sinks above ${card.flotation}`),
       ...track("T hits", state.turret_hits, card.turret, `: silent at ${card.turret}`),
       element("dt", { text: "Speed" }),
-      element("dd", { text: `${speedOf(card.name, state)} of ${card.speed} (${state.speed_hits} S hits)` }),
+      element("dd", {
+        text:
+          `${status.speed} of ${card.speed} (${state.speed_hits} S hits)` +
+          (status.must_offer_broadside ? ": only Offer Broadside" : ""),
+      }),
       element("dt", { text: "Fire control" }),
       element("dd", { text: state.fire_control }),
+      element("dt", { text: "Guns fire" }),
+      element("dd", { text: status.can_fire ? "yes" : "no: cannot fire" }),
       element("dt", { text: "Armor" }),
       element("dd", { text: String(card.armor) }),
     ),
@@ -124,7 +134,7 @@ function drawTurn() {
   $("solo-turn-title").textContent = `Turn ${game.ui.state.turn}: your Action`;
   fill(
     pendingBox,
-    turn.pending
+    turn.pending?.first === "enemy"
       ? element("p", {
           text:
             `The enemy has the initiative and will ${ACTIONS[turn.pending.enemy_action]} ` +
@@ -185,39 +195,29 @@ function drawTurn() {
   );
 }
 
-/** The Actions the player may take when no pending turn lists them: the advisor weighs
- * exactly those; failing it, the rule itself (at speed 0 a ship may only Offer Broadside). */
-function allowedWithout(advice) {
-  if (advice) return TABLE_ORDER.filter((a) => advice.actions.some((x) => x.action === a));
-  const player = game.ui.state.player;
-  return speedOf(player.ship, player.state) === 0 ? ["OB"] : TABLE_ORDER;
-}
-
 async function nextTurn() {
   const state = game.ui.state;
-  let pending = null;
-  try {
-    const answer = await game.step(`${BASE}/turn`, { state });
-    pending = answer.result.pending;
-    if (!pending) {
-      // The turn needed nothing from the player (the game ended before its Action).
-      await finished(answer);
-      return;
-    }
-  } catch (error) {
-    // The player has the initiative: the service asks for the Action up front.
-    if (!(error instanceof Problem && error.status === 422 && error.field === "player_action")) throw error;
+  // Asked without an Action, the turn waits for it: who has the initiative, the enemy's
+  // Action when the enemy has it, and the Actions the player may choose.
+  const answer = await game.step(`${BASE}/turn`, { state });
+  const pending = answer.result.pending;
+  game.ui.status = answer.result.ships;
+  drawCard("player");
+  drawCard("enemy");
+  if (!pending) {
+    // The turn needed nothing from the player.
+    await finished(answer);
+    return;
   }
   let advice = null;
   let adviceProblem = null;
   try {
-    advice = (await post(`${BASE}/advice`, { state, enemy_action: pending?.enemy_action ?? null })).result;
+    advice = (await post(`${BASE}/advice`, { state, enemy_action: pending.enemy_action })).result;
   } catch (error) {
     adviceProblem = `No advice this turn: ${error.message}`;
   }
-  const choices = pending ? pending.choices : allowedWithout(advice);
-  const pendingAt = pending ? game.log.length - 1 : undefined;
-  game.ui.turn = { pending, pendingAt, choices, advice, adviceProblem };
+  const pendingAt = game.log.length - 1;
+  game.ui.turn = { pending, pendingAt, choices: pending.choices, advice, adviceProblem };
   game.save();
   drawTurn();
   drawTools();
@@ -230,7 +230,7 @@ async function choose(action) {
     const answer = await game.step(
       `${BASE}/turn`,
       { state: game.ui.state, player_action: action },
-      turn.pending ? turn.pending.dice : null,
+      turn.pending?.dice ?? null,
     );
     game.ui.turn = null;
     drawTurn();
@@ -242,6 +242,7 @@ async function choose(action) {
 async function finished(answer) {
   const result = answer.result;
   game.ui.state = result.state;
+  game.ui.status = result.ships;
   game.ui.last = game.log.length - 1;
   if (result.game_over) {
     game.over = true;
@@ -369,9 +370,8 @@ function resume(stored) {
 }
 
 export async function init() {
-  const [ships, tables] = await Promise.all([get(`${BASE}/ships`), get(`${BASE}/tables`)]);
+  const ships = await get(`${BASE}/ships`);
   cards = new Map(ships.ships.map((card) => [card.name, card]));
-  speedPerHit = tables.tables.speed_per_s_hit ?? speedPerHit;
   const option = (card) => element("option", { value: card.name, text: `${card.name} (${card.type}, ${card.nation})` });
   $("solo-player").replaceChildren(...ships.ships.map(option));
   $("solo-enemy").replaceChildren(...ships.ships.map(option));

@@ -227,7 +227,12 @@ const STEP_WORDS = {
     const said = [counted(Array.isArray(events) ? events.length : 0, "events")];
     const pending = get(result, "pending");
     if (isDict(pending)) {
-      said.push(`waits for the player's Action (the enemy's is ${text(get(pending, "enemy_action"))})`);
+      const enemy = get(pending, "enemy_action");
+      said.push(
+        enemy === null || enemy === undefined
+          ? "waits for the player's Action (the player has the initiative)"
+          : `waits for the player's Action (the enemy's is ${text(enemy)})`,
+      );
     }
     return said.join("; ");
   },
