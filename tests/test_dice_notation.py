@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from service.engine import budget, dice
+from service.engine import notation as notation_module
 from service.engine.budget import REQUEST_MS
 from service.engine.errors import LimitError, RuleError
 from service.engine.notation import Notation, roll
@@ -62,19 +63,42 @@ def test_the_odds_count_successes_where_the_notation_does(client: FlaskClient) -
 
 
 def test_an_exploding_die_is_exact_up_to_its_cap(client: FlaskClient) -> None:
-    # 1d6!: a 6 adds another die, at most 5 times: 36 needs six sixes in a row (the sixth
-    # cannot explode), 1/6^6; 35 needs five sixes then a 5.
+    # 1d6!: a 6 adds another die, at most 8 times (8 sixes in a row: 1 in 1.7 million, the
+    # first cap past one in a million): 54 needs nine sixes in a row (the ninth cannot
+    # explode), 1/6^9; 53 needs eight sixes then a 5.
+    assert Notation.parse("1d6!").terms[0].explosion_cap == 8
     answer = client.post("/v1/dice/odds", json={"notation": "1d6!"}).get_json()
     by_total = {o["result"]["total"]: Fraction(o["probability"]) for o in answer["outcomes"]}
-    assert by_total[36] == Fraction(1, 6**6)
-    assert by_total[35] == Fraction(1, 6**6)
+    assert by_total[54] == Fraction(1, 6**9)
+    assert by_total[53] == Fraction(1, 6**9)
     assert 6 not in by_total and 12 not in by_total  # a six always goes on
     assert by_total[7] == Fraction(1, 36)
-    assert max(by_total) == 36
+    assert max(by_total) == 54
+
+
+def test_a_chain_stops_where_reaching_it_has_one_chance_in_a_million() -> None:
+    caps = {
+        text: (term.explosion_cap, term.reroll_cap)
+        for text in ("1d2!", "1d6!", "1d20!", "1d6r<6", "1d%!>=2", "1d6r<3", "1d6ro<3", "1d6")
+        for term in Notation.parse(text).terms
+    }
+    assert caps == {
+        "1d2!": (20, 0),  # 1/2^20 < 1/10^6 < 1/2^19
+        "1d6!": (8, 0),
+        "1d20!": (5, 0),  # never below 5
+        "1d6r<6": (0, 76),  # (5/6)^76 < 1/10^6 < (5/6)^75
+        "1d%!>=2": (5, 0),  # 1000 (rpg-dice-roller's cap) could draw 1001 dice: 5
+        "1d6r<3": (0, 13),
+        "1d6ro<3": (0, 1),
+        "1d6": (0, 0),
+    }
+    # where those caps could draw more than 1000 dice, each is 5
+    (term,) = Notation.parse("27d6r6!").terms
+    assert (term.explosion_cap, term.reroll_cap) == (5, 5)
 
 
 def test_the_odds_past_the_work_budget_are_a_limit_problem(client: FlaskClient) -> None:
-    answer = client.post("/v1/dice/odds", json={"notation": "40d20kh10"})
+    answer = client.post("/v1/dice/odds", json={"notation": "20d%"})
     assert answer.status_code == 422
     problem = answer.get_json()
     assert problem["type"] == "/problems#limit"
@@ -93,11 +117,11 @@ def test_the_odds_refuse_what_does_not_read_at_its_character(client: FlaskClient
 # --- supplied dice: the documented order of draws --------------------------------------------
 
 
-def test_rerolls_and_explosions_take_the_next_values_die_by_die(client: FlaskClient) -> None:
-    # 4d6r1!kh3 from 1, 6, 3, 2, then 5 and 4: the four dice first; die 1 (a 1) is rerolled
-    # and shows 5; die 2 (a 6) explodes and adds a 4. The pool is 5, 6, 3, 2, 4: the highest
-    # three (6, 5, 4) make 15; 3 and 2 are dropped.
-    answer = rolled(client, "4d6r1!kh3", [1, 6, 3, 2, 5, 4]).get_json()
+def test_explosions_then_rerolls_take_the_next_values(client: FlaskClient) -> None:
+    # 4d6r1!kh3 from 1, 6, 3, 2, then 4 and 5, in rpg-dice-roller's order: the four dice;
+    # then the explosions (die 2, a 6, adds a 4); then the rerolls (die 1, a 1, shows 5). The
+    # pool is 5, 6, 4, 3, 2: the highest three (6, 5, 4) make 15; 3 and 2 are dropped.
+    answer = rolled(client, "4d6r1!kh3", [1, 6, 3, 2, 4, 5]).get_json()
     (term,) = answer["result"]["terms"]
     assert answer["result"]["total"] == 15
     assert fates(term) == [
@@ -105,29 +129,28 @@ def test_rerolls_and_explosions_take_the_next_values_die_by_die(client: FlaskCli
         (6, "kept", True),
         (3, "dropped", False),
         (2, "dropped", False),
-        (5, "kept", False),
         (4, "kept", False),
+        (5, "kept", False),
     ]
-    assert [(d["cause"], d["of"]) for d in term["dice"][4:]] == [("reroll", 1), ("explosion", 2)]
+    assert [(d["cause"], d["of"]) for d in term["dice"][4:]] == [("explosion", 2), ("reroll", 1)]
     assert [r["notation"] for r in answer["rolls"]] == ["4d6", "1d6", "1d6"]
     assert [r["label"] for r in answer["rolls"][1:]] == [
-        "4d6r1!kh3: reroll of die 1",
-        "4d6r1!kh3: explosion of die 2",
+        "4d6!r1kh3: explosion of die 2",
+        "4d6!r1kh3: reroll of die 1",
     ]
 
 
-def test_an_explosion_is_rerolled_and_explodes_before_the_next_die(client: FlaskClient) -> None:
-    # 2d6r1!: 6 and 3; die 1 explodes: a 1 (rerolled: a 6, which explodes again: a 2), then
-    # die 2 (3) stands. Kept: 6, 3, 6, 2 = 17.
-    answer = rolled(client, "2d6r1!", [6, 3, 1, 6, 2]).get_json()
+def test_an_explosion_is_rerolled_but_a_reroll_does_not_explode(client: FlaskClient) -> None:
+    # 2d6r1!: 6 and 3; die 1 explodes: a 1, which stops the chain; then the rerolls: the 1
+    # shows a 6, which does not explode (explosions come before rerolls). 6 + 6 + 3 = 15.
+    answer = rolled(client, "2d6r1!", [6, 3, 1, 6]).get_json()
     (term,) = answer["result"]["terms"]
-    assert answer["result"]["total"] == 17
+    assert answer["result"]["total"] == 15
     assert [(d["die"], d["cause"], d["of"], d["fate"]) for d in term["dice"]] == [
         (1, "rolled", None, "kept"),
         (2, "rolled", None, "kept"),
         (3, "explosion", 1, "rerolled"),
         (4, "reroll", 3, "kept"),
-        (5, "explosion", 4, "kept"),
     ]
 
 
@@ -156,7 +179,8 @@ def test_successes_less_failures_and_min_max_apply_first(client: FlaskClient) ->
     answer = rolled(client, "4d6min2kh2>=5f<=1", [1, 6, 5, 4]).get_json()
     (term,) = answer["result"]["terms"]
     assert answer["result"]["total"] == 2
-    assert [d.get("success") for d in term["dice"]] == [None, "success", "success", None]
+    # every die of the pool is marked, as rpg-dice-roller marks it; the dropped count nothing
+    assert [d.get("success") for d in term["dice"]] == ["neither", "success", "success", "neither"]
     assert term["dice"][0]["value"] == 2
 
 
@@ -223,7 +247,28 @@ OPERATORS = [
     "2d2ro1!kh1>=2",
     "1d4-1d3+2",
     "2dF!kl1",
+    "4d4d1",
+    "3d4kh2dl1",
+    "3d4kl2dh1",
+    "2d3!p",
+    "1d3!!p",
+    "3d4<>2",
+    "2dF.1",
+    "1d4ro<7",
+    "2d4cs=4cf1sd",
+    "1d3min2!r=3",
+    "2d3max2r2!kh1",
+    "2d3!!r>=5",
+    "5",
+    "3-1",
 ]
+
+
+def short_chains(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Caps of 2 for notations read after this (a chain stops where it has a chance of 1/4
+    left), so the walk of every face stays small; the odds read the caps the term carries."""
+    monkeypatch.setattr(notation_module, "MIN_CAP", 2)
+    monkeypatch.setattr(notation_module, "CAP_CHANCE", Fraction(1, 4))
 
 
 def walk_every_face(notation: Notation) -> dict[int, Fraction]:
@@ -242,6 +287,7 @@ def test_every_operators_odds_are_the_walk_of_every_face(
     text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(dice, "MAX_ODDS_BRANCHES", 200_000)  # the oracle walks far more
+    short_chains(monkeypatch)
     notation = Notation.parse(text)
     exact = odds(notation)
     assert sum(exact.values()) == 1
@@ -290,8 +336,27 @@ def test_keep_highest_agrees_with_an_independent_count() -> None:
 
 # --- the odds' work, foreseen and charged ---------------------------------------------------
 
-MODIFIERS = ["r1", "ro<2", "r>=3", "min2", "max3", "!", "!!", "!>=3", "kh1", "kl2", "dh1", "dl1"]
-SUCCESSES = ["", ">=3", ">2f1", "<2", "=2f>=4"]
+MODIFIERS = [
+    "r1",
+    "ro<2",
+    "r>=3",
+    "min2",
+    "max3",
+    "!",
+    "!!",
+    "!>=3",
+    "!p",
+    "!!p",
+    "kh1",
+    "kl2",
+    "dh1",
+    "dl1",
+    "d1",
+    "cs",
+    "cf<2",
+    "sd",
+]
+SUCCESSES = ["", ">=3", ">2f1", "<2", "=2f>=4", "<>2"]
 
 
 @st.composite
@@ -300,7 +365,7 @@ def small_notations(draw: st.DrawFn) -> str:
     terms: list[str] = []
     for _ in range(draw(st.integers(1, 2))):
         count = draw(st.integers(1, 2))
-        sides = draw(st.sampled_from(["2", "3", "4", "F"]))
+        sides = draw(st.sampled_from(["2", "3", "4", "F", "F.1"]))
         mods = draw(st.lists(st.sampled_from(MODIFIERS), max_size=2, unique=True))
         sign = draw(st.sampled_from(["+", "-"])) if terms else ""
         terms.append(f"{sign}{count}d{sides}{''.join(mods)}{draw(st.sampled_from(SUCCESSES))}")
@@ -309,9 +374,14 @@ def small_notations(draw: st.DrawFn) -> str:
 
 
 def _readable(text: str) -> Notation:
-    """The notation ``text`` writes; a generated text that does not read is set aside."""
+    """The notation ``text`` writes, its chains capped at 2; a generated text that does not
+    read is set aside."""
     try:
-        return Notation.parse(text)
+        with (
+            mock.patch.object(notation_module, "MIN_CAP", 2),
+            mock.patch.object(notation_module, "CAP_CHANCE", Fraction(1, 4)),
+        ):
+            return Notation.parse(text)
     except RuleError:
         assume(False)
         raise
@@ -343,7 +413,7 @@ def test_the_odds_spend_no_more_than_foreseen(text: str) -> None:
     assert 0 < spent.spent <= foreseen <= budget.REQUEST_WORK
 
 
-@pytest.mark.parametrize("text", ["1d1000r<=999+" * 13 + "1d1000r<=999", "20d%", "40d20kh10"])
+@pytest.mark.parametrize("text", ["1d1000r<=999+" * 13 + "1d1000r<=999", "20d%", "80d20kh40"])
 def test_odds_past_the_budget_are_refused_before_the_work(text: str) -> None:
     """The refusal comes from foreseeing the work: nothing is charged to the budget."""
     notation = Notation.parse(text)

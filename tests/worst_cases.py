@@ -22,11 +22,10 @@ from service.engine.budget import REQUEST_WORK
 from service.engine.dice import MAX_SIDES
 from service.engine.errors import RuleError
 from service.engine.notation import (
-    MAX_EXPLOSIONS,
     MAX_NOTATION_DICE,
     MAX_NOTATION_DRAWS,
     MAX_NOTATION_LENGTH,
-    MAX_REROLLS,
+    MIN_CAP,
     Notation,
 )
 from service.engine.notation_odds import foreseen_units
@@ -833,16 +832,15 @@ GRID_CASES = [
 # --- dice, receipts, seeds, and the GETs -----------------------------------------------------
 
 
-# With every die rerolled 5 times and exploding 5 times, each rerolled 5 times again, a d6
-# draws 36 dice: 27 of them are the most that stay within the draws limit.
-MOST_REROLLED = MAX_NOTATION_DRAWS // ((1 + MAX_REROLLS) * (1 + MAX_EXPLOSIONS))
+# With every die exploding 5 times and each die of the chain rerolled 5 times, a d6 draws 36
+# dice (past the draws limit every cap is 5): 27 of them are the most that stay within it.
+MOST_REROLLED = MAX_NOTATION_DRAWS // ((1 + MIN_CAP) * (1 + MIN_CAP))
 
 
 def most_draws() -> list[int]:
-    """Supplied dice that make 27d6r1!kh3 draw all it may: each die a 1, rerolled into 1s
-    until its last reroll shows a 6; that 6 explodes into a 1, rerolled the same way..."""
-    chain = [1, 1, 1, 1, 6] + [1, 1, 1, 1, 1, 6] * MAX_EXPLOSIONS
-    return [1] * MOST_REROLLED + chain * MOST_REROLLED
+    """Supplied dice that make 27d6r6!kh3 draw all it may: every die a 6, so each explodes
+    to its cap and each die of the chain is rerolled into 6s to its cap."""
+    return [6] * (MOST_REROLLED * (1 + MIN_CAP) * (1 + MIN_CAP))
 
 
 def notation_terms() -> str:
@@ -1059,8 +1057,8 @@ OTHER_CASES = [
         "POST",
         "/v1/dice/roll",
         f"{MAX_NOTATION_DRAWS} dice drawn at most: every die rerolled and exploded to its caps",
-        {"notation": f"{MOST_REROLLED}d6r1!kh3", "dice": {"values": most_draws()}},
-        past={"notation": f"{MOST_REROLLED + 1}d6r1!kh3"},
+        {"notation": f"{MOST_REROLLED}d6r6!kh3", "dice": {"values": most_draws()}},
+        past={"notation": f"{MOST_REROLLED + 1}d6r6!kh3"},
     ),
     Case(
         "POST",

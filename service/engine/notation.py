@@ -1,62 +1,91 @@
 """Dice notation: read it, roll it from the one dice source, and work out its exact odds.
 
-The dialect is the one tabletop rollers share (docs/dice.md gives the grammar): terms of
-``NdS`` (``d%`` is a d100, ``dF`` a Fate die of -1, 0, +1) and constants, joined by ``+``
-and ``-``; a term may carry, each at most once and in any order, a reroll (``r``, ``ro``),
-``min``/``max``, an explosion (``!``, compounding ``!!``), a keep or drop (``kh``, ``kl``,
-``k``, ``dh``, ``dl``) and success counting (``>=N`` ... with failures ``f<N``).
+The dialect is rpg-dice-roller's (docs/dice.md gives the grammar, and where the service
+departs from it): terms of ``NdS`` (``d%`` is a d100, ``dF`` a Fate die of -1, 0, +1, ``dF.1``
+one with a single -1 and a single +1 of six faces) and constants, joined by ``+`` and ``-``;
+a term may carry, each kind at most once and in any order, ``min``/``max``, an explosion
+(``!``, compounding ``!!``, penetrating ``!p``), a reroll (``r``, ``ro``), unique dice
+(``u``, ``uo``), a keep (``kh``, ``kl``, ``k``) and a drop (``d``, ``dh``, ``dl``), success
+counting (``>=N`` ... with failures ``f<N``), critical marks (``cs``, ``cf``) and sorting
+(``s``, ``sa``, ``sd``).
 
-Whatever order they are written in, a term's modifiers apply in one order, and its dice are
-drawn in one order (the ``fc-dice-v1`` stream's, and supplied values'):
+Whatever order they are written in, a term's modifiers apply in rpg-dice-roller's order, each
+to the whole pool before the next, and the term's dice are drawn in that order (the
+``fc-dice-v1`` stream's, and supplied values'):
 
 1. the term's N dice, in order (one roll of ``rolls``);
-2. then die by die: while its face meets the reroll (at most ``MAX_REROLLS`` times; ``ro``
-   once), a new die replaces it; its face then counts as at least ``min`` and at most
-   ``max``; if that value meets the explosion (``MAX_EXPLOSIONS`` times at most in a
-   chain), one more die is drawn, which goes through the same reroll, min and max and
-   explosion before the next of the N dice (each a one-die roll of ``rolls``);
-3. keep or drop picks from the pool (every die that was not rerolled away; a compounding
-   die and its explosions are one die of their summed value), the earlier die first
-   among equal values;
-4. the term adds its kept dice's values, or counts its kept dice: +1 for a success, -1
-   for a failure (a die that meets both is a success).
+2. ``min`` then ``max``: each of the N dice counts at least ``min`` and at most ``max``;
+3. the explosion, die by die: while the last die of a chain meets it (at most the term's
+   explosion cap), one more die is drawn (a penetrating one counts one less; a compounding
+   chain is one die of the summed value); the extra dice join the pool after their die;
+4. the reroll, die by die over the pool: while a die's value meets it (at most the term's
+   reroll cap; ``ro`` once), a new die replaces it;
+5. unique, die by die over the pool from the second: while a die's value is an earlier
+   die's (and meets its compare point, if it has one), a new die replaces it;
+6. keep, then drop, each choosing from the whole pool sorted by value (the earlier die
+   first among equal values): a die either leaves out is dropped;
+7. the term adds its kept dice's values, or counts them: +1 for a success, -1 for a
+   failure (a die that meets both is a success); critical marks and sorting change no total.
 
-A Fate die is drawn as a d3 (1, 2, 3 show -1, 0, +1), and is supplied that way.
+Every extra die (explosion, reroll, unique) is a one-die roll of ``rolls``. A Fate die is
+drawn as a d3 (1, 2, 3 show -1, 0, +1) and a ``dF.1`` as a d6 (1 shows -1, 6 shows +1).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Literal
 
 from . import dice
-from .dice_results import DieCause, DieFate, DieSuccess, RolledDie, RolledTerm, RollResult
+from .dice_results import (
+    DieCause,
+    DieCritical,
+    DieFate,
+    DieSuccess,
+    RolledDie,
+    RolledTerm,
+    RollResult,
+)
 from .errors import LimitError, NotationError
 
 MAX_NOTATION_LENGTH = 200
 MAX_NOTATION_DICE = 100
 MAX_NOTATION_CONSTANT = 10_000
-# A die is rerolled at most this many times (``r``) and explodes at most this many times in
-# a chain (``!``, ``!!``): a d6 meets either cap once in 7,776 times. With the caps every
-# roll is bounded, and its odds exact.
-MAX_REROLLS = 5
-MAX_EXPLOSIONS = 5
 # Every die a notation could draw with every reroll and explosion it allows: the dice limit
 # of a request, checked before any die is drawn (so no roll is refused half way by luck).
 MAX_NOTATION_DRAWS = dice.MAX_DICE_PER_REQUEST
-EXAMPLES = "3d6, 4d6kh3, 2d20kl1, 3d6!, 10d6>=5, 4dF or 1d20+5"
+# A chain of rerolls, explosions or unique rerolls stops at a cap, so every roll is bounded
+# and its odds exact. rpg-dice-roller's cap is 1000. Here a chain stops where reaching it has
+# at most one chance in a million (``CAP_CHANCE``: a d6 exploding on 6 stops after 8, a d2
+# after 20, a d20 after 5), never before ``MIN_CAP`` and never past the peer's 1000; where
+# those caps could draw more than the request's 1000 dice, each is ``MIN_CAP``. A roll and
+# its odds read the same caps, written on the term when it is read.
+PEER_CAP = 1000
+MIN_CAP = 5
+CAP_CHANCE = Fraction(1, 1_000_000)
+EXAMPLES = "3d6, 4d6d1, 4d6kh3, 2d20kl1, 3d6!, 10d6>=5, 4dF or 1d20+5"
 
-Operator = Literal[">=", "<=", ">", "<", "="]
-_OPERATORS: tuple[Operator, ...] = (">=", "<=", ">", "<", "=")
-Keep = Literal["kh", "kl", "dh", "dl"]
-# as written (``k`` alone is ``kh``), the two-letter words first
-_KEEPS: dict[str, Keep] = {"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh"}
+Operator = Literal[">=", "<=", ">", "<", "=", "<>"]
+# as written, the two-character operators first (``!=`` is read as ``<>``)
+_OPERATORS: tuple[tuple[str, Operator], ...] = (
+    (">=", ">="),
+    ("<=", "<="),
+    ("<>", "<>"),
+    ("!=", "<>"),
+    (">", ">"),
+    ("<", "<"),
+    ("=", "="),
+)
+Keep = Literal["kh", "kl"]
+Drop = Literal["dh", "dl"]
+Sort = Literal["sa", "sd"]
 
 
 @dataclass(frozen=True)
 class Compare:
-    """A compare point: a die's face or value ``operator`` ``number``."""
+    """A compare point: a die's value ``operator`` ``number``."""
 
     operator: Operator
     number: int
@@ -71,22 +100,15 @@ class Compare:
                 return value > self.number
             case "<":
                 return value < self.number
+            case "<>":
+                return value != self.number
         return value == self.number
 
     @property
-    def bounds(self) -> tuple[int, int]:
-        """The values that meet it, as one interval (open ends past any die's face)."""
-        n, far = self.number, 1 << 30
-        match self.operator:
-            case ">=":
-                return n, far
-            case "<=":
-                return -far, n
-            case ">":
-                return n + 1, far
-            case "<":
-                return -far, n - 1
-        return n, n
+    def edges(self) -> tuple[int, ...]:
+        """The values next to where meeting it changes: a value's score changes only there."""
+        n = self.number
+        return (n - 1, n, n + 1)
 
     def __str__(self) -> str:
         return f"{self.operator}{self.number}"
@@ -98,62 +120,85 @@ class Compare:
 
 @dataclass(frozen=True, kw_only=True)
 class Term:
-    """One ``NdS`` term and its modifiers."""
+    """One ``NdS`` term and its modifiers; the caps of its chains are worked out when it is
+    read (``with_caps``), so a roll and its odds stop at the same place."""
 
     sign: int = 1
     count: int
-    sides: int  # a Fate die: 3
+    sides: int  # the die drawn: a Fate die's 3 (``dF.1``: 6)
     fudge: bool = False
+    fudge_ones: bool = False  # ``dF.1``: one -1 and one +1 of six faces
     percent: bool = False
-    reroll: Compare | None = None
-    reroll_once: bool = False
     minimum: int | None = None
     maximum: int | None = None
     explode: Compare | None = None
     compound: bool = False
+    penetrate: bool = False
+    reroll: Compare | None = None
+    reroll_once: bool = False
+    unique: bool = False
+    unique_once: bool = False
+    unique_point: Compare | None = None
     keep: Keep | None = None
     keep_count: int = 0
+    drop: Drop | None = None
+    drop_count: int = 0
     success: Compare | None = None
     failure: Compare | None = None
+    critical_success: Compare | None = None
+    critical_failure: Compare | None = None
+    sort: Sort | None = None
+    explosion_cap: int = 0
+    reroll_cap: int = 0
+    unique_cap: int = 0
 
     @property
     def modified(self) -> bool:
         """Whether the term has a modifier (a plain NdS has none)."""
         return str(self) != f"{self.count}d{self.sides}"
 
+    def face_ways(self) -> dict[int, int]:
+        """Each face a drawn die shows, and in how many of the ``sides`` draws."""
+        if self.fudge_ones:
+            return {-1: 1, 0: 4, 1: 1}
+        if self.fudge:
+            return {-1: 1, 0: 1, 1: 1}
+        return dict.fromkeys(range(1, self.sides + 1), 1)
+
     @property
-    def faces(self) -> range:
-        return range(-1, 2) if self.fudge else range(1, self.sides + 1)
+    def least(self) -> int:
+        return -1 if self.fudge else 1
+
+    @property
+    def most(self) -> int:
+        return 1 if self.fudge else self.sides
 
     def face(self, drawn: int) -> int:
-        """The face of a die drawn from the source (a Fate die is drawn as a d3)."""
+        """The face of a die drawn from the source (a Fate die is drawn as a d3 or a d6)."""
+        if self.fudge_ones:
+            return -1 if drawn == 1 else 1 if drawn == 6 else 0
         return drawn - 2 if self.fudge else drawn
 
     def value(self, face: int) -> int:
-        """What a face counts after min and max."""
+        """What one of the term's N dice counts after min and max (extra dice: their face)."""
         if self.minimum is not None and face < self.minimum:
             face = self.minimum
         if self.maximum is not None and face > self.maximum:
             face = self.maximum
         return face
 
-    @property
-    def value_span(self) -> tuple[int, int]:
-        """The least and most a die of the term counts after min and max: every value in
-        between is some face's (min and max only pull faces together)."""
-        return self.value(self.faces[0]), self.value(self.faces[-1])
-
-    def rerolls(self) -> int:
-        if self.reroll is None:
-            return 0
-        return 1 if self.reroll_once else MAX_REROLLS
-
-    def explodes(self) -> int:
-        return 0 if self.explode is None else MAX_EXPLOSIONS
+    def chance(self, point: Compare | None) -> Fraction:
+        """The chance a drawn die's face meets ``point``."""
+        if point is None:
+            return Fraction(0)
+        ways = self.face_ways()
+        return Fraction(sum(n for face, n in ways.items() if point(face)), self.sides)
 
     def worst_draws(self) -> int:
-        """The most dice the term can draw."""
-        return self.count * (1 + self.rerolls()) * (1 + self.explodes())
+        """The most dice the term can draw: each die of a chain rerolled to its caps."""
+        reroll = 0 if self.reroll is None else self.reroll_cap
+        unique = self.unique_cap if self.unique else 0
+        return self.count * (1 + self.explosion_cap) * (1 + reroll + unique)
 
     def score(self, value: int) -> int:
         """What a kept die of this value adds to the term."""
@@ -163,27 +208,70 @@ class Term:
             return 1
         return -1 if self.failure is not None and self.failure(value) else 0
 
+    def _sides_written(self) -> str:
+        if self.fudge:
+            return "F.1" if self.fudge_ones else "F"
+        return "%" if self.percent else str(self.sides)
+
     def __str__(self) -> str:
-        sides = "F" if self.fudge else "%" if self.percent else str(self.sides)
-        text = f"{self.count}d{sides}"
-        if self.reroll is not None:
-            text += ("ro" if self.reroll_once else "r") + self.reroll.written()
+        text = f"{self.count}d{self._sides_written()}"
         if self.minimum is not None:
             text += f"min{self.minimum}"
         if self.maximum is not None:
             text += f"max{self.maximum}"
         if self.explode is not None:
             point = self.explode
-            text += ("!!" if self.compound else "!") + (
-                "" if point == Compare("=", self.faces[-1]) else point.written()
-            )
+            text += "!" + ("!" if self.compound else "") + ("p" if self.penetrate else "")
+            text += "" if point == Compare("=", self.most) else point.written()
+        if self.reroll is not None:
+            text += ("ro" if self.reroll_once else "r") + self.reroll.written()
+        if self.unique:
+            text += ("uo" if self.unique_once else "u") + str(self.unique_point or "")
         if self.keep is not None:
             text += f"{self.keep}{self.keep_count}"
+        if self.drop is not None:
+            text += f"{self.drop}{self.drop_count}"
         if self.success is not None:
             text += str(self.success)
         if self.failure is not None:
             text += "f" + self.failure.written()
+        if self.critical_success is not None:
+            text += "cs" + self.critical_success.written()
+        if self.critical_failure is not None:
+            text += "cf" + self.critical_failure.written()
+        if self.sort is not None:
+            text += self.sort
         return text
+
+
+def _cap(chance: Fraction) -> int:
+    """The fewest links (at least ``MIN_CAP``, at most ``PEER_CAP``) a chain that goes on with
+    ``chance`` reaches with at most ``CAP_CHANCE``."""
+    if chance == 0:
+        return 0
+    cap, reach = MIN_CAP, chance**MIN_CAP
+    while reach > CAP_CHANCE and cap < PEER_CAP:
+        cap += 1
+        reach *= chance
+    return cap
+
+
+def with_caps(term: Term, lowest: bool = False) -> Term:
+    """``term`` with the caps of its chains (all ``MIN_CAP`` where ``lowest``)."""
+
+    def cap(chance: Fraction) -> int:
+        # at least 1: a die min or max moved (or a compounded sum) may meet a point no face
+        # meets, and goes once
+        return MIN_CAP if lowest else max(1, _cap(chance))
+
+    explosion = 0 if term.explode is None else cap(term.chance(term.explode))
+    reroll = 1 if term.reroll_once else cap(term.chance(term.reroll))
+    unique = 1 if term.unique_once else cap(Fraction(min(term.count - 1, term.sides), term.sides))
+    if term.reroll is None:
+        reroll = 0
+    if not term.unique:
+        unique = 0
+    return replace(term, explosion_cap=explosion, reroll_cap=reroll, unique_cap=unique)
 
 
 @dataclass(frozen=True)
@@ -203,8 +291,8 @@ class Notation:
         text = ""
         for term in self.terms:
             text += ("-" if term.sign < 0 else "+" if text else "") + str(term)
-        if self.constant:
-            text += f"{self.constant:+d}"
+        if self.constant or not text:
+            text += f"{self.constant:+d}" if text else str(self.constant)
         return text
 
 
@@ -212,6 +300,10 @@ class Notation:
 
 _BLANKS = " \t"
 _DIGITS = "0123456789"
+_MODIFIERS = (
+    "a modifier (min, max, !, !!, !p, r, ro, u, uo, kh, kl, k, d, dh, dl, >=N..., f, cs, cf, "
+    "s, sa, sd) or + or -"
+)
 
 
 class _Reader:
@@ -262,9 +354,9 @@ class _Reader:
 
     def compare(self, bare: bool = False) -> Compare | None:
         """A compare point (``>=5``); with ``bare``, a number alone is one too (``r1``)."""
-        for operator in _OPERATORS:
-            if self.take(operator):
-                return Compare(operator, self.number("a number after " + operator, signed=True))
+        for written, operator in _OPERATORS:
+            if self.take(written):
+                return Compare(operator, self.number("a number after " + written, signed=True))
         number = self.digits() if bare else ""
         return Compare("=", int(number)) if number else None
 
@@ -273,12 +365,13 @@ class _Reader:
             raise NotationError("dice notation is empty")
         terms: list[Term] = []
         constant = 0
+        read_any = False
         self.blanks()
         while True:
             sign = 1
             if self.take("-"):
                 sign = -1
-            elif not self.take("+") and (terms or constant):
+            elif not self.take("+") and read_any:
                 raise self.fail("a + or - before the next term")
             self.blanks()
             start = self.at
@@ -289,19 +382,24 @@ class _Reader:
                 constant += sign * int(count)
             else:
                 raise self.fail("a number or a die (NdS)")
+            read_any = True
             self.blanks()
             if self.at == len(self.text):
                 break
-        if not terms:
-            raise NotationError("dice notation needs at least one NdS term")
-        self.limits(terms, constant)
-        for term, start in zip(terms, self.starts, strict=True):
+        if any(not 2 <= term.sides <= dice.MAX_SIDES for term in terms):
+            raise LimitError(f"a die has 2 to {dice.MAX_SIDES} sides", field="notation")
+        for index, (term, start) in enumerate(zip(terms, self.starts, strict=True)):
             self.meaningful(term, start)
+            terms[index] = with_caps(term)
+        self.limits(terms, constant)
         return Notation(tuple(terms), constant)
 
     def term(self, sign: int, count: int, start: int) -> Term:
         if self.take("F"):
-            term = Term(sign=sign, count=count, sides=3, fudge=True)
+            ones = self.take(".1")
+            if not ones:
+                self.take(".2")
+            term = Term(sign=sign, count=count, sides=6 if ones else 3, fudge=True, fudge_ones=ones)
         elif self.take("%"):
             term = Term(sign=sign, count=count, sides=100, percent=True)
         else:
@@ -322,20 +420,42 @@ class _Reader:
             return "min", replace(term, minimum=self.number("a number after min", signed=True))
         if self.take("max"):
             return "max", replace(term, maximum=self.number("a number after max", signed=True))
-        if self.take("ro") or self.take("r"):
-            once = self.text[self.at - 1] == "o"
-            point = self.compare(bare=True) or Compare("=", term.faces[0])
-            return "reroll", replace(term, reroll=point, reroll_once=once)
         if self.take("!"):
             compound = self.take("!")
-            point = self.compare(bare=True) or Compare("=", term.faces[-1])
-            return "explode", replace(term, explode=point, compound=compound)
-        for word, keep in _KEEPS.items():
-            if self.take(word):
-                number = self.digits()
-                return "keep or drop", replace(
-                    term, keep=keep, keep_count=int(number) if number else 1
-                )
+            penetrate = self.take("p")
+            point = self.compare(bare=True) or Compare("=", term.most)
+            return "explode", replace(term, explode=point, compound=compound, penetrate=penetrate)
+        if self.take("ro") or self.take("r"):
+            once = self.text[self.at - 1] == "o"
+            point = self.compare(bare=True) or Compare("=", term.least)
+            return "reroll", replace(term, reroll=point, reroll_once=once)
+        if self.take("uo") or self.take("u"):
+            once = self.text[self.at - 1] == "o"
+            return "unique", replace(
+                term, unique=True, unique_once=once, unique_point=self.compare()
+            )
+        if self.take("cs") or self.take("cf"):
+            if self.text[self.at - 1] == "s":
+                point = self.compare(bare=True) or Compare("=", term.most)
+                return "critical success", replace(term, critical_success=point)
+            point = self.compare(bare=True) or Compare("=", term.least)
+            return "critical failure", replace(term, critical_failure=point)
+        if self.take("k"):
+            keep: Keep = "kl" if self.take("l") else "kh"
+            self.take("h")
+            number = self.digits()
+            return "keep", replace(term, keep=keep, keep_count=int(number) if number else 1)
+        if self.peek("d") and self.text[self.at + 1 : self.at + 2] in ("h", "l", *_DIGITS):
+            self.at += 1
+            drop: Drop = "dh" if self.take("h") else "dl"
+            self.take("l")
+            number = self.digits()
+            return "drop", replace(term, drop=drop, drop_count=int(number) if number else 1)
+        if self.take("s"):
+            descending = self.take("d")
+            if not descending:
+                self.take("a")
+            return "sort", replace(term, sort="sd" if descending else "sa")
         if self.take("f"):
             at = self.at - 1
             if term.success is None:
@@ -347,19 +467,21 @@ class _Reader:
         success = self.compare()
         if success is not None:
             return "success", replace(term, success=success)
-        raise self.fail("a modifier (r, ro, min, max, !, !!, kh, kl, dh, dl, >=N...) or + or -")
+        raise self.fail(_MODIFIERS)
 
     def meaningful(self, term: Term, start: int) -> None:
-        """Refuse a reroll or an explosion that every face meets: it could never stop."""
-        for kind, point, (low, high) in (
-            ("reroll", term.reroll, (term.faces[0], term.faces[-1])),
-            ("explosion", term.explode, term.value_span),
+        """Refuse a chain that every face goes on with: it would always run to its cap."""
+        for kind, point, once in (
+            ("reroll", term.reroll, term.reroll_once),
+            ("explosion", term.explode, False),
         ):
-            if point is None:
-                continue
-            lo, hi = point.bounds
-            if lo <= low and high <= hi:
+            if point is not None and not once and term.chance(point) == 1:
                 raise self.fail(f"the {kind} {point} of {term} meets every face", start)
+        if term.unique and not term.unique_once and term.count > len(term.face_ways()):
+            raise self.fail(
+                f"{term} asks for {term.count} different faces of a die of {len(term.face_ways())}",
+                start,
+            )
 
     def limits(self, terms: list[Term], constant: int) -> None:
         total_dice = sum(term.count for term in terms)
@@ -368,13 +490,19 @@ class _Reader:
                 f"a roll has 1 to {MAX_NOTATION_DICE} dice in all, not {total_dice}",
                 field="notation",
             )
-        if any(not 2 <= term.sides <= dice.MAX_SIDES for term in terms):
-            raise LimitError(f"a die has 2 to {dice.MAX_SIDES} sides", field="notation")
         for term in terms:
-            points = (term.reroll, term.explode, term.success, term.failure)
+            points = (
+                term.reroll,
+                term.explode,
+                term.success,
+                term.failure,
+                term.unique_point,
+                term.critical_success,
+                term.critical_failure,
+            )
             numbers = [term.minimum, term.maximum, *(p.number for p in points if p is not None)]
             if any(n is not None and abs(n) > dice.MAX_SIDES for n in numbers) or (
-                term.keep_count > MAX_NOTATION_DRAWS
+                max(term.keep_count, term.drop_count) > MAX_NOTATION_DRAWS
             ):
                 raise LimitError(
                     f"{term}: a modifier's number (min, max, a compare point) is at most "
@@ -388,10 +516,13 @@ class _Reader:
             )
         worst = sum(term.worst_draws() for term in terms)
         if worst > MAX_NOTATION_DRAWS:
+            terms[:] = [with_caps(term, lowest=True) for term in terms]
+            worst = sum(term.worst_draws() for term in terms)
+        if worst > MAX_NOTATION_DRAWS:
             raise LimitError(
-                f"with every reroll ({MAX_REROLLS} a die) and explosion ({MAX_EXPLOSIONS} a "
-                f"die) it allows, this notation could draw {worst} dice; a roll draws at most "
-                f"{MAX_NOTATION_DRAWS}",
+                f"with every reroll and explosion it allows (at most {MIN_CAP} a die where "
+                f"more would pass the limit), this notation could draw {worst} dice; a roll "
+                f"draws at most {MAX_NOTATION_DRAWS}",
                 field="notation",
             )
 
@@ -402,7 +533,18 @@ class _Reader:
 class _Die:
     """One die drawn for a term, and what became of it."""
 
-    __slots__ = ("number", "face", "value", "fate", "cause", "of", "exploded", "success")
+    __slots__ = (
+        "number",
+        "face",
+        "value",
+        "fate",
+        "cause",
+        "of",
+        "exploded",
+        "penetrated",
+        "success",
+        "critical",
+    )
 
     def __init__(self, number: int, face: int, value: int, cause: DieCause, of: int | None) -> None:
         self.number = number
@@ -412,7 +554,9 @@ class _Die:
         self.cause = cause
         self.of = of
         self.exploded = False
+        self.penetrated = False
         self.success: DieSuccess | None = None
+        self.critical: DieCritical | None = None
 
     def as_dict(self) -> RolledDie:
         out: RolledDie = {
@@ -424,8 +568,12 @@ class _Die:
             "of": self.of,
             "exploded": self.exploded,
         }
+        if self.penetrated:
+            out["penetrated"] = True
         if self.success is not None:
             out["success"] = self.success
+        if self.critical is not None:
+            out["critical"] = self.critical
         return out
 
 
@@ -439,47 +587,40 @@ def roll_term(term: Term, draw: Draw) -> RolledTerm:
     drawn: list[_Die] = []
 
     def one(cause: DieCause, of: int) -> _Die:
-        what = "reroll" if cause == "reroll" else "explosion"
+        what = {"reroll": "reroll", "explosion": "explosion", "unique": "unique reroll"}[cause]
         (value,) = draw(f"{label}: {what} of die {of}", 1, term.sides).values
         face = term.face(value)
-        die = _Die(len(drawn) + 1, face, term.value(face), cause, of)
+        die = _Die(len(drawn) + 1, face, face, cause, of)
         drawn.append(die)
         return die
 
-    first = draw(label, term.count, term.sides).values
-    for value in first:
+    for value in draw(label, term.count, term.sides).values:
         face = term.face(value)
         drawn.append(_Die(len(drawn) + 1, face, term.value(face), "rolled", None))
-    pool: list[_Die] = []
-    for index in range(term.count):
-        die = drawn[index]
-        head = die = _settle(term, die, one)
-        pool.append(head)
-        for _ in range(term.explodes()):
-            if term.explode is None or not term.explode(die.value):
-                break
-            die.exploded = True
-            die = _settle(term, one("explosion", die.number), one)
-            if term.compound:
-                die.fate = "compounded"
-                head.value += die.value
-            else:
-                pool.append(die)
+    pool = _explode(term, list(drawn), one)
+    _reroll(term, pool, one)
+    _unique(term, pool, one)
     _keep(term, pool)
     total = 0
     for die in pool:
-        if die.fate != "kept":
-            continue
+        score = term.score(die.value)
         if term.success is not None:
-            score = term.score(die.value)
             die.success = "success" if score > 0 else "failure" if score < 0 else "neither"
-        total += term.score(die.value)
+        if die.fate == "kept":
+            total += score
+        high = term.critical_success is not None and term.critical_success(die.value)
+        low = term.critical_failure is not None and term.critical_failure(die.value)
+        if high or low:
+            die.critical = "both" if high and low else "success" if high else "failure"
+    values = [die.value for die in pool]
+    if term.sort is not None:
+        values.sort(reverse=term.sort == "sd")
     rolled: RolledTerm = {
         "label": label,
         "notation": label,
         "sign": term.sign,
         "counts": "sum" if term.success is None else "successes",
-        "values": [die.value for die in pool],
+        "values": values,
         "total": total,
     }
     if term.modified:
@@ -487,34 +628,95 @@ def roll_term(term: Term, draw: Draw) -> RolledTerm:
     return rolled
 
 
-def _settle(term: Term, die: _Die, one: Callable[[DieCause, int], _Die]) -> _Die:
-    """The die that stands once ``die`` is rerolled while its face meets the reroll."""
-    for _ in range(term.rerolls()):
-        if term.reroll is None or not term.reroll(die.face):
-            break
-        die.fate = "rerolled"
-        die = one("reroll", die.number)
-    return die
+Another = Callable[[DieCause, int], _Die]
+
+
+def _explode(term: Term, pool: list[_Die], one: Another) -> list[_Die]:
+    """Each die's chain of explosions, after it in the pool (a compounding chain: one die)."""
+    if term.explode is None:
+        return pool
+    exploded: list[_Die] = []
+    for head in pool:
+        chain = [head]
+        meets = term.explode(head.value)
+        for _ in range(term.explosion_cap):
+            if not meets:
+                break
+            last = chain[-1]
+            last.exploded = True
+            die = one("explosion", last.number)
+            meets = term.explode(die.face)  # a penetrating die is compared as it shows
+            if term.penetrate:
+                last.penetrated = True
+                die.value -= 1
+            chain.append(die)
+        if term.compound and len(chain) > 1:
+            head.value = sum(die.value for die in chain)
+            for die in chain[1:]:
+                die.fate = "compounded"
+            exploded.append(head)
+        else:
+            exploded += chain
+    return exploded
+
+
+def _reroll(term: Term, pool: list[_Die], one: Another) -> None:
+    """Each die of the pool, replaced while its value meets the reroll."""
+    if term.reroll is None:
+        return
+    for index, die in enumerate(pool):
+        for _ in range(term.reroll_cap):
+            if not term.reroll(die.value):
+                break
+            die.fate = "rerolled"
+            die = pool[index] = one("reroll", die.number)
+
+
+def _unique(term: Term, pool: list[_Die], one: Another) -> None:
+    """From the second die on, each die whose value an earlier die shows (and meets the
+    compare point, if there is one), replaced until it is new."""
+    if not term.unique:
+        return
+    point = term.unique_point
+    for index in range(1, len(pool)):
+        die = pool[index]
+        for _ in range(term.unique_cap):
+            earlier = [other.value for other in pool[:index]]
+            if (point is not None and not point(die.value)) or die.value not in earlier:
+                break
+            die.fate = "rerolled"
+            die = pool[index] = one("unique", die.number)
+
+
+def kept_slice(term: Term, size: int) -> tuple[int, int]:
+    """Which dice of a pool of ``size``, sorted by value from the lowest (the earlier die
+    first among equals), a term keeps: those from the first index to before the second.
+    A keep and a drop each leave dice out of the whole pool; a die either leaves out is out.
+    """
+    lo, hi = 0, size
+    match term.keep:
+        case "kh":
+            lo = max(lo, size - term.keep_count)
+        case "kl":
+            hi = min(hi, term.keep_count)
+    match term.drop:
+        case "dh":
+            hi = min(hi, size - term.drop_count)
+        case "dl":
+            lo = max(lo, term.drop_count)
+    lo = min(max(lo, 0), size)
+    return lo, min(max(hi, lo), size)
 
 
 def _keep(term: Term, pool: list[_Die]) -> None:
-    """Mark the dice a keep or drop modifier leaves out (the earlier first among equals)."""
-    if term.keep is None:
+    """Mark the dice keep and drop leave out."""
+    if term.keep is None and term.drop is None:
         return
-    highest = sorted(pool, key=lambda die: (-die.value, die.number))
-    lowest = sorted(pool, key=lambda die: (die.value, die.number))
-    n = term.keep_count
-    match term.keep:
-        case "kh":
-            dropped = highest[n:]
-        case "kl":
-            dropped = lowest[n:]
-        case "dh":
-            dropped = highest[:n]
-        case _:
-            dropped = lowest[:n]
-    for die in dropped:
-        die.fate = "dropped"
+    ordered = sorted(pool, key=lambda die: die.value)  # stable: the earlier die first
+    lo, hi = kept_slice(term, len(pool))
+    for index, die in enumerate(ordered):
+        if not lo <= index < hi:
+            die.fate = "dropped"
 
 
 def roll(notation: Notation, draw: Draw) -> RollResult:
