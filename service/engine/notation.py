@@ -36,7 +36,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Literal
+from math import ceil, log
+from typing import Any, Literal
 
 from . import dice
 from .dice_results import (
@@ -103,6 +104,24 @@ class Compare:
             case "<>":
                 return value != self.number
         return value == self.number
+
+    def count(self, lo: int, hi: int) -> int:
+        """How many of the integers ``lo..hi`` meet it (worked out, not counted one by one)."""
+        n = self.number
+        match self.operator:
+            case ">=":
+                lo = max(lo, n)
+            case "<=":
+                hi = min(hi, n)
+            case ">":
+                lo = max(lo, n + 1)
+            case "<":
+                hi = min(hi, n - 1)
+            case "<>":
+                return hi - lo + 1 - (1 if lo <= n <= hi else 0)
+            case _:
+                lo, hi = max(lo, n), min(hi, n)
+        return max(0, hi - lo + 1)
 
     @property
     def edges(self) -> tuple[int, ...]:
@@ -191,8 +210,10 @@ class Term:
         """The chance a drawn die's face meets ``point``."""
         if point is None:
             return Fraction(0)
-        ways = self.face_ways()
-        return Fraction(sum(n for face, n in ways.items() if point(face)), self.sides)
+        if self.fudge:
+            ways = self.face_ways()
+            return Fraction(sum(n for face, n in ways.items() if point(face)), self.sides)
+        return Fraction(point.count(1, self.sides), self.sides)
 
     def worst_draws(self) -> int:
         """The most dice the term can draw: each die of a chain rerolled to its caps."""
@@ -249,10 +270,20 @@ def _cap(chance: Fraction) -> int:
     ``chance`` reaches with at most ``CAP_CHANCE``."""
     if chance == 0:
         return 0
-    cap, reach = MIN_CAP, chance**MIN_CAP
-    while reach > CAP_CHANCE and cap < PEER_CAP:
+    if chance == 1:
+        return PEER_CAP
+    # chance**cap <= CAP_CHANCE: from logarithms, then made sure in whole numbers
+    cap = max(MIN_CAP, min(PEER_CAP, ceil(log(CAP_CHANCE) / log(chance))))
+    a, b = chance.numerator, chance.denominator
+    c, d = CAP_CHANCE.numerator, CAP_CHANCE.denominator
+
+    def reached(k: int) -> bool:
+        return bool(a**k * d <= c * b**k)
+
+    while cap < PEER_CAP and not reached(cap):
         cap += 1
-        reach *= chance
+    while cap > MIN_CAP and reached(cap - 1):
+        cap -= 1
     return cap
 
 
@@ -264,13 +295,16 @@ def with_caps(term: Term, lowest: bool = False) -> Term:
         # meets, and goes once
         return MIN_CAP if lowest else max(1, _cap(chance))
 
+    if term.explode is None and term.reroll is None and not term.unique:
+        return term
     explosion = 0 if term.explode is None else cap(term.chance(term.explode))
-    reroll = 1 if term.reroll_once else cap(term.chance(term.reroll))
-    unique = 1 if term.unique_once else cap(Fraction(min(term.count - 1, term.sides), term.sides))
-    if term.reroll is None:
-        reroll = 0
-    if not term.unique:
-        unique = 0
+    reroll = 0
+    if term.reroll is not None:
+        reroll = 1 if term.reroll_once else cap(term.chance(term.reroll))
+    unique = 0
+    if term.unique:
+        chance = Fraction(min(term.count - 1, term.sides), term.sides)
+        unique = 1 if term.unique_once else cap(chance)
     return replace(term, explosion_cap=explosion, reroll_cap=reroll, unique_cap=unique)
 
 
@@ -404,69 +438,68 @@ class _Reader:
             term = Term(sign=sign, count=count, sides=100, percent=True)
         else:
             term = Term(sign=sign, count=count, sides=self.number("the sides of the die"))
-        seen: set[str] = set()
+        seen: list[str] = []
+        changes: dict[str, Any] = {}
         while self.at < len(self.text) and self.text[self.at] not in "+-" + _BLANKS:
             at = self.at
-            kind, term = self.modifier(term)
+            kind, fields = self.modifier(term)
             if kind in seen:
                 raise self.fail(f"a term takes one {kind} modifier", at)
-            seen.add(kind)
+            if kind == "failure" and seen[-1:] != ["success"]:
+                raise self.fail("failures (f) come right after a success (>=N, <N...)", at)
+            seen.append(kind)
+            changes.update(fields)
         self.starts.append(start)
-        return term
+        return replace(term, **changes) if changes else term
 
-    def modifier(self, term: Term) -> tuple[str, Term]:
-        """One modifier of ``term``: which kind it is and the term with it."""
+    def modifier(self, term: Term) -> tuple[str, dict[str, Any]]:
+        """One modifier of ``term``: which kind it is and the fields it sets."""
         if self.take("min"):
-            return "min", replace(term, minimum=self.number("a number after min", signed=True))
+            return "min", dict(minimum=self.number("a number after min", signed=True))
         if self.take("max"):
-            return "max", replace(term, maximum=self.number("a number after max", signed=True))
+            return "max", dict(maximum=self.number("a number after max", signed=True))
         if self.take("!"):
             compound = self.take("!")
             penetrate = self.take("p")
             point = self.compare(bare=True) or Compare("=", term.most)
-            return "explode", replace(term, explode=point, compound=compound, penetrate=penetrate)
+            return "explode", dict(explode=point, compound=compound, penetrate=penetrate)
         if self.take("ro") or self.take("r"):
             once = self.text[self.at - 1] == "o"
             point = self.compare(bare=True) or Compare("=", term.least)
-            return "reroll", replace(term, reroll=point, reroll_once=once)
+            return "reroll", dict(reroll=point, reroll_once=once)
         if self.take("uo") or self.take("u"):
             once = self.text[self.at - 1] == "o"
-            return "unique", replace(
-                term, unique=True, unique_once=once, unique_point=self.compare()
-            )
+            return "unique", dict(unique=True, unique_once=once, unique_point=self.compare())
         if self.take("cs") or self.take("cf"):
             if self.text[self.at - 1] == "s":
                 point = self.compare(bare=True) or Compare("=", term.most)
-                return "critical success", replace(term, critical_success=point)
+                return "critical success", dict(critical_success=point)
             point = self.compare(bare=True) or Compare("=", term.least)
-            return "critical failure", replace(term, critical_failure=point)
+            return "critical failure", dict(critical_failure=point)
         if self.take("k"):
             keep: Keep = "kl" if self.take("l") else "kh"
             self.take("h")
             number = self.digits()
-            return "keep", replace(term, keep=keep, keep_count=int(number) if number else 1)
+            return "keep", dict(keep=keep, keep_count=int(number) if number else 1)
         if self.peek("d") and self.text[self.at + 1 : self.at + 2] in ("h", "l", *_DIGITS):
             self.at += 1
             drop: Drop = "dh" if self.take("h") else "dl"
             self.take("l")
             number = self.digits()
-            return "drop", replace(term, drop=drop, drop_count=int(number) if number else 1)
+            return "drop", dict(drop=drop, drop_count=int(number) if number else 1)
         if self.take("s"):
             descending = self.take("d")
             if not descending:
                 self.take("a")
-            return "sort", replace(term, sort="sd" if descending else "sa")
+            return "sort", dict(sort="sd" if descending else "sa")
         if self.take("f"):
-            at = self.at - 1
-            if term.success is None:
-                raise self.fail("failures (f) come after a success (>=N, <N...)", at)
             failure = self.compare(bare=True)
             if failure is None:
                 raise self.fail("a compare point after f (f<2, f1...)")
-            return "failure", replace(term, failure=failure)
+            return "failure", dict(failure=failure)
         success = self.compare()
         if success is not None:
-            return "success", replace(term, success=success)
+            return "success", dict(success=success)
         raise self.fail(_MODIFIERS)
 
     def meaningful(self, term: Term, start: int) -> None:
