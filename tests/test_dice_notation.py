@@ -5,6 +5,7 @@ every face of every die the roll draws, and seeded rolls by chi-square)."""
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from fractions import Fraction
 from typing import Any, cast
@@ -95,6 +96,97 @@ def test_a_chain_stops_where_reaching_it_has_one_chance_in_a_million() -> None:
     # where those caps could draw more than 1000 dice, each is 5
     (term,) = Notation.parse("27d6r6!").terms
     assert (term.explosion_cap, term.reroll_cap) == (5, 5)
+
+
+# --- rpg-dice-roller's forms and order, from the dice the issue's audit quoted -----------------
+
+
+@pytest.mark.parametrize(
+    ("text", "values", "total"),
+    [
+        ("1d6min2!", [6, 1], 7),  # min first: the 6 explodes; the explosion's 1 stays a 1
+        ("1d6max4r=4", [4, 6], 6),  # max first: the 4 is rerolled into a 6, which stays
+        ("1d6min2r=1", [1], 2),  # min first: the 1 counts 2, which is no longer rerolled
+        ("4d6d1 + 5", [3, 5, 2, 6], 19),  # d1 drops the lowest
+        ("4d6kh3dl1", [3, 5, 2, 6], 14),  # both leave out the 2
+        ("4d6kh2dh1", [3, 5, 2, 6], 5),  # kh2 keeps 5 and 6, dh1 drops the 6
+        ("1d6ro<7", [3, 4], 4),  # a reroll once always stops
+        ("2d6!p", [6, 6, 3, 2], 15),  # 6 + (3 - 1) + 6 + (2 - 1)
+        ("3d6<>3", [1, 3, 6], 2),  # successes: every die but a 3
+        ("4dF.1", [1, 6, 3, 2], 0),  # -1, +1, 0, 0
+        ("3d6u", [2, 2, 5, 2, 4], 11),  # die 2 (a 2) shows 5; die 3 (2) shows 2, then 4
+        ("5", [], 5),
+        ("3 + 4", [], 7),
+    ],
+)
+def test_the_peers_forms_total_as_the_peer_totals_them(
+    client: FlaskClient, text: str, values: list[int], total: int
+) -> None:
+    if values:
+        answer = rolled(client, text, values)
+    else:  # no dice to supply: seeded, and none drawn
+        answer = client.post("/v1/dice/roll", json={"notation": text, "dice": {"seed": "s"}})
+        assert answer.get_json()["rolls"] == []
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["result"]["total"] == total
+
+
+def test_penetrating_and_critical_dice_are_marked(client: FlaskClient) -> None:
+    answer = rolled(client, "2d6!pcs=6cf<2sd", [6, 1, 3]).get_json()
+    (term,) = answer["result"]["terms"]
+    assert [(d["face"], d["value"], d.get("penetrated", False)) for d in term["dice"]] == [
+        (6, 6, True),
+        (1, 1, False),
+        (3, 2, False),
+    ]
+    assert [d.get("critical") for d in term["dice"]] == ["success", "failure", None]
+    assert term["values"] == [6, 2, 1]  # sorted, highest first; `dice` in the order drawn
+    assert answer["rolls"][1]["label"] == "2d6!pcs6cf<2sd: explosion of die 1"
+
+
+@pytest.mark.parametrize(
+    "text", ["7d%+8", "6d20dh1", "5d%kl2", "6d20!", "100d10", "2d1000kh1", "10d10dl3", "5"]
+)
+def test_the_odds_the_audit_found_refused_are_answered(client: FlaskClient, text: str) -> None:
+    answer = client.post("/v1/dice/odds", json={"notation": text})
+    assert answer.status_code == 200, answer.get_json()
+    total = sum(Fraction(o["probability"]) for o in answer.get_json()["outcomes"])
+    assert total == 1
+
+
+def _keep_by_multisets(count: int, sides: int, lo: int, hi: int) -> dict[int, Fraction]:
+    """An independent count: every sorted multiset of faces with its multinomial weight,
+    summing the kept places lo..hi-1 of the ascending order."""
+    ways: Counter[int] = Counter()
+    for faces in itertools.combinations_with_replacement(range(1, sides + 1), count):
+        weight = math.factorial(count)
+        for n in Counter(faces).values():
+            weight //= math.factorial(n)
+        ways[sum(faces[lo:hi])] += weight
+    return {total: Fraction(n, sides**count) for total, n in ways.items()}
+
+
+@pytest.mark.parametrize(
+    ("text", "count", "sides", "lo", "hi"),
+    [
+        ("6d20dh1", 6, 20, 0, 5),
+        ("10d10dl3", 10, 10, 3, 10),
+        ("10d10kh3", 10, 10, 7, 10),
+        ("8d6kh4dl2", 8, 6, 4, 8),
+        ("8d6kl5dh1", 8, 6, 0, 5),
+        ("7d8kh5dh2", 7, 8, 2, 5),
+    ],
+)
+def test_keep_and_drop_odds_equal_an_independent_count(
+    text: str, count: int, sides: int, lo: int, hi: int
+) -> None:
+    assert odds(Notation.parse(text)) == _keep_by_multisets(count, sides, lo, hi)
+
+
+def test_2d1000_keep_highest_is_the_chance_of_the_higher_die() -> None:
+    # the higher of two d1000 is t in 2t - 1 of the 1,000,000 throws
+    exact = odds(Notation.parse("2d1000kh1"))
+    assert exact == {t: Fraction(2 * t - 1, 1000**2) for t in range(1, 1001)}
 
 
 def test_the_odds_past_the_work_budget_are_a_limit_problem(client: FlaskClient) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from service.engine.budget import REQUEST_WORK
 from service.engine.dice import MAX_SIDES
-from service.engine.errors import RuleError
+from service.engine.errors import LimitError, RuleError
 from service.engine.notation import (
     MAX_NOTATION_DICE,
     MAX_NOTATION_DRAWS,
@@ -887,6 +887,16 @@ NOTATION_FORMS: list[Callable[[int], str]] = [
     lambda n: f"{n}d10>=8f1",
     lambda n: f"{n}d{MAX_SIDES}>=500f<10",
     lambda n: f"{n}d6r1!kh3",
+    lambda n: f"{n}dF.1",
+    lambda n: f"{n}d6!p",
+    lambda n: f"{n}d10!!p>=9",
+    lambda n: f"{n}d6d1",
+    lambda n: f"{n}d10kh4dl1",
+    lambda n: f"{n}d20<>10",
+    lambda n: f"{n}d20cs>=19cf<=2sd",
+    lambda n: f"{n}d20ro<3!kl1sa",
+    lambda n: f"{n}d10u",  # unique dice: their odds are refused, at once
+    lambda n: f"{n}d10uo>5",
     lambda n: f"{n}d6!!kl1>=4f1",
     lambda n: f"{n}d12ro10min3max11",
     lambda n: f"{n}d%!dl2",
@@ -905,7 +915,10 @@ def _odds_fit(text: str) -> bool | None:
         notation = Notation.parse(text)
     except RuleError:
         return None
-    return foreseen_units(notation) <= REQUEST_WORK
+    try:
+        return foreseen_units(notation) <= REQUEST_WORK
+    except LimitError:  # odds the service does not work out (unique dice), refused at once
+        return False
 
 
 def notation_odds_cases() -> list[Case]:

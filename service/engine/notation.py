@@ -446,7 +446,9 @@ class _Reader:
             if kind in seen:
                 raise self.fail(f"a term takes one {kind} modifier", at)
             if kind == "failure" and seen[-1:] != ["success"]:
-                raise self.fail("failures (f) come right after a success (>=N, <N...)", at)
+                raise self.fail(
+                    "failures (f) come after a success (>=N, <N...), right after it", at
+                )
             seen.append(kind)
             changes.update(fields)
         self.starts.append(start)
