@@ -131,6 +131,39 @@ def test_the_peers_forms_total_as_the_peer_totals_them(
     assert answer.get_json()["result"]["total"] == total
 
 
+def test_arithmetic_over_the_terms_totals(client: FlaskClient) -> None:
+    # floor((3 + 5 + 6) / 2) with 4d6kh3 keeping 3, 5 and 6
+    answer = rolled(client, "floor(4d6kh3 / 2) + max(1d20, 1d20)", [3, 5, 2, 6, 7, 15]).get_json()
+    assert answer["result"]["total"] == 7 + 15
+    assert answer["result"]["notation"] == "floor(4d6kh3/2)+max(1d20, 1d20)"
+    assert [t["total"] for t in answer["result"]["terms"]] == [14, 7, 15]
+    odds_answer = client.post("/v1/dice/odds", json={"notation": "floor(4d6kh3/2)"}).get_json()
+    by_total = {o["result"]["total"]: Fraction(o["probability"]) for o in odds_answer["outcomes"]}
+    exact = odds(Notation.parse("4d6kh3"))
+    assert by_total == {
+        t: sum((p for s, p in exact.items() if s // 2 == t), Fraction(0)) for t in range(1, 10)
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "why"),
+    [
+        ("1d6/2", "character 1 ('1')", "the total would not always be a whole number"),
+        ("floor(1d6/(1d4-1d4))", "character 10 ('/')", "it could divide by 0"),
+        ("2^1d100", "character 2 ('^')", "an exponent is a whole number from 0 to 64"),
+        ("1d1000^4", "character 7 ('^')", "a value could pass 1,000,000,000 either way"),
+        ("(1d6+2", "its end", "a ) to close the ( at character 1"),
+    ],
+)
+def test_arithmetic_a_roll_cannot_total_is_refused_at_its_character(
+    client: FlaskClient, text: str, where: str, why: str
+) -> None:
+    for path in ("/v1/dice/roll", "/v1/dice/odds"):
+        problem = client.post(path, json={"notation": text}).get_json()
+        assert problem["type"] == "/problems#notation", problem
+        assert f"at {where}: {why}" in problem["errors"][0]["message"]
+
+
 def test_penetrating_and_critical_dice_are_marked(client: FlaskClient) -> None:
     answer = rolled(client, "2d6!pcs=6cf<2sd", [6, 1, 3]).get_json()
     (term,) = answer["result"]["terms"]
@@ -353,6 +386,22 @@ OPERATORS = [
     "2d3!!r>=5",
     "5",
     "3-1",
+    "floor(3d4kh2/2)",
+    "2d4*2+1",
+    "(1d4+2)*1d3",
+    "max(1d6, 1d6)+5",
+    "1d4^2",
+    "2**3+1d4",
+    "round(1d6/4)",
+    "round(-1d6/4)",
+    "-7%1d4",
+    "abs(1dF-1)",
+    "sign(1d6-4)",
+    "pow(1d3,1d2)",
+    "ceil(1d6*1.5)",
+    "min(2d3!, 1d6)",
+    "floor(1d6/1d3)",
+    "-(1d4+2)*1d3",
 ]
 
 
@@ -462,7 +511,11 @@ def small_notations(draw: st.DrawFn) -> str:
         sign = draw(st.sampled_from(["+", "-"])) if terms else ""
         terms.append(f"{sign}{count}d{sides}{''.join(mods)}{draw(st.sampled_from(SUCCESSES))}")
     constant = draw(st.integers(-3, 3))
-    return "".join(terms) + (f"{constant:+d}" if constant else "")
+    text = "".join(terms) + (f"{constant:+d}" if constant else "")
+    wrap = draw(
+        st.sampled_from(["{}", "floor(({})/2)", "({})*2", "max({}, 1)", "abs({})", "({})%3"])
+    )
+    return wrap.format(text)
 
 
 def _readable(text: str) -> Notation:

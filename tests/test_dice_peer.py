@@ -97,6 +97,21 @@ DOCUMENTED = [
     "2d6 - 1d4 + 3",
     "5",
     "3 + 4",
+    "floor(4d6kh3 / 2)",
+    "2d6 * 2 + 1",
+    "(1d6 + 2) * 3",
+    "max(1d20, 1d20) + 5",
+    "min(1d20, 1d20)",
+    "1d6^2",
+    "2**3 + 1d4",
+    "round(1d6 / 4)",
+    "ceil(1d6 * 1.5)",
+    "7 % 1d4",
+    "-7 % 1d4",
+    "abs(1dF - 1)",
+    "sign(1d6 - 4)",
+    "pow(1d4, 2)",
+    "1d4 * -1",
 ]
 
 OPERATORS = [">=", "<=", ">", "<", "=", "<>"]
@@ -153,7 +168,11 @@ def _generated(count: int) -> list[str]:
             sign = "" if index == 0 else rng.choice([" + ", " - "])
             terms.append(f"{sign}{rng.randint(1, 5)}d{sides}{''.join(mods)}")
         constant = rng.randint(-3, 3)
-        texts.append("".join(terms) + (f" + {constant}" if constant > 0 else ""))
+        text = "".join(terms) + (f" + {constant}" if constant > 0 else "")
+        wrap = rng.choice(
+            ["{}"] * 6 + ["floor(({}) / 2)", "({}) * 2", "max({}, 3)", "abs({})", "({}) % 4"]
+        )
+        texts.append(wrap.format(text))
     return texts
 
 

@@ -95,13 +95,15 @@ def test_supplied_off_face_message_names_the_die_it_was_taken_as() -> None:
         ("", "dice notation is empty"),
         (
             "3x6",
-            "cannot read dice notation '3x6' at character 2 ('x'): a + or - before the next "
-            "term; write terms like 3d6, 4d6d1, 4d6kh3, 2d20kl1, 3d6!, 10d6>=5, 4dF or 1d20+5",
+            "cannot read dice notation '3x6' at character 2 ('x'): an operator (+, -, *, /, %, "
+            "^) before the next term; write terms like 3d6, 4d6d1, 4d6kh3, 2d20kl1, 3d6!, "
+            "10d6>=5, 4dF or 1d20+5",
         ),
         (
             "3d6 2d6",
-            "cannot read dice notation '3d6 2d6' at character 5 ('2'): a + or - before the "
-            "next term; write terms like 3d6, 4d6d1, 4d6kh3, 2d20kl1, 3d6!, 10d6>=5, 4dF or 1d20+5",
+            "cannot read dice notation '3d6 2d6' at character 5 ('2'): an operator (+, -, *, /, "
+            "%, ^) before the next term; write terms like 3d6, 4d6d1, 4d6kh3, 2d20kl1, 3d6!, "
+            "10d6>=5, 4dF or 1d20+5",
         ),
         (
             "2d6+",

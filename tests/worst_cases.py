@@ -895,6 +895,9 @@ NOTATION_FORMS: list[Callable[[int], str]] = [
     lambda n: f"{n}d20<>10",
     lambda n: f"{n}d20cs>=19cf<=2sd",
     lambda n: f"{n}d20ro<3!kl1sa",
+    lambda n: f"floor({n}d10*3/2)",  # arithmetic: each value of a term mapped
+    lambda n: f"max({n}d6, {n}d6)",  # every pair of two terms' values
+    lambda n: f"({n}d20+1)%7*{n}d4",
     lambda n: f"{n}d10u",  # unique dice: their odds are refused, at once
     lambda n: f"{n}d10uo>5",
     lambda n: f"{n}d6!!kl1>=4f1",
@@ -979,6 +982,9 @@ HARD_NOTATIONS = [
     _most_terms(lambda i: "1d%!>=2"),
     _most_terms(lambda i: f"1d{MAX_SIDES - i}kh1"),
     _most_terms(lambda i: f"d{MAX_SIDES - i}!!>=2"),
+    "10d10*10d10",
+    _most_terms(lambda i: f"max(d{MAX_SIDES - i},d{MAX_SIDES - 1 - i})"),
+    _most_terms(lambda i: f"floor(d{MAX_SIDES - i}/3)"),
 ]
 
 

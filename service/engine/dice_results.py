@@ -90,7 +90,13 @@ class RolledTerm(TypedDict):
 
 class RollResult(TypedDict):
     notation: Annotated[str, Doc("The notation as written back", example="4d6kh3+2")]
-    total: Annotated[int, Doc("Every term with its sign, and the constant")]
+    total: Annotated[
+        int,
+        Doc(
+            "Every term with its sign, and the constant; or, for a notation with arithmetic "
+            "(`floor(4d6kh3/2)`), its value from the terms' totals"
+        ),
+    ]
     constant: int
     terms: list[RolledTerm]
 

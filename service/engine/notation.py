@@ -40,6 +40,7 @@ from math import ceil, log
 from typing import Any, Literal
 
 from . import dice
+from . import notation_math as math
 from .dice_results import (
     DieCause,
     DieCritical,
@@ -221,6 +222,24 @@ class Term:
         unique = self.unique_cap if self.unique else 0
         return self.count * (1 + self.explosion_cap) * (1 + reroll + unique)
 
+    def total_span(self) -> tuple[int, int]:
+        """The least and most the term can total (a bound: each die of the pool within the
+        values any die can take, the pool and the kept dice as few or many as they can be)."""
+        links = 1 + self.explosion_cap
+        if self.success is not None:
+            low, high = (-1 if self.failure is not None else 0), 1
+        else:
+            values = [self.value(self.least), self.value(self.most), self.least, self.most]
+            pen = 1 if self.penetrate else 0
+            low, high = min(values) - pen, max(values)
+        pool_low, pool_high = self.count, self.count * links
+        if self.compound and self.success is None:
+            low, high = min(low, low * links), max(high, high * links)
+            pool_low = pool_high = self.count
+        kept_low = 0 if self.keep is not None or self.drop is not None else pool_low
+        corners = [n * v for n in (kept_low, pool_high) for v in (low, high)]
+        return min(corners), max(corners)
+
     def score(self, value: int) -> int:
         """What a kept die of this value adds to the term."""
         if self.success is None:
@@ -310,10 +329,13 @@ def with_caps(term: Term, lowest: bool = False) -> Term:
 
 @dataclass(frozen=True)
 class Notation:
-    """Terms with their signs and a constant, e.g. ``4d6kh3+1d4-1``."""
+    """Terms with their signs and a constant, e.g. ``4d6kh3+1d4-1``; or, for a notation that
+    is more than a sum (``floor(4d6kh3/2)``), its terms and the ``expression`` over their
+    totals (service/engine/notation_math.py)."""
 
     terms: tuple[Term, ...]
     constant: int
+    expression: math.Expr | None = None
 
     @classmethod
     def parse(cls, text: str) -> Notation:
@@ -322,6 +344,8 @@ class Notation:
         return _Reader(text).notation()
 
     def __str__(self) -> str:
+        if self.expression is not None:
+            return math.written(self.expression, lambda index: str(self.terms[index]))
         text = ""
         for term in self.terms:
             text += ("-" if term.sign < 0 else "+" if text else "") + str(term)
@@ -333,11 +357,34 @@ class Notation:
 # --- reading ---------------------------------------------------------------------------------
 
 _BLANKS = " \t"
+_ENDS = "+-*/%^(),." + _BLANKS  # what ends a term's modifiers
 _DIGITS = "0123456789"
 _MODIFIERS = (
     "a modifier (min, max, !, !!, !p, r, ro, u, uo, kh, kl, k, d, dh, dl, >=N..., f, cs, cf, "
     "s, sa, sd) or + or -"
 )
+
+
+Flat = list[tuple[int, "math.Dice | math.Num"]]
+
+
+def _flat(node: math.Expr) -> Flat | None:
+    """A sum of dice terms and whole numbers as (sign, leaf) pairs in order, or None."""
+    match node:
+        case math.Dice() | math.Num() if not isinstance(node, math.Num) or (
+            isinstance(node.value, int)
+        ):
+            return [(1, node)]
+        case math.Neg(arg):
+            inner = _flat(arg)
+            return None if inner is None else [(-sign, leaf) for sign, leaf in inner]
+        case math.Op("+" | "-", left, right, _):
+            a, b = _flat(left), _flat(right)
+            if a is None or b is None:
+                return None
+            flip = -1 if node.op == "-" else 1
+            return a + [(flip * sign, leaf) for sign, leaf in b]
+    return None
 
 
 class _Reader:
@@ -397,36 +444,106 @@ class _Reader:
     def notation(self) -> Notation:
         if not self.text.strip(_BLANKS):
             raise NotationError("dice notation is empty")
-        terms: list[Term] = []
-        constant = 0
-        read_any = False
+        self.terms: list[Term] = []
+        tree = self.sum()
         self.blanks()
-        while True:
-            sign = 1
-            if self.take("-"):
-                sign = -1
-            elif not self.take("+") and read_any:
-                raise self.fail("a + or - before the next term")
-            self.blanks()
-            start = self.at
-            count = self.digits()
-            if self.take("d") or self.take("D"):
-                terms.append(self.term(sign, int(count) if count else 1, start))
-            elif count:
-                constant += sign * int(count)
-            else:
-                raise self.fail("a number or a die (NdS)")
-            read_any = True
-            self.blanks()
-            if self.at == len(self.text):
-                break
+        if self.at != len(self.text):
+            raise self.fail("an operator (+, -, *, /, %, ^) before the next term")
+        terms = self.terms
         if any(not 2 <= term.sides <= dice.MAX_SIDES for term in terms):
             raise LimitError(f"a die has 2 to {dice.MAX_SIDES} sides", field="notation")
         for index, (term, start) in enumerate(zip(terms, self.starts, strict=True)):
             self.meaningful(term, start)
             terms[index] = with_caps(term)
-        self.limits(terms, constant)
-        return Notation(tuple(terms), constant)
+        flat = _flat(tree)
+        if flat is not None:  # a sum: its terms with their signs, and a constant
+            constant = 0
+            for sign, leaf in flat:
+                if isinstance(leaf, math.Dice):
+                    terms[leaf.index] = replace(terms[leaf.index], sign=sign)
+                else:
+                    constant += sign * int(leaf.value)
+            self.limits(terms, constant)
+            return Notation(tuple(terms), constant)
+        self.limits(terms, 0)
+        if any(
+            not -MAX_NOTATION_CONSTANT <= n <= MAX_NOTATION_CONSTANT for n in math.numbers(tree)
+        ):
+            raise LimitError(
+                f"a number is at most {MAX_NOTATION_CONSTANT} either way", field="notation"
+            )
+        try:
+            found = math.span(tree, [term.total_span() for term in terms])
+        except math.MathError as error:
+            raise self.fail(error.why, error.at) from None
+        if not found.whole:
+            raise self.fail(
+                "the total would not always be a whole number: write a division or a "
+                "decimal inside floor(), ceil() or round()",
+                0,
+            )
+        return Notation(tuple(terms), 0, tree)
+
+    def sum(self) -> math.Expr:
+        node = self.product()
+        while True:
+            self.blanks()
+            at = self.at
+            if not (self.take("+") or self.take("-")):
+                return node
+            node = math.Op(self.text[at], node, self.product(), at)
+
+    def product(self) -> math.Expr:
+        node = self.unary()
+        while True:
+            self.blanks()
+            at = self.at
+            if self.peek("**") or not (self.take("*") or self.take("/") or self.take("%")):
+                return node
+            node = math.Op(self.text[at], node, self.unary(), at)
+
+    def unary(self) -> math.Expr:
+        self.blanks()
+        if self.take("-"):
+            return math.Neg(self.unary())
+        node = self.atom()
+        self.blanks()
+        at = self.at
+        if self.take("**") or self.take("^"):
+            return math.Op("^", node, self.unary(), at)
+        return node
+
+    def atom(self) -> math.Expr:
+        self.blanks()
+        start = self.at
+        if self.take("("):
+            node = self.sum()
+            self.blanks()
+            if not self.take(")"):
+                raise self.fail("a ) to close the ( at character " + str(start + 1))
+            return node
+        for name, arity in math.FUNCTIONS.items():
+            if self.take(name + "("):
+                args = [self.sum()]
+                for _ in range(arity - 1):
+                    self.blanks()
+                    if not self.take(","):
+                        raise self.fail(f"a , before {name}'s second number")
+                    args.append(self.sum())
+                self.blanks()
+                if not self.take(")"):
+                    raise self.fail(f"a ) to close {name}(")
+                return math.Call(name, tuple(args), start)
+        count = self.digits()
+        if self.take("d") or self.take("D"):
+            self.terms.append(self.term(1, int(count) if count else 1, start))
+            return math.Dice(len(self.terms) - 1)
+        if count:
+            if self.peek(".") and self.text[self.at + 1 : self.at + 2].isdigit():
+                self.at += 1
+                count += "." + self.digits()
+            return math.Num(Fraction(count) if "." in count else int(count))
+        raise self.fail("a number or a die (NdS)")
 
     def term(self, sign: int, count: int, start: int) -> Term:
         if self.take("F"):
@@ -440,7 +557,7 @@ class _Reader:
             term = Term(sign=sign, count=count, sides=self.number("the sides of the die"))
         seen: list[str] = []
         changes: dict[str, Any] = {}
-        while self.at < len(self.text) and self.text[self.at] not in "+-" + _BLANKS:
+        while self.at < len(self.text) and self.text[self.at] not in _ENDS:
             at = self.at
             kind, fields = self.modifier(term)
             if kind in seen:
@@ -755,11 +872,17 @@ def _keep(term: Term, pool: list[_Die]) -> None:
 
 
 def roll(notation: Notation, draw: Draw) -> RollResult:
-    """Roll every term in order; the total is each term with its sign, and the constant."""
+    """Roll every term in order; the total is each term with its sign, and the constant (or
+    the notation's expression over the terms' totals)."""
     terms = [roll_term(term, draw) for term in notation.terms]
+    if notation.expression is not None:
+        value = math.evaluate(notation.expression, [term["total"] for term in terms])
+        total = int(value)  # a whole number: the notation was read only if it always is
+    else:
+        total = sum(term["sign"] * term["total"] for term in terms) + notation.constant
     return {
         "notation": str(notation),
-        "total": sum(term["sign"] * term["total"] for term in terms) + notation.constant,
+        "total": total,
         "constant": notation.constant,
         "terms": terms,
     }

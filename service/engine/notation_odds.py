@@ -27,12 +27,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from math import comb
+from math import ceil, comb, floor
 from typing import Any
 
 from . import budget as work
+from . import notation_math as nm
 from .errors import LimitError
 from .notation import Notation, Term, kept_slice
+from .notation_math import Spans
 
 WHAT = "working out the exact odds of this notation"
 CHANGE = (
@@ -187,16 +189,23 @@ def _reroll_out_of(term: Term) -> int:
     return out_of
 
 
-def _settle(
-    term: Term, value: int, ways: int, into: dict[int, int], rerolled: dict[int, int]
-) -> None:
-    """Add a die of ``value`` (``ways`` of them) as it stands once rerolled, out of
-    ``_reroll_out_of``."""
-    if term.reroll is not None and term.reroll(value):
-        for after, w in rerolled.items():
-            into[after] = into.get(after, 0) + ways * w
-    else:
-        into[value] = into.get(value, 0) + ways * _reroll_out_of(term)
+def _settled(
+    term: Term, dice: list[tuple[bool, int, int]], rerolled: dict[int, int]
+) -> list[tuple[bool, int, int]]:
+    """Each die (whether it goes on, its value, its ways) as it stands once rerolled, out of
+    ``_reroll_out_of``: the dice a reroll replaces are gathered first, so each kind of die
+    reads the rerolled faces once, not once a value."""
+    point, stays = term.reroll, _reroll_out_of(term)
+    out: list[tuple[bool, int, int]] = []
+    replaced: dict[bool, int] = {}
+    for goes, value, ways in dice:
+        if point is not None and point(value):
+            replaced[goes] = replaced.get(goes, 0) + ways
+        else:
+            out.append((goes, value, ways * stays))
+    for goes, ways in replaced.items():
+        out += [(goes, after, ways * w) for after, w in rerolled.items()]
+    return out
 
 
 Entry = tuple[bool, int, int]  # goes on to the next die of the chain, its value, its ways
@@ -210,19 +219,13 @@ def _entries(term: Term, first: bool, settle: bool, plan: _Plan) -> list[Entry] 
     plan.spend(len(faces) * FACE_UNITS * (2 if settle else 1))
     if plan.dry:
         return None
-    rerolled = _rerolled(term) if settle else {}
     point = term.explode
     out: list[Entry] = []
     for face, w in faces.items():
         value = term.value(face) if first else face - (1 if term.penetrate else 0)
         goes = point is not None and point(value if first else face)
-        if settle:
-            stands: dict[int, int] = {}
-            _settle(term, value, w, stands, rerolled)
-            out += [(goes, v, n) for v, n in stands.items()]
-        else:
-            out.append((goes, value, w))
-    return out
+        out.append((goes, value, w))
+    return _settled(term, out, _rerolled(term)) if settle else out
 
 
 def _span(term: Term, settle: bool) -> tuple[int, int]:
@@ -294,10 +297,10 @@ def _compounded(term: Term, plan: _Plan) -> _Ways:
     lo, hi = min(chain.lo, term.least), max(chain.hi, term.most)
     if chain.ways is None:
         return _Ways(None, lo, hi, out_of)
-    rerolled = _rerolled(term)
     ways: dict[int, int] = {}
-    for value, n in chain.ways.items():
-        _settle(term, value, n, ways, rerolled)
+    chained = [(False, value, n) for value, n in chain.ways.items()]
+    for _, value, n in _settled(term, chained, _rerolled(term)):
+        ways[value] = ways.get(value, 0) + n
     return _Ways(ways, min(ways), max(ways), out_of)
 
 
@@ -509,7 +512,109 @@ def _term(term: Term, plan: _Plan) -> _Ways:
 # --- the whole notation ---------------------------------------------------------------------
 
 
+# --- arithmetic over the terms: each node's distribution from its children's -------------
+
+
+@dataclass(frozen=True)
+class _Values:
+    """Ways of each value (a fraction, in general) out of ``out_of``; while the work is only
+    foreseen, ``ways`` is None and ``size`` bounds how many values there are."""
+
+    ways: dict[nm.Number, int] | None
+    size: int
+    lo: nm.Number
+    hi: nm.Number
+    out_of: int
+
+
+def _values(part: _Ways) -> _Values:
+    ways: dict[nm.Number, int] | None = None
+    if part.ways is not None:
+        ways = {t: n for t, n in part.ways.items()}
+    return _Values(ways, part.slots, part.lo, part.hi, part.out_of)
+
+
+def _whole_ways(part: _Values, bound: nm.Span) -> _Ways:
+    """A whole-numbered part as a polynomial's ways (foreseen: over its bound)."""
+    if part.ways is None:
+        return _Ways(None, floor(bound.lo), ceil(bound.hi), part.out_of)
+    ways = {int(v): n for v, n in part.ways.items()}
+    return _Ways(ways, min(ways), max(ways), part.out_of)
+
+
+def _node(node: nm.Expr, notation: Notation, spans: Spans, plan: _Plan) -> _Values:
+    match node:
+        case nm.Num(value):
+            return _Values({value: 1}, 1, value, value, 1)
+        case nm.Dice(index):
+            return _values(_term(notation.terms[index], plan))
+        case nm.Neg(arg):
+            return _unary(nm.UNARY["-"], _node(arg, notation, spans, plan), plan)
+        case nm.Op(op, left, right, _):
+            a, b = _node(left, notation, spans, plan), _node(right, notation, spans, plan)
+            left_span, right_span = spans[id(left)], spans[id(right)]
+            if op in ("+", "-") and left_span.whole and right_span.whole:
+                # whole numbers: a sum multiplies polynomials, as the terms of a sum do
+                x, y = _whole_ways(a, left_span), _whole_ways(b, right_span)
+                if op == "-":
+                    flipped = None if y.ways is None else {-t: n for t, n in y.ways.items()}
+                    y = _Ways(flipped, -y.hi, -y.lo, y.out_of)
+                return _values(_multiply(x, y, plan))
+            return _pairs(nm.BINARY[op], a, b, plan)
+        case nm.Call(name, args, _):
+            parts = [_node(arg, notation, spans, plan) for arg in args]
+            if len(parts) == 1:
+                return _unary(nm.UNARY[name], parts[0], plan)
+            return _pairs(nm.BINARY[name], parts[0], parts[1], plan)
+    raise AssertionError(node)
+
+
+def _unary(f: Callable[[nm.Number], nm.Number], a: _Values, plan: _Plan) -> _Values:
+    plan.spend(a.size * PAIR_UNITS)
+    corners = (f(a.lo), f(a.hi))
+    if a.ways is None:
+        return _Values(None, a.size, min(corners), max(corners), a.out_of)
+    ways: dict[nm.Number, int] = {}
+    for v, n in a.ways.items():
+        w = f(v)
+        ways[w] = ways.get(w, 0) + n
+    return _Values(ways, len(ways), min(ways), max(ways), a.out_of)
+
+
+def _pairs(
+    f: Callable[[nm.Number, nm.Number], nm.Number], a: _Values, b: _Values, plan: _Plan
+) -> _Values:
+    """Every value of ``a`` with every value of ``b``: charged pair by pair."""
+    bits = 1 + (a.out_of.bit_length() + b.out_of.bit_length()) // BITS_PER_UNIT
+    plan.spend(a.size * b.size * (PAIR_UNITS + bits))
+    out_of = a.out_of * b.out_of
+    if a.ways is None or b.ways is None:
+        return _Values(None, a.size * b.size, a.lo, a.hi, out_of)
+    ways: dict[nm.Number, int] = {}
+    for x, n in a.ways.items():
+        for y, m in b.ways.items():
+            v = f(x, y)
+            ways[v] = ways.get(v, 0) + n * m
+    return _Values(ways, len(ways), min(ways), max(ways), out_of)
+
+
+def _expression(notation: Notation, plan: _Plan) -> _Ways:
+    """The distribution of a notation's expression: whole numbers (it was read so)."""
+    assert notation.expression is not None
+    spans: Spans = {}
+    nm.span(notation.expression, [term.total_span() for term in notation.terms], spans)
+    found = _node(notation.expression, notation, spans, plan)
+    digits = found.out_of.bit_length() * 3 // 10 + 1
+    plan.spend(found.size * (OUTCOME_UNITS + digits // DIGITS_PER_UNIT))
+    if found.ways is None:
+        return _Ways(None, 0, found.size - 1, found.out_of)  # its size is what counts
+    ways = {int(v): n for v, n in found.ways.items()}
+    return _Ways(ways, min(ways), max(ways), found.out_of)
+
+
 def _run(notation: Notation, plan: _Plan) -> _Ways:
+    if notation.expression is not None:
+        return _expression(notation, plan)
     total: _Ways | None = None if notation.terms else _Ways({0: 1}, 0, 0, 1)
     for term in notation.terms:
         part = _term(term, plan)

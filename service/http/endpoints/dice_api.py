@@ -53,7 +53,10 @@ ROLL = Step(
 
 GRAMMAR = (
     "rpg-dice-roller's notation: terms joined by `+` and `-` (blanks and tabs may stand "
-    "around them); a notation of constants alone is its constant. A term is a constant "
+    "around them), or arithmetic over them: `*`, `/`, `%`, `^` (`**`), parentheses, "
+    "decimals and `abs`, `ceil`, `floor`, `round`, `sign`, `max`, `min`, `pow` "
+    "(`floor(4d6kh3/2)`), where the total is always a whole number; a notation of constants "
+    "alone is its constant. A term is a constant "
     "(digits) or `NdS`: N dice (N may be left out: `d20` is `1d20`) of S sides, `d%` (a "
     "d100), `dF` (a Fate die: -1, 0, +1) or `dF.1` (one -1 and one +1 of six faces); then, "
     "each kind at most once and in any order: `minN`, `maxN` (each of the N dice counts at "
