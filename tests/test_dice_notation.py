@@ -20,7 +20,7 @@ from service.engine import budget, dice
 from service.engine import notation as notation_module
 from service.engine.budget import REQUEST_MS
 from service.engine.errors import LimitError, RuleError
-from service.engine.notation import Notation, roll
+from service.engine.notation import Notation, Term, roll
 from service.engine.notation_odds import foreseen_units, odds
 from service.engine.resolution import Resolution
 
@@ -585,3 +585,123 @@ def test_each_request_has_a_work_budget_of_its_own(client: FlaskClient) -> None:
     for _ in range(2):
         assert client.post("/v1/dice/odds", json={"notation": "100d10"}).status_code == 200
     assert foreseen_units(Notation.parse("100d10")) > budget.REQUEST_WORK // 2
+
+
+# --- a third oracle: the documented rules written out plainly, for dice too many to walk -------
+
+
+def _one_die(term: Term) -> dict[int, Fraction]:
+    """The value one of a term's N dice stands on, with its chain and rerolls, written out
+    straight from docs/dice.md (recursion over the chain, fractions throughout)."""
+    faces = {face: Fraction(ways, term.sides) for face, ways in term.face_ways().items()}
+
+    def rerolled(value: int) -> dict[int, Fraction]:
+        # a die whose value meets the reroll is replaced, up to the cap
+        if term.reroll is None or not term.reroll(value):
+            return {value: Fraction(1)}
+        out: dict[int, Fraction] = {}
+        going = Fraction(1)  # the chance the rerolls have gone on this far
+        for attempt in range(term.reroll_cap):
+            last = attempt == term.reroll_cap - 1
+            for face, q in faces.items():
+                if last or not term.reroll(face):
+                    out[face] = out.get(face, Fraction(0)) + going * q
+            going *= sum((q for face, q in faces.items() if term.reroll(face)), Fraction(0))
+        return out
+
+    def scored(value: int) -> dict[int, Fraction]:
+        # what one die of the chain adds: its value once rerolled, scored (compounding: the
+        # value itself, rerolled and scored once the chain is summed)
+        if term.compound:
+            return {value: Fraction(1)}
+        out: dict[int, Fraction] = {}
+        for v, r in rerolled(value).items():
+            out[term.score(v)] = out.get(term.score(v), Fraction(0)) + r
+        return out
+
+    memo: dict[tuple[int, int, int], dict[int, Fraction]] = {}
+
+    def chain(value: int, compare: int, links: int) -> dict[int, Fraction]:
+        # a die of ``value`` (compared as ``compare``) and the chain it explodes into
+        key = (value, compare, links)
+        if key not in memo:
+            own = scored(value)
+            if term.explode is None or links == 0 or not term.explode(compare):
+                memo[key] = own
+            else:
+                rest: dict[int, Fraction] = {}
+                for face, q in faces.items():
+                    shown = face - (1 if term.penetrate else 0)
+                    for t, r in chain(shown, face, links - 1).items():
+                        rest[t] = rest.get(t, Fraction(0)) + q * r
+                memo[key] = _add(own, rest)
+        return memo[key]
+
+    result: dict[int, Fraction] = {}
+    for face, p in faces.items():
+        first = term.value(face)
+        for total, q in chain(first, first, term.explosion_cap).items():
+            if term.compound:  # the summed chain is one die: rerolled, then scored
+                for v, r in rerolled(total).items():
+                    s = term.score(v)
+                    result[s] = result.get(s, Fraction(0)) + p * q * r
+            else:
+                result[total] = result.get(total, Fraction(0)) + p * q
+    return result
+
+
+def _add(a: dict[int, Fraction], b: dict[int, Fraction]) -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for x, p in a.items():
+        for y, q in b.items():
+            out[x + y] = out.get(x + y, Fraction(0)) + p * q
+    return out
+
+
+def reference_odds(text: str) -> dict[int, Fraction]:
+    """The odds of a sum of terms with no keep, drop or unique, from ``_one_die``."""
+    notation = Notation.parse(text)
+    total = {notation.constant: Fraction(1)}
+    for term in notation.terms:
+        die = _one_die(term)
+        dice = {0: Fraction(1)}
+        for _ in range(term.count):
+            dice = _add(dice, die)
+        total = _add(total, {term.sign * v: p for v, p in dice.items()})
+    return {t: p for t, p in total.items() if p}
+
+
+@st.composite
+def medium_notations(draw: st.DrawFn) -> str:
+    """Sums of up to two terms of up to three dice of up to 8 sides, any modifier but keep,
+    drop and unique, at their full caps: past what the walk of every face can reach."""
+    terms = []
+    for index in range(draw(st.integers(1, 2))):
+        sides = draw(st.sampled_from(["4", "6", "8", "F", "F.1"]))
+        mods = draw(
+            st.lists(
+                st.sampled_from(
+                    ["min2", "max5", "!", "!!", "!p", "!>=5", "r1", "ro<3", "r>=7", "!!p"]
+                ),
+                max_size=2,
+                unique=True,
+            )
+        )
+        if sum(m.startswith("!") for m in mods) > 1 or sum(m[0] == "r" for m in mods) > 1:
+            mods = mods[:1]
+        success = draw(st.sampled_from(["", "", ">=4", ">3f1", "<>2"]))
+        sign = draw(st.sampled_from(["+", "-"])) if index else ""
+        terms.append(f"{sign}{draw(st.integers(1, 3))}d{sides}{''.join(mods)}{success}")
+    return "".join(terms) + draw(st.sampled_from(["", "+3", "-2"]))
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(medium_notations())
+def test_generated_odds_equal_the_rules_written_out(text: str) -> None:
+    try:
+        notation = Notation.parse(text)
+        exact = odds(notation)
+    except RuleError:
+        assume(False)
+        raise
+    assert exact == reference_odds(text)
