@@ -148,7 +148,8 @@ def test_arithmetic_over_the_terms_totals(client: FlaskClient) -> None:
 @pytest.mark.parametrize(
     ("text", "where", "why"),
     [
-        ("1d6/2", "character 1 ('1')", "the total would not always be a whole number"),
+        ("1d6/2", "character 4 ('/')", "the total would not always be a whole number"),
+        ("floor(1d6/2) + 1.5", "character 16 ('1')", "the total would not always be"),
         ("floor(1d6/(1d4-1d4))", "character 10 ('/')", "it could divide by 0"),
         ("2^1d100", "character 2 ('^')", "an exponent is a whole number from 0 to 64"),
         ("1d1000^4", "character 7 ('^')", "a value could pass 1,000,000,000 either way"),

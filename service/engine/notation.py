@@ -472,15 +472,16 @@ class _Reader:
             raise LimitError(
                 f"a number is at most {MAX_NOTATION_CONSTANT} either way", field="notation"
             )
+        spans: math.Spans = {}
         try:
-            found = math.span(tree, [term.total_span() for term in terms])
+            found = math.span(tree, [term.total_span() for term in terms], spans)
         except math.MathError as error:
             raise self.fail(error.why, error.at) from None
         if not found.whole:
             raise self.fail(
                 "the total would not always be a whole number: write a division or a "
                 "decimal inside floor(), ceil() or round()",
-                0,
+                math.fraction_at(tree, spans),
             )
         return Notation(tuple(terms), 0, tree)
 
@@ -542,7 +543,7 @@ class _Reader:
             if self.peek(".") and self.text[self.at + 1 : self.at + 2].isdigit():
                 self.at += 1
                 count += "." + self.digits()
-            return math.Num(Fraction(count) if "." in count else int(count))
+            return math.Num(Fraction(count) if "." in count else int(count), start)
         raise self.fail("a number or a die (NdS)")
 
     def term(self, sign: int, count: int, start: int) -> Term:

@@ -33,6 +33,7 @@ OPERATORS = {"+": 1, "-": 1, "*": 2, "/": 2, "%": 2, "^": 3}
 @dataclass(frozen=True)
 class Num:
     value: Number
+    at: int = 0  # where it is written, for a refusal
 
     def __str__(self) -> str:
         v = self.value
@@ -176,7 +177,26 @@ def span(node: Expr, terms: Sequence[tuple[int, int]], memo: Spans | None = None
 
 
 def _where(node: Expr) -> int:
-    return node.at if isinstance(node, Op | Call) else 0
+    return node.at if isinstance(node, Op | Call | Num) else 0
+
+
+def fraction_at(node: Expr, spans: Spans) -> int:
+    """Where a value that may be a fraction is first made, outside ``floor``, ``ceil`` and
+    ``round`` (the node whose span is not whole while its parts' are)."""
+    match node:
+        case Neg(arg):
+            return fraction_at(arg, spans)
+        case Op(_, left, right, at):
+            for part in (left, right):
+                if not spans[id(part)].whole:
+                    return fraction_at(part, spans)
+            return at
+        case Call(_, args, at):
+            for part in args:
+                if not spans[id(part)].whole:
+                    return fraction_at(part, spans)
+            return at
+    return _where(node)
 
 
 def _span(node: Expr, terms: Sequence[tuple[int, int]], memo: Spans) -> Span:
