@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections import Counter
 from fractions import Fraction
 from typing import Any, cast
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from service.engine import budget, dice
 from service.engine import notation as notation_module
 from service.engine.budget import REQUEST_MS
-from service.engine.errors import LimitError, RuleError
+from service.engine.errors import LimitError, NotationError, RuleError
 from service.engine.notation import Notation, Term, roll
 from service.engine.notation_odds import foreseen_units, odds
 from service.engine.resolution import Resolution
@@ -706,3 +707,80 @@ def test_generated_odds_equal_the_rules_written_out(text: str) -> None:
         assume(False)
         raise
     assert exact == reference_odds(text)
+
+
+PIECES = [
+    "1",
+    "2",
+    "6",
+    "d",
+    "d6",
+    "d%",
+    "dF",
+    ".1",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "^",
+    "**",
+    "(",
+    ")",
+    ",",
+    "floor(",
+    "max(",
+    "round(",
+    "abs(",
+    "!",
+    "!!",
+    "!p",
+    "r",
+    "ro",
+    "u",
+    "kh",
+    "kl",
+    "k",
+    "dl",
+    "dh",
+    "cs",
+    "cf",
+    "s",
+    "sd",
+    ">",
+    ">=",
+    "<",
+    "<>",
+    "=",
+    "f",
+    "min",
+    "max",
+    " ",
+]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=12).map("".join))
+def test_any_text_reads_or_is_refused_at_a_character_and_never_fails_inside(text: str) -> None:
+    """Text made of the grammar's pieces: it reads, and then rolls and has odds or a named
+    refusal; or it is refused naming a character of the text. No other exception."""
+    try:
+        notation = Notation.parse(text)
+    except LimitError:
+        return
+    except NotationError as error:
+        found = re.search(r"at character (\d+) \((.*?)\):", error.detail)
+        if found is None:
+            assert "at its end" in error.detail or error.detail == "dice notation is empty"
+        else:
+            assert found.group(2) == repr(text[int(found.group(1)) - 1]), error.detail
+        return
+    with budget.scope():
+        result = roll(notation, Resolution(dice.SeededDice("any", 1)).roll)
+    assert isinstance(result["total"], int)
+    try:
+        with budget.scope():
+            exact = odds(notation)
+    except LimitError:
+        return
+    assert sum(exact.values()) == 1 and result["total"] in exact
