@@ -155,6 +155,8 @@ def test_arithmetic_over_the_terms_totals(client: FlaskClient) -> None:
         ("2^1d100", "character 2 ('^')", "an exponent is a whole number from 0 to 64"),
         ("1d1000^4", "character 7 ('^')", "a value could pass 1,000,000,000 either way"),
         ("(1d6+2", "its end", "a ) to close the ( at character 1"),
+        ("{2d6}kh1", "character 1 ('{')", "a group of one sub-roll with modifiers is not read"),
+        ("{1d6, 1d8", "its end", "a , or a } in the group opened at character 1"),
     ],
 )
 def test_arithmetic_a_roll_cannot_total_is_refused_at_its_character(
@@ -164,6 +166,24 @@ def test_arithmetic_a_roll_cannot_total_is_refused_at_its_character(
         problem = client.post(path, json={"notation": text}).get_json()
         assert problem["type"] == "/problems#notation", problem
         assert f"at {where}: {why}" in problem["errors"][0]["message"]
+
+
+def test_a_roll_group_keeps_its_best_sub_roll(client: FlaskClient) -> None:
+    # {4d6+2d8, 3d20+3}kh1: 1+2+3+4 + 5+6 = 21 against 7+8+9 + 3 = 27: the second is kept
+    answer = rolled(client, "{4d6+2d8, 3d20+3}kh1", [1, 2, 3, 4, 5, 6, 7, 8, 9]).get_json()
+    assert answer["result"]["total"] == 27
+    assert answer["result"]["notation"] == "{4d6+2d8, 3d20+3}kh1"
+    # six ability scores, the best three: answered exactly within the budget
+    stats = "{" + ", ".join(["4d6kh3"] * 6) + "}kh3"
+    odds_answer = client.post("/v1/dice/odds", json={"notation": stats})
+    assert odds_answer.status_code == 200
+    by_total = {
+        o["result"]["total"]: Fraction(o["probability"]) for o in odds_answer.get_json()["outcomes"]
+    }
+    assert sum(by_total.values()) == 1 and min(by_total) == 9 and max(by_total) == 54
+    # three 18s among the best three: at least three of the six scores are 18
+    p18 = Fraction(21, 1296)
+    assert by_total[54] == sum(math.comb(6, k) * p18**k * (1 - p18) ** (6 - k) for k in range(3, 7))
 
 
 def test_penetrating_and_critical_dice_are_marked(client: FlaskClient) -> None:
@@ -404,6 +424,13 @@ OPERATORS = [
     "min(2d3!, 1d6)",
     "floor(1d6/1d3)",
     "-(1d4+2)*1d3",
+    "{1d4+1d3, 2d3}kh1",
+    "{1d4, 1d6, 1d3}dl1",
+    "{1d4, 1d6}>=3f<2",
+    "{1d4, 1d6, 1d3}kh2dl1sd",
+    "2*{1d4, 1d3!}kl1",
+    "{1d3, 1d3, 1d3, 1d3}kh3dl1",
+    "{2d3}",
 ]
 
 
@@ -515,7 +542,9 @@ def small_notations(draw: st.DrawFn) -> str:
     constant = draw(st.integers(-3, 3))
     text = "".join(terms) + (f"{constant:+d}" if constant else "")
     wrap = draw(
-        st.sampled_from(["{}", "floor(({})/2)", "({})*2", "max({}, 1)", "abs({})", "({})%3"])
+        st.sampled_from(
+            ["{}", "floor(({})/2)", "({})*2", "max({}, 1)", "abs({})", "({})%3", "{{{}, 1d3}}kh1"]
+        )
     )
     return wrap.format(text)
 

@@ -112,6 +112,17 @@ DOCUMENTED = [
     "sign(1d6 - 4)",
     "pow(1d4, 2)",
     "1d4 * -1",
+    "{4d6+2d8, 3d20+3}kh1",
+    "{1d6, 1d8, 1d10}dl1",
+    "{1d6, 1d8}>=4",
+    "{1d6, 1d8}>=4f<3",
+    "{1d6, 1d8, 1d4}sd",
+    "{1d6, 1d8}",
+    "{2d6}",
+    "{1d6, 1d8}k1 + 3",
+    "{1d6, 1d8, 1d10}kh2dl1",
+    "2 * {1d6, 1d8}kl1",
+    "{4d6kh3, 4d6kh3, 4d6kh3, 4d6kh3, 4d6kh3, 4d6kh3}kh3",
 ]
 
 OPERATORS = [">=", "<=", ">", "<", "=", "<>"]
@@ -170,7 +181,9 @@ def _generated(count: int) -> list[str]:
         constant = rng.randint(-3, 3)
         text = "".join(terms) + (f" + {constant}" if constant > 0 else "")
         wrap = rng.choice(
-            ["{}"] * 6 + ["floor(({}) / 2)", "({}) * 2", "max({}, 3)", "abs({})", "({}) % 4"]
+            ["{}"] * 6
+            + ["floor(({}) / 2)", "({}) * 2", "max({}, 3)", "abs({})", "({}) % 4"]
+            + ["{{{}, 2d6}}kh1", "{{{}, 1d20, 3}}dl1", "{{{}, 1d6}}>=4"]
         )
         texts.append(wrap.format(text))
     return texts
@@ -383,7 +396,8 @@ def _compare(client: FlaskClient | None, node: str, texts: list[str], nonces: in
         for at, flag in enumerate(marked):
             theirs += _peer_pool(peer["dice"][at : at + 1], flag)
         sorted_terms = any("s" in term["notation"].split("d", 1)[1] for term in result["terms"])
-        if sorted_terms:  # the peer lists a sorted term's dice sorted: compare them as sets
+        sorted_group = "s" in case["notation"].rpartition("}")[2]
+        if sorted_terms or sorted_group:  # the peer lists sorted dice sorted: compare as sets
             key = json.dumps
             mine, theirs = sorted(mine, key=key), sorted(theirs, key=key)
         if (result["total"], mine, len(peer["dice"])) != (peer["total"], theirs, len(marked)):

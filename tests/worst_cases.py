@@ -898,6 +898,7 @@ NOTATION_FORMS: list[Callable[[int], str]] = [
     lambda n: f"floor({n}d10*3/2)",  # arithmetic: each value of a term mapped
     lambda n: f"max({n}d6, {n}d6)",  # every pair of two terms' values
     lambda n: f"({n}d20+1)%7*{n}d4",
+    lambda n: "{" + ", ".join([f"{n}d6"] * 6) + "}kh3",  # a roll group's fold
     lambda n: f"{n}d10u",  # unique dice: their odds are refused, at once
     lambda n: f"{n}d10uo>5",
     lambda n: f"{n}d6!!kl1>=4f1",

@@ -237,7 +237,8 @@ class Term:
             low, high = min(low, low * links), max(high, high * links)
             pool_low = pool_high = self.count
         kept_low = 0 if self.keep is not None or self.drop is not None else pool_low
-        corners = [n * v for n in (kept_low, pool_high) for v in (low, high)]
+        kept_high = pool_high if self.keep is None else min(pool_high, self.keep_count)
+        corners = [n * v for n in (kept_low, kept_high) for v in (low, high)]
         return min(corners), max(corners)
 
     def score(self, value: int) -> int:
@@ -357,7 +358,7 @@ class Notation:
 # --- reading ---------------------------------------------------------------------------------
 
 _BLANKS = " \t"
-_ENDS = "+-*/%^(),." + _BLANKS  # what ends a term's modifiers
+_ENDS = "+-*/%^(),.{}" + _BLANKS  # what ends a term's modifiers
 _DIGITS = "0123456789"
 _MODIFIERS = (
     "a modifier (min, max, !, !!, !p, r, ro, u, uo, kh, kl, k, d, dh, dl, >=N..., f, cs, cf, "
@@ -535,6 +536,8 @@ class _Reader:
                 if not self.take(")"):
                     raise self.fail(f"a ) to close {name}(")
                 return math.Call(name, tuple(args), start)
+        if self.take("{"):
+            return self.group(start)
         count = self.digits()
         if self.take("d") or self.take("D"):
             self.terms.append(self.term(1, int(count) if count else 1, start))
@@ -545,6 +548,64 @@ class _Reader:
                 count += "." + self.digits()
             return math.Num(Fraction(count) if "." in count else int(count), start)
         raise self.fail("a number or a die (NdS)")
+
+    def group(self, start: int) -> math.Expr:
+        """``{a, b, ...}`` and the group's modifiers (keep, drop, successes, sort)."""
+        parts = [self.sum()]
+        while True:
+            self.blanks()
+            if self.take("}"):
+                break
+            if not self.take(","):
+                raise self.fail("a , or a } in the group opened at character " + str(start + 1))
+            parts.append(self.sum())
+        changes: dict[str, Any] = {}
+        seen: list[str] = []
+        while self.at < len(self.text) and self.text[self.at] not in _ENDS + "}":
+            at = self.at
+            if self.take("k"):
+                kind = "keep"
+                changes["keep"] = "kl" if self.take("l") else "kh"
+                self.take("h")
+                number = self.digits()
+                changes["keep_count"] = int(number) if number else 1
+            elif self.peek("d") and self.text[self.at + 1 : self.at + 2] in ("h", "l", *_DIGITS):
+                self.at += 1
+                kind = "drop"
+                changes["drop"] = "dh" if self.take("h") else "dl"
+                self.take("l")
+                number = self.digits()
+                changes["drop_count"] = int(number) if number else 1
+            elif self.take("s"):
+                kind = "sort"
+                changes["sort"] = "sd" if self.take("d") else "sa"
+                self.take("a")
+            elif self.take("f"):
+                kind = "failure"
+                if seen[-1:] != ["success"]:
+                    raise self.fail(
+                        "failures (f) come after a success (>=N, <N...), right after it", at
+                    )
+                changes["failure"] = self.compare(bare=True)
+                if changes["failure"] is None:
+                    raise self.fail("a compare point after f (f<2, f1...)")
+            else:
+                kind = "success"
+                changes["success"] = self.compare()
+                if changes["success"] is None:
+                    raise self.fail("a group's modifier (k, kh, kl, d, dh, dl, >=N..., f, s, sd)")
+            if kind in seen:
+                raise self.fail(f"a group takes one {kind} modifier", at)
+            seen.append(kind)
+        if len(parts) == 1:
+            if changes:
+                raise self.fail(
+                    "a group of one sub-roll with modifiers is not read (its modifiers would "
+                    "act on each die of the sub-roll): write them on its dice",
+                    start,
+                )
+            return parts[0]
+        return math.Group(tuple(parts), start, **changes)
 
     def term(self, sign: int, count: int, start: int) -> Term:
         if self.take("F"):
@@ -846,19 +907,7 @@ def kept_slice(term: Term, size: int) -> tuple[int, int]:
     first among equals), a term keeps: those from the first index to before the second.
     A keep and a drop each leave dice out of the whole pool; a die either leaves out is out.
     """
-    lo, hi = 0, size
-    match term.keep:
-        case "kh":
-            lo = max(lo, size - term.keep_count)
-        case "kl":
-            hi = min(hi, term.keep_count)
-    match term.drop:
-        case "dh":
-            hi = min(hi, size - term.drop_count)
-        case "dl":
-            lo = max(lo, term.drop_count)
-    lo = min(max(lo, 0), size)
-    return lo, min(max(hi, lo), size)
+    return math.kept_slice(term.keep, term.keep_count, term.drop, term.drop_count, size)
 
 
 def _keep(term: Term, pool: list[_Die]) -> None:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil, floor
+from typing import Protocol
 
 # A value: a whole number as an int (fast), a fraction only where a division makes one.
 Number = int | Fraction
@@ -67,7 +68,83 @@ class Call:
     at: int
 
 
-Expr = Num | Dice | Neg | Op | Call
+class Point(Protocol):
+    """A compare point (service/engine/notation.py's ``Compare``)."""
+
+    def __call__(self, value: int) -> bool: ...
+
+    def written(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Group:
+    """A roll group ``{a, b, ...}`` of two or more sub-rolls, and what it does with their
+    totals: keep and drop (each over all of them, sorted by total, the earlier first among
+    equals), count successes (and failures), sort; with none, it adds them up."""
+
+    parts: tuple[Expr, ...]
+    at: int
+    keep: str | None = None  # "kh" or "kl"
+    keep_count: int = 0
+    drop: str | None = None  # "dh" or "dl"
+    drop_count: int = 0
+    success: Point | None = None
+    failure: Point | None = None
+    sort: str | None = None  # "sa" or "sd"
+
+    def kept(self, totals: Sequence[Number]) -> list[bool]:
+        """Which of the sub-rolls' totals the group keeps."""
+        order = sorted(range(len(totals)), key=lambda i: totals[i])  # stable
+        lo, hi = kept_slice(self.keep, self.keep_count, self.drop, self.drop_count, len(totals))
+        kept = [False] * len(totals)
+        for place, index in enumerate(order):
+            kept[index] = lo <= place < hi
+        return kept
+
+    def score(self, total: Number) -> int | Number:
+        if self.success is None:
+            return total
+        whole = int(total)
+        if self.success(whole):
+            return 1
+        return -1 if self.failure is not None and self.failure(whole) else 0
+
+    def value(self, totals: Sequence[Number]) -> Number:
+        return sum((self.score(t) for t, k in zip(totals, self.kept(totals), strict=True) if k), 0)
+
+    def modifiers(self) -> str:
+        text = ""
+        if self.keep is not None:
+            text += f"{self.keep}{self.keep_count}"
+        if self.drop is not None:
+            text += f"{self.drop}{self.drop_count}"
+        if self.success is not None:
+            text += self.success.written()
+            if self.failure is not None:
+                text += "f" + self.failure.written()
+        return text + (self.sort or "")
+
+
+def kept_slice(
+    keep: str | None, keep_n: int, drop: str | None, drop_n: int, size: int
+) -> tuple[int, int]:
+    """Which of ``size`` things sorted from the lowest (the earlier first among equals) a
+    keep and a drop leave in: those from the first index to before the second. Each leaves
+    things out of the whole; a thing either leaves out is out."""
+    lo, hi = 0, size
+    if keep == "kh":
+        lo = max(lo, size - keep_n)
+    elif keep == "kl":
+        hi = min(hi, keep_n)
+    if drop == "dh":
+        hi = min(hi, size - drop_n)
+    elif drop == "dl":
+        lo = max(lo, drop_n)
+    lo = min(max(lo, 0), size)
+    return lo, min(max(hi, lo), size)
+
+
+Expr = Num | Dice | Neg | Op | Call | Group
 
 
 class MathError(Exception):
@@ -130,6 +207,8 @@ def numbers(node: Expr) -> list[Number]:
             return numbers(left) + numbers(right)
         case Call(_, args, _):
             return [n for arg in args for n in numbers(arg)]
+        case Group(parts):
+            return [n for part in parts for n in numbers(part)]
     return []
 
 
@@ -147,6 +226,8 @@ def evaluate(node: Expr, totals: Sequence[int]) -> Number:
         case Call(name, args, _):
             values = [evaluate(arg, totals) for arg in args]
             return UNARY[name](values[0]) if len(values) == 1 else BINARY[name](*values)
+        case Group(parts):
+            return node.value([evaluate(part, totals) for part in parts])
     raise AssertionError(node)
 
 
@@ -177,7 +258,7 @@ def span(node: Expr, terms: Sequence[tuple[int, int]], memo: Spans | None = None
 
 
 def _where(node: Expr) -> int:
-    return node.at if isinstance(node, Op | Call | Num) else 0
+    return node.at if isinstance(node, Op | Call | Num | Group) else 0
 
 
 def fraction_at(node: Expr, spans: Spans) -> int:
@@ -191,7 +272,7 @@ def fraction_at(node: Expr, spans: Spans) -> int:
                 if not spans[id(part)].whole:
                     return fraction_at(part, spans)
             return at
-        case Call(_, args, at):
+        case Call(_, args, at) | Group(args, at):
             for part in args:
                 if not spans[id(part)].whole:
                     return fraction_at(part, spans)
@@ -223,6 +304,19 @@ def _span(node: Expr, terms: Sequence[tuple[int, int]], memo: Spans) -> Span:
                 return Span(_sign(a.lo), _sign(a.hi), True)
             f = UNARY[name]
             return Span(f(a.lo), f(a.hi), True)
+        case Group(parts, at):
+            spans = [span(part, terms, memo) for part in parts]
+            if not all(part.whole for part in spans):
+                raise MathError(at, "a group's sub-rolls total whole numbers")
+            if node.success is not None:
+                return Span(-len(parts) if node.failure is not None else 0, len(parts), True)
+            lo, hi = kept_slice(node.keep, node.keep_count, node.drop, node.drop_count, len(parts))
+            kept = hi - lo
+            lows = sorted(part.lo for part in spans)
+            highs = sorted(part.hi for part in spans)
+            # any ``kept`` of the totals add up to at least the least ``kept`` lows, at most
+            # the most ``kept`` highs
+            return Span(sum(lows[:kept], 0), sum(highs[len(highs) - kept :], 0), True)
     raise AssertionError(node)
 
 
@@ -269,6 +363,8 @@ def written(node: Expr, dice: Callable[[int], str], parent: int = 0, right: bool
             return "-" + written(arg, dice, 4)
         case Call(name, args, _):
             return f"{name}({', '.join(written(arg, dice) for arg in args)})"
+        case Group(parts):
+            return "{" + ", ".join(written(part, dice) for part in parts) + "}" + node.modifiers()
         case Op(op, left, right_node, _):
             mine = OPERATORS[op]
             text = (
