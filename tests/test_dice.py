@@ -296,7 +296,7 @@ def test_every_refusal_points_at_a_character_of_the_text() -> None:
     [
         ("abc", "notation", "cannot read dice notation 'abc' at character 1 ('a')"),
         ("4d6kh3x", "notation", "at character 7 ('x')"),
-        ("4d6kh3kl1", "notation", "at character 7 ('k'): a term takes one keep modifier"),
+        ("4d6kh3kh1", "notation", "at character 7 ('k'): a term takes one keep highest modifier"),
         ("1d6f1", "notation", "at character 4 ('f'): failures (f) come after a success"),
         ("1d6r<7", "notation", "the reroll <7 of 1d6r<7 meets every face"),
         ("101d6", "limit", "a roll has 1 to 100 dice in all, not 101"),

@@ -111,6 +111,7 @@ def test_a_chain_stops_where_reaching_it_has_one_chance_in_a_million() -> None:
         ("4d6d1 + 5", [3, 5, 2, 6], 19),  # d1 drops the lowest
         ("4d6kh3dl1", [3, 5, 2, 6], 14),  # both leave out the 2
         ("4d6kh2dh1", [3, 5, 2, 6], 5),  # kh2 keeps 5 and 6, dh1 drops the 6
+        ("4d6dh1dl1", [3, 5, 2, 6], 8),  # both ends dropped
         ("1d6ro<7", [3, 4], 4),  # a reroll once always stops
         ("2d6!p", [6, 6, 3, 2], 15),  # 6 + (3 - 1) + 6 + (2 - 1)
         ("3d6<>3", [1, 3, 6], 2),  # successes: every die but a 3
@@ -230,6 +231,8 @@ def _keep_by_multisets(count: int, sides: int, lo: int, hi: int) -> dict[int, Fr
         ("8d6kh4dl2", 8, 6, 4, 8),
         ("8d6kl5dh1", 8, 6, 0, 5),
         ("7d8kh5dh2", 7, 8, 2, 5),
+        ("6d6dh1dl1", 6, 6, 1, 5),
+        ("7d6kh5kl3dl1", 7, 6, 2, 3),
     ],
 )
 def test_keep_and_drop_odds_equal_an_independent_count(
@@ -431,6 +434,9 @@ OPERATORS = [
     "2*{1d4, 1d3!}kl1",
     "{1d3, 1d3, 1d3, 1d3}kh3dl1",
     "{2d3}",
+    "4d3dh1dl1",
+    "4d3kh3kl2",
+    "{1d3, 1d4, 1d2, 1d3}dh1dl1",
 ]
 
 

@@ -66,6 +66,8 @@ DOCUMENTED = [
     "4d6dl1",
     "4d6dh1",
     "4d6kh3dl1",
+    "4d6dh1dl1",
+    "6d6kh4kl3",
     "2d6>3",
     "2d6>=3",
     "2d6<=3",
@@ -121,6 +123,7 @@ DOCUMENTED = [
     "{2d6}",
     "{1d6, 1d8}k1 + 3",
     "{1d6, 1d8, 1d10}kh2dl1",
+    "{1d6, 1d8, 1d10, 1d4}dh1dl1",
     "2 * {1d6, 1d8}kl1",
     "{4d6kh3, 4d6kh3, 4d6kh3, 4d6kh3, 4d6kh3, 4d6kh3}kh3",
 ]
@@ -337,9 +340,7 @@ def _documented_exception(text: str, result: dict[str, Any]) -> bool:
                 if depth[die["die"]] >= min(term.reroll_cap or PEER_CAP, PEER_CAP):
                     return True
         pool = len(rolled["values"])
-        if (term.keep == "kh" and term.keep_count > pool) or (
-            term.drop == "dh" and term.drop_count > pool
-        ):
+        if term.picks.keep_high > pool or term.picks.drop_high > pool:
             return True
     return False
 

@@ -80,8 +80,6 @@ _OPERATORS: tuple[tuple[str, Operator], ...] = (
     ("<", "<"),
     ("=", "="),
 )
-Keep = Literal["kh", "kl"]
-Drop = Literal["dh", "dl"]
 Sort = Literal["sa", "sd"]
 
 
@@ -159,10 +157,7 @@ class Term:
     unique: bool = False
     unique_once: bool = False
     unique_point: Compare | None = None
-    keep: Keep | None = None
-    keep_count: int = 0
-    drop: Drop | None = None
-    drop_count: int = 0
+    picks: math.Picks = math.Picks()  # keep and drop
     success: Compare | None = None
     failure: Compare | None = None
     critical_success: Compare | None = None
@@ -236,8 +231,10 @@ class Term:
         if self.compound and self.success is None:
             low, high = min(low, low * links), max(high, high * links)
             pool_low = pool_high = self.count
-        kept_low = 0 if self.keep is not None or self.drop is not None else pool_low
-        kept_high = pool_high if self.keep is None else min(pool_high, self.keep_count)
+        kept_low = 0 if self.picks else pool_low
+        kept_high = pool_high
+        for keep in (self.picks.keep_high, self.picks.keep_low):
+            kept_high = min(kept_high, keep or kept_high)
         corners = [n * v for n in (kept_low, kept_high) for v in (low, high)]
         return min(corners), max(corners)
 
@@ -268,10 +265,7 @@ class Term:
             text += ("ro" if self.reroll_once else "r") + self.reroll.written()
         if self.unique:
             text += ("uo" if self.unique_once else "u") + str(self.unique_point or "")
-        if self.keep is not None:
-            text += f"{self.keep}{self.keep_count}"
-        if self.drop is not None:
-            text += f"{self.drop}{self.drop_count}"
+        text += str(self.picks)
         if self.success is not None:
             text += str(self.success)
         if self.failure is not None:
@@ -549,6 +543,29 @@ class _Reader:
             return math.Num(Fraction(count) if "." in count else int(count), start)
         raise self.fail("a number or a die (NdS)")
 
+    def pick(self) -> tuple[str, str, int] | None:
+        """A keep or a drop (``kh3``, ``k``, ``kl1``, ``d1``, ``dh``...): its kind, the field of
+        ``Picks`` it sets and its count (left out: 1), or None."""
+        if self.take("k"):
+            low = self.take("l")
+            if not low:
+                self.take("h")
+            kind = "keep lowest" if low else "keep highest"
+        elif self.peek("d") and self.text[self.at + 1 : self.at + 2] in ("h", "l", *_DIGITS):
+            self.at += 1
+            high = self.take("h")
+            if not high:
+                self.take("l")
+            kind = "drop highest" if high else "drop lowest"
+        else:
+            return None
+        at = self.at
+        number = self.digits()
+        count = int(number) if number else 1
+        if count < 1:
+            raise self.fail(f"a {kind} of 1 or more", at)
+        return kind, kind.replace("est", "").replace(" ", "_"), count
+
     def group(self, start: int) -> math.Expr:
         """``{a, b, ...}`` and the group's modifiers (keep, drop, successes, sort)."""
         parts = [self.sum()]
@@ -560,22 +577,14 @@ class _Reader:
                 raise self.fail("a , or a } in the group opened at character " + str(start + 1))
             parts.append(self.sum())
         changes: dict[str, Any] = {}
+        picks: dict[str, int] = {}
         seen: list[str] = []
         while self.at < len(self.text) and self.text[self.at] not in _ENDS + "}":
             at = self.at
-            if self.take("k"):
-                kind = "keep"
-                changes["keep"] = "kl" if self.take("l") else "kh"
-                self.take("h")
-                number = self.digits()
-                changes["keep_count"] = int(number) if number else 1
-            elif self.peek("d") and self.text[self.at + 1 : self.at + 2] in ("h", "l", *_DIGITS):
-                self.at += 1
-                kind = "drop"
-                changes["drop"] = "dh" if self.take("h") else "dl"
-                self.take("l")
-                number = self.digits()
-                changes["drop_count"] = int(number) if number else 1
+            pick = self.pick()
+            if pick is not None:
+                kind, field, count = pick
+                picks[field] = count
             elif self.take("s"):
                 kind = "sort"
                 changes["sort"] = "sd" if self.take("d") else "sa"
@@ -597,6 +606,8 @@ class _Reader:
             if kind in seen:
                 raise self.fail(f"a group takes one {kind} modifier", at)
             seen.append(kind)
+        if picks:
+            changes["picks"] = math.Picks(**picks)
         if len(parts) == 1:
             if changes:
                 raise self.fail(
@@ -629,8 +640,12 @@ class _Reader:
                     "failures (f) come after a success (>=N, <N...), right after it", at
                 )
             seen.append(kind)
+            if "picks" in fields:
+                fields = {"picks": {**changes.get("picks", {}), **fields["picks"]}}
             changes.update(fields)
         self.starts.append(start)
+        if "picks" in changes:
+            changes["picks"] = math.Picks(**changes["picks"])
         return replace(term, **changes) if changes else term
 
     def modifier(self, term: Term) -> tuple[str, dict[str, Any]]:
@@ -657,17 +672,10 @@ class _Reader:
                 return "critical success", dict(critical_success=point)
             point = self.compare(bare=True) or Compare("=", term.least)
             return "critical failure", dict(critical_failure=point)
-        if self.take("k"):
-            keep: Keep = "kl" if self.take("l") else "kh"
-            self.take("h")
-            number = self.digits()
-            return "keep", dict(keep=keep, keep_count=int(number) if number else 1)
-        if self.peek("d") and self.text[self.at + 1 : self.at + 2] in ("h", "l", *_DIGITS):
-            self.at += 1
-            drop: Drop = "dh" if self.take("h") else "dl"
-            self.take("l")
-            number = self.digits()
-            return "drop", dict(drop=drop, drop_count=int(number) if number else 1)
+        pick = self.pick()
+        if pick is not None:
+            kind, field, count = pick
+            return kind, {"picks": {field: count}}
         if self.take("s"):
             descending = self.take("d")
             if not descending:
@@ -716,7 +724,7 @@ class _Reader:
             )
             numbers = [term.minimum, term.maximum, *(p.number for p in points if p is not None)]
             if any(n is not None and abs(n) > dice.MAX_SIDES for n in numbers) or (
-                max(term.keep_count, term.drop_count) > MAX_NOTATION_DRAWS
+                max(term.picks.counts()) > MAX_NOTATION_DRAWS
             ):
                 raise LimitError(
                     f"{term}: a modifier's number (min, max, a compare point) is at most "
@@ -907,12 +915,12 @@ def kept_slice(term: Term, size: int) -> tuple[int, int]:
     first among equals), a term keeps: those from the first index to before the second.
     A keep and a drop each leave dice out of the whole pool; a die either leaves out is out.
     """
-    return math.kept_slice(term.keep, term.keep_count, term.drop, term.drop_count, size)
+    return term.picks.kept(size)
 
 
 def _keep(term: Term, pool: list[_Die]) -> None:
     """Mark the dice keep and drop leave out."""
-    if term.keep is None and term.drop is None:
+    if not term.picks:
         return
     ordered = sorted(pool, key=lambda die: die.value)  # stable: the earlier die first
     lo, hi = kept_slice(term, len(pool))

@@ -77,6 +77,43 @@ class Point(Protocol):
 
 
 @dataclass(frozen=True)
+class Picks:
+    """Keeps and drops, each over the whole pool sorted from the lowest (the earlier first
+    among equals): keep the highest or lowest N, drop the highest or lowest N (0: none). A
+    thing any of them leaves out is out, so what stays is one run of the sorted pool."""
+
+    keep_high: int = 0
+    keep_low: int = 0
+    drop_high: int = 0
+    drop_low: int = 0
+
+    def __bool__(self) -> bool:
+        return any((self.keep_high, self.keep_low, self.drop_high, self.drop_low))
+
+    def kept(self, size: int) -> tuple[int, int]:
+        """The run of a sorted pool of ``size`` that stays: from the first index to before
+        the second."""
+        lo, hi = 0, size
+        if self.keep_high:
+            lo = max(lo, size - self.keep_high)
+        if self.keep_low:
+            hi = min(hi, self.keep_low)
+        if self.drop_high:
+            hi = min(hi, size - self.drop_high)
+        if self.drop_low:
+            lo = max(lo, self.drop_low)
+        lo = min(max(lo, 0), size)
+        return lo, min(max(hi, lo), size)
+
+    def counts(self) -> tuple[int, ...]:
+        return (self.keep_high, self.keep_low, self.drop_high, self.drop_low)
+
+    def __str__(self) -> str:
+        words = ("kh", "kl", "dh", "dl")
+        return "".join(f"{word}{n}" for word, n in zip(words, self.counts(), strict=True) if n)
+
+
+@dataclass(frozen=True)
 class Group:
     """A roll group ``{a, b, ...}`` of two or more sub-rolls, and what it does with their
     totals: keep and drop (each over all of them, sorted by total, the earlier first among
@@ -84,10 +121,7 @@ class Group:
 
     parts: tuple[Expr, ...]
     at: int
-    keep: str | None = None  # "kh" or "kl"
-    keep_count: int = 0
-    drop: str | None = None  # "dh" or "dl"
-    drop_count: int = 0
+    picks: Picks = Picks()
     success: Point | None = None
     failure: Point | None = None
     sort: str | None = None  # "sa" or "sd"
@@ -95,7 +129,7 @@ class Group:
     def kept(self, totals: Sequence[Number]) -> list[bool]:
         """Which of the sub-rolls' totals the group keeps."""
         order = sorted(range(len(totals)), key=lambda i: totals[i])  # stable
-        lo, hi = kept_slice(self.keep, self.keep_count, self.drop, self.drop_count, len(totals))
+        lo, hi = self.picks.kept(len(totals))
         kept = [False] * len(totals)
         for place, index in enumerate(order):
             kept[index] = lo <= place < hi
@@ -113,35 +147,12 @@ class Group:
         return sum((self.score(t) for t, k in zip(totals, self.kept(totals), strict=True) if k), 0)
 
     def modifiers(self) -> str:
-        text = ""
-        if self.keep is not None:
-            text += f"{self.keep}{self.keep_count}"
-        if self.drop is not None:
-            text += f"{self.drop}{self.drop_count}"
+        text = str(self.picks)
         if self.success is not None:
             text += self.success.written()
             if self.failure is not None:
                 text += "f" + self.failure.written()
         return text + (self.sort or "")
-
-
-def kept_slice(
-    keep: str | None, keep_n: int, drop: str | None, drop_n: int, size: int
-) -> tuple[int, int]:
-    """Which of ``size`` things sorted from the lowest (the earlier first among equals) a
-    keep and a drop leave in: those from the first index to before the second. Each leaves
-    things out of the whole; a thing either leaves out is out."""
-    lo, hi = 0, size
-    if keep == "kh":
-        lo = max(lo, size - keep_n)
-    elif keep == "kl":
-        hi = min(hi, keep_n)
-    if drop == "dh":
-        hi = min(hi, size - drop_n)
-    elif drop == "dl":
-        lo = max(lo, drop_n)
-    lo = min(max(lo, 0), size)
-    return lo, min(max(hi, lo), size)
 
 
 Expr = Num | Dice | Neg | Op | Call | Group
@@ -310,7 +321,7 @@ def _span(node: Expr, terms: Sequence[tuple[int, int]], memo: Spans) -> Span:
                 raise MathError(at, "a group's sub-rolls total whole numbers")
             if node.success is not None:
                 return Span(-len(parts) if node.failure is not None else 0, len(parts), True)
-            lo, hi = kept_slice(node.keep, node.keep_count, node.drop, node.drop_count, len(parts))
+            lo, hi = node.picks.kept(len(parts))
             kept = hi - lo
             lows = sorted(part.lo for part in spans)
             highs = sorted(part.hi for part in spans)

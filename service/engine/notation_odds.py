@@ -406,15 +406,16 @@ def _multisets(kinds: int, size: int) -> int:
 def _exploding_keep(term: Term, plan: _Plan) -> _Ways:
     """A keep or a drop of a pool its explosions grow: folded die by die, each state the few
     values kept (or dropped) so far and, for a drop, the sum of every score."""
-    if term.keep is not None and term.drop is not None:
+    picks = term.picks
+    if sum(1 for n in picks.counts() if n) > 1:
         raise LimitError(
-            f"the exact odds of {term}, an exploding pool with both a keep and a drop, are "
-            "not worked out; roll it with /v1/dice/roll",
+            f"the exact odds of {term}, an exploding pool with more than one keep or drop, "
+            "are not worked out; roll it with /v1/dice/roll",
             field="notation",
         )
-    dropping = term.drop is not None
-    n = term.drop_count if dropping else term.keep_count
-    highest = term.keep == "kh" or term.drop == "dh"
+    dropping = bool(picks.drop_high or picks.drop_low)
+    n = max(picks.counts())
+    highest = bool(picks.keep_high or picks.drop_high)
     score = term.score
 
     def pick(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
@@ -502,7 +503,7 @@ def _term(term: Term, plan: _Plan) -> _Ways:
             "other's order; roll it with /v1/dice/roll",
             field="notation",
         )
-    if term.keep is None and term.drop is None:
+    if not term.picks:
         return _sum_term(term, plan)
     if term.explode is not None and term.explosion_cap and not term.compound:
         return _exploding_keep(term, plan)
@@ -577,7 +578,7 @@ def _group(group: nm.Group, parts: list[_Values], bounds: list[nm.Span], plan: _
     dropped: folded sub-roll by sub-roll, each state the highest totals that can still be
     kept, sorted, and the ways of it."""
     m = len(parts)
-    lo, hi = nm.kept_slice(group.keep, group.keep_count, group.drop, group.drop_count, m)
+    lo, hi = group.picks.kept(m)
     scored = [p if group.success is None else _unary(group.score, p, plan) for p in parts]
     if (lo, hi) == (0, m):  # everything kept: a sum
         total = _Ways({0: 1}, 0, 0, 1)
