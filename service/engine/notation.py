@@ -352,7 +352,7 @@ class Notation:
 # --- reading ---------------------------------------------------------------------------------
 
 _BLANKS = " \t"
-_ENDS = "+-*/%^(),.{}" + _BLANKS  # what ends a term's modifiers
+_ENDS = "+-*/%^(),.{}#\n\r" + _BLANKS  # what ends a term's modifiers
 _DIGITS = "0123456789"
 _MODIFIERS = (
     "a modifier (min, max, !, !!, !p, r, ro, u, uo, kh, kl, k, d, dh, dl, >=N..., f, cs, cf, "
@@ -410,8 +410,21 @@ class _Reader:
         return False
 
     def blanks(self) -> None:
-        while self.at < len(self.text) and self.text[self.at] in _BLANKS:
-            self.at += 1
+        """Skip blanks and comments (rpg-dice-roller's: ``# ...`` and ``// ...`` to the end
+        of the line, ``/* ... */``), which stand where a blank may."""
+        while self.at < len(self.text):
+            if self.text[self.at] in _BLANKS + "\n\r":
+                self.at += 1
+            elif self.peek("#") or self.peek("//"):
+                end = self.text.find("\n", self.at)
+                self.at = len(self.text) if end == -1 else end
+            elif self.peek("/*"):
+                end = self.text.find("*/", self.at + 2)
+                if end == -1:
+                    raise self.fail("a */ to close the comment")
+                self.at = end + 2
+            else:
+                return
 
     def digits(self) -> str:
         start = self.at
@@ -437,7 +450,7 @@ class _Reader:
         return Compare("=", int(number)) if number else None
 
     def notation(self) -> Notation:
-        if not self.text.strip(_BLANKS):
+        if not self.text.strip(_BLANKS + "\n\r"):
             raise NotationError("dice notation is empty")
         self.terms: list[Term] = []
         tree = self.sum()

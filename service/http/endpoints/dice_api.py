@@ -52,8 +52,9 @@ ROLL = Step(
 )
 
 GRAMMAR = (
-    "rpg-dice-roller's notation: terms joined by `+` and `-` (blanks and tabs may stand "
-    "around them), or arithmetic over them: `*`, `/`, `%`, `^` (`**`), parentheses, "
+    "rpg-dice-roller's notation: terms joined by `+` and `-` (blanks, line ends and "
+    "comments, `# ...`, `// ...` or `/* ... */`, may stand around them), or arithmetic over "
+    "them: `*`, `/`, `%`, `^` (`**`), parentheses, "
     "decimals and `abs`, `ceil`, `floor`, `round`, `sign`, `max`, `min`, `pow` "
     "(`floor(4d6kh3/2)`), where the total is always a whole number; roll groups "
     "`{a, b, ...}` of two or more sub-rolls with a keep, a drop, successes or a sort over "
