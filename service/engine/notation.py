@@ -353,6 +353,8 @@ class Notation:
 
 _BLANKS = " \t"
 _ENDS = "+-*/%^(),.{}#\n\r" + _BLANKS  # what ends a term's modifiers
+_SKIPS = _BLANKS + "\n\r#/"  # what may start a blank or a comment
+_FUNCTION_LETTERS = {name[0] for name in math.FUNCTIONS}
 _DIGITS = "0123456789"
 _MODIFIERS = (
     "a modifier (min, max, !, !!, !p, r, ro, u, uo, kh, kl, k, d, dh, dl, >=N..., f, cs, cf, "
@@ -412,7 +414,7 @@ class _Reader:
     def blanks(self) -> None:
         """Skip blanks and comments (rpg-dice-roller's: ``# ...`` and ``// ...`` to the end
         of the line, ``/* ... */``), which stand where a blank may."""
-        while self.at < len(self.text):
+        while self.at < len(self.text) and self.text[self.at] in _SKIPS:
             if self.text[self.at] in _BLANKS + "\n\r":
                 self.at += 1
             elif self.peek("#") or self.peek("//"):
@@ -424,7 +426,7 @@ class _Reader:
                     raise self.fail("a */ to close the comment")
                 self.at = end + 2
             else:
-                return
+                return  # a / that opens no comment: a division
 
     def digits(self) -> str:
         start = self.at
@@ -468,7 +470,8 @@ class _Reader:
             constant = 0
             for sign, leaf in flat:
                 if isinstance(leaf, math.Dice):
-                    terms[leaf.index] = replace(terms[leaf.index], sign=sign)
+                    if sign != 1:
+                        terms[leaf.index] = replace(terms[leaf.index], sign=sign)
                 else:
                     constant += sign * int(leaf.value)
             self.limits(terms, constant)
@@ -531,7 +534,8 @@ class _Reader:
             if not self.take(")"):
                 raise self.fail("a ) to close the ( at character " + str(start + 1))
             return node
-        for name, arity in math.FUNCTIONS.items():
+        letter = self.at < len(self.text) and self.text[self.at] in _FUNCTION_LETTERS
+        for name, arity in math.FUNCTIONS.items() if letter else ():
             if self.take(name + "("):
                 args = [self.sum()]
                 for _ in range(arity - 1):
