@@ -1,5 +1,8 @@
 """Dice notation: read it, roll it from the one dice source, and work out its exact odds.
 
+A notation that is more than a sum of terms (arithmetic, functions, roll groups) keeps its
+terms here and the arithmetic over their totals in service/engine/notation_math.py.
+
 The dialect is rpg-dice-roller's (docs/dice.md gives the grammar, and where the service
 departs from it): terms of ``NdS`` (``d%`` is a d100, ``dF`` a Fate die of -1, 0, +1, ``dF.1``
 one with a single -1 and a single +1 of six faces) and constants, joined by ``+`` and ``-``;
@@ -358,7 +361,7 @@ _FUNCTION_LETTERS = {name[0] for name in math.FUNCTIONS}
 _DIGITS = "0123456789"
 _MODIFIERS = (
     "a modifier (min, max, !, !!, !p, r, ro, u, uo, kh, kl, k, d, dh, dl, >=N..., f, cs, cf, "
-    "s, sa, sd) or + or -"
+    "s, sa, sd) or an operator"
 )
 
 
