@@ -119,6 +119,7 @@ def test_a_chain_stops_where_reaching_it_has_one_chance_in_a_million() -> None:
         ("3d6u", [2, 2, 5, 2, 4], 11),  # die 2 (a 2) shows 5; die 3 (2) shows 2, then 4
         ("5", [], 5),
         ("3 + 4", [], 7),
+        ("(1+1)d(2*3)", [2, 6], 8),  # a count and sides worked out from numbers
         ("3d6 # fire", [1, 2, 3], 6),  # comments stand where a blank may
         ("12d% /* note */ - 2", [1] * 12, 10),
         ("1d6 // a line\n+ 2", [4], 6),
@@ -160,6 +161,8 @@ def test_arithmetic_over_the_terms_totals(client: FlaskClient) -> None:
         ("1d1000^4", "character 7 ('^')", "a value could pass 1,000,000,000 either way"),
         ("(1d6+2", "its end", "a ) to close the ( at character 1"),
         ("1d6 /* open", "character 5 ('/')", "a */ to close the comment"),
+        ("(1d6)d6", "character 1 ('(')", "a count of dice in parentheses is worked out from"),
+        ("3d(5/2)", "character 3 ('(')", "the sides of the die in parentheses is a whole"),
         ("{2d6}kh1", "character 1 ('{')", "a group of one sub-roll with modifiers is not read"),
         ("{1d6, 1d8", "its end", "a , or a } in the group opened at character 1"),
     ],

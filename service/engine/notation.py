@@ -365,6 +365,20 @@ _MODIFIERS = (
 )
 
 
+def _dice_in(node: math.Expr) -> list[math.Dice]:
+    """The dice terms ``node`` reads."""
+    match node:
+        case math.Dice():
+            return [node]
+        case math.Neg(arg):
+            return _dice_in(arg)
+        case math.Op(_, left, right, _):
+            return _dice_in(left) + _dice_in(right)
+        case math.Call(_, args, _) | math.Group(args):
+            return [d for arg in args for d in _dice_in(arg)]
+    return []
+
+
 Flat = list[tuple[int, "math.Dice | math.Num"]]
 
 
@@ -536,6 +550,11 @@ class _Reader:
             self.blanks()
             if not self.take(")"):
                 raise self.fail("a ) to close the ( at character " + str(start + 1))
+            if self.peek("d") or self.peek("D"):  # a count worked out: (4*6)d6
+                worked_out = self.whole(node, start, "a count of dice")
+                self.at += 1
+                self.terms.append(self.term(1, worked_out, start))
+                return math.Dice(len(self.terms) - 1)
             return node
         letter = self.at < len(self.text) and self.text[self.at] in _FUNCTION_LETTERS
         for name, arity in math.FUNCTIONS.items() if letter else ():
@@ -562,6 +581,20 @@ class _Reader:
                 count += "." + self.digits()
             return math.Num(Fraction(count) if "." in count else int(count), start)
         raise self.fail("a number or a die (NdS)")
+
+    def whole(self, node: math.Expr, at: int, what: str) -> int:
+        """The whole number that ``node``, of numbers alone, works out to (a count or sides
+        written in parentheses, as rpg-dice-roller allows), or a refusal at ``at``."""
+        if any(True for _ in _dice_in(node)):
+            raise self.fail(f"{what} in parentheses is worked out from numbers, not dice", at)
+        try:
+            math.span(node, [])
+            value = math.evaluate(node, [])
+        except (math.MathError, ZeroDivisionError, OverflowError):
+            raise self.fail(f"{what} in parentheses is a whole number", at) from None
+        if not isinstance(value, int) and value.denominator != 1:
+            raise self.fail(f"{what} in parentheses is a whole number, not {float(value):g}", at)
+        return int(value)
 
     def pick(self) -> tuple[str, str, int] | None:
         """A keep or a drop (``kh3``, ``k``, ``kl1``, ``d1``, ``dh``...): its kind, the field of
@@ -646,6 +679,15 @@ class _Reader:
             term = Term(sign=sign, count=count, sides=6 if ones else 3, fudge=True, fudge_ones=ones)
         elif self.take("%"):
             term = Term(sign=sign, count=count, sides=100, percent=True)
+        elif self.peek("("):  # sides worked out: 6d(3*2)
+            at = self.at
+            self.at += 1
+            node = self.sum()
+            self.blanks()
+            if not self.take(")"):
+                raise self.fail("a ) to close the ( at character " + str(at + 1))
+            sides = self.whole(node, at, "the sides of the die")
+            term = Term(sign=sign, count=count, sides=sides)
         else:
             term = Term(sign=sign, count=count, sides=self.number("the sides of the die"))
         seen: list[str] = []
