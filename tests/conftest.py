@@ -57,6 +57,8 @@ SHARED_IN_THE_TREE = {
     "clients-node-modules": (
         "tests/test_openapi_lint.py::test_redocly_recommended_lint_is_clean",
         "tests/test_generated_clients.py::test_the_typescript_client_plays_the_turn_loop",
+        "tests/test_dice_peer.py::test_every_documented_form_rolls_as_rpg_dice_roller_rolls_it",
+        "tests/test_dice_peer.py::test_generated_notations_roll_as_rpg_dice_roller_rolls_them",
     ),
 }
 

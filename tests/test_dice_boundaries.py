@@ -23,7 +23,9 @@ def test_documented_limits() -> None:
     assert notation.MAX_NOTATION_DICE == 100
     assert notation.MAX_NOTATION_CONSTANT == 10_000
     assert notation.MAX_NOTATION_LENGTH == 200
-    assert notation.MAX_REROLLS == notation.MAX_EXPLOSIONS == 5
+    assert notation.MIN_CAP == 5
+    assert notation.PEER_CAP == 1000
+    assert notation.CAP_CHANCE * 1_000_000 == 1
     assert notation.MAX_NOTATION_DRAWS == dice.MAX_DICE_PER_REQUEST
     assert budget.REQUEST_WORK == 400_000
     assert budget.REQUEST_MS == 40
@@ -340,12 +342,12 @@ def test_a_huge_modifier_number_is_a_limit_problem_over_http(client: FlaskClient
 
 
 def test_the_draws_limit_counts_every_reroll_and_explosion() -> None:
-    per_die = (1 + notation.MAX_REROLLS) * (1 + notation.MAX_EXPLOSIONS)
+    per_die = (1 + notation.MIN_CAP) * (1 + notation.MIN_CAP)  # past the limit: each cap 5
     most = notation.MAX_NOTATION_DRAWS // per_die
     notation.Notation.parse(f"{most}d6r1!")
     with pytest.raises(LimitError, match=f"could draw {(most + 1) * per_die} dice"):
         notation.Notation.parse(f"{most + 1}d6r1!")
-    once = notation.MAX_NOTATION_DRAWS // (2 * (1 + notation.MAX_EXPLOSIONS))  # ro: one reroll
+    once = notation.MAX_NOTATION_DRAWS // (2 * (1 + notation.MIN_CAP))  # ro: one reroll
     notation.Notation.parse(f"{once}d6ro1!")
     with pytest.raises(LimitError, match="could draw"):
         notation.Notation.parse(f"{once + 1}d6ro1!")

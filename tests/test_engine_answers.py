@@ -95,20 +95,21 @@ def test_supplied_off_face_message_names_the_die_it_was_taken_as() -> None:
         ("", "dice notation is empty"),
         (
             "3x6",
-            "cannot read dice notation '3x6' at character 2 ('x'): a + or - before the next "
-            "term; write terms like 3d6, 4d6kh3, 2d20kl1, 3d6!, 10d6>=5, 4dF or 1d20+5",
+            "cannot read dice notation '3x6' at character 2 ('x'): an operator (+, -, *, /, %, "
+            "^) before the next term; write terms like 3d6, 4d6d1, 4d6kh3, 2d20kl1, 3d6!, "
+            "10d6>=5, 4dF or 1d20+5",
         ),
         (
             "3d6 2d6",
-            "cannot read dice notation '3d6 2d6' at character 5 ('2'): a + or - before the "
-            "next term; write terms like 3d6, 4d6kh3, 2d20kl1, 3d6!, 10d6>=5, 4dF or 1d20+5",
+            "cannot read dice notation '3d6 2d6' at character 5 ('2'): an operator (+, -, *, /, "
+            "%, ^) before the next term; write terms like 3d6, 4d6d1, 4d6kh3, 2d20kl1, 3d6!, "
+            "10d6>=5, 4dF or 1d20+5",
         ),
         (
             "2d6+",
             "cannot read dice notation '2d6+' at its end: a number or a die (NdS); write "
-            "terms like 3d6, 4d6kh3, 2d20kl1, 3d6!, 10d6>=5, 4dF or 1d20+5",
+            "terms like 3d6, 4d6d1, 4d6kh3, 2d20kl1, 3d6!, 10d6>=5, 4dF or 1d20+5",
         ),
-        ("5", "dice notation needs at least one NdS term"),
         ("101d6", "a roll has 1 to 100 dice in all, not 101"),
         ("1d1", "a die has 2 to 1000 sides"),
         ("1d6+10001", "the constant is at most 10000 either way"),

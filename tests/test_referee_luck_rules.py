@@ -85,3 +85,32 @@ def test_the_page_never_asks_odds_the_service_would_refuse_unread() -> None:
     assert 0 < limits["MAX_ODDS_PER_LOG"] < MAX_LOG_ENTRIES
     docs = (REFEREE.parent.parent.parent / "docs" / "verifiable-rolls.md").read_text()
     assert f"asks at most {limits['MAX_ODDS_PER_LOG']} for one log" in docs
+
+
+@pytest.mark.skipif(NODE is None, reason="needs node to run the page's module")
+def test_the_page_says_each_mark_of_a_rich_roll(client: FlaskClient) -> None:
+    """A penetrating explosion, critical marks and a unique reroll, in the page's words."""
+    body = {"notation": "3d6!pcs=6cf=1u", "dice": {"values": [6, 1, 1, 3, 4]}}
+    answer = client.post("/v1/dice/roll", json=body).get_json()
+    script = (
+        "import { termLines } from './explain.js';"
+        "console.log(JSON.stringify(termLines(JSON.parse(process.argv[1]))));"
+    )
+    assert NODE is not None
+    done = subprocess.run(
+        [NODE, "--input-type=module", "-e", script, json.dumps(answer)],
+        cwd=REFEREE,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    (line,) = json.loads(done.stdout)
+    # 6 explodes penetrating into a 3 (counts 2); the third die's 1 is the second's value,
+    # so the unique reroll replaces it with a 4
+    assert line == (
+        "3d6!pucs6cf1: die 1 shows 6, kept, exploded, penetrating, a critical success; "
+        "die 2 shows 1, kept, a critical failure; die 3 shows 1, rerolled; "
+        "die 4 (explosion of die 1) shows 3, counts 2, kept; "
+        "die 5 (unique reroll of die 3) shows 4, kept; kept dice sum to 13"
+    )

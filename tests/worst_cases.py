@@ -20,13 +20,12 @@ from typing import Any
 
 from service.engine.budget import REQUEST_WORK
 from service.engine.dice import MAX_SIDES
-from service.engine.errors import RuleError
+from service.engine.errors import LimitError, RuleError
 from service.engine.notation import (
-    MAX_EXPLOSIONS,
     MAX_NOTATION_DICE,
     MAX_NOTATION_DRAWS,
     MAX_NOTATION_LENGTH,
-    MAX_REROLLS,
+    MIN_CAP,
     Notation,
 )
 from service.engine.notation_odds import foreseen_units
@@ -833,16 +832,15 @@ GRID_CASES = [
 # --- dice, receipts, seeds, and the GETs -----------------------------------------------------
 
 
-# With every die rerolled 5 times and exploding 5 times, each rerolled 5 times again, a d6
-# draws 36 dice: 27 of them are the most that stay within the draws limit.
-MOST_REROLLED = MAX_NOTATION_DRAWS // ((1 + MAX_REROLLS) * (1 + MAX_EXPLOSIONS))
+# With every die exploding 5 times and each die of the chain rerolled 5 times, a d6 draws 36
+# dice (past the draws limit every cap is 5): 27 of them are the most that stay within it.
+MOST_REROLLED = MAX_NOTATION_DRAWS // ((1 + MIN_CAP) * (1 + MIN_CAP))
 
 
 def most_draws() -> list[int]:
-    """Supplied dice that make 27d6r1!kh3 draw all it may: each die a 1, rerolled into 1s
-    until its last reroll shows a 6; that 6 explodes into a 1, rerolled the same way..."""
-    chain = [1, 1, 1, 1, 6] + [1, 1, 1, 1, 1, 6] * MAX_EXPLOSIONS
-    return [1] * MOST_REROLLED + chain * MOST_REROLLED
+    """Supplied dice that make 27d6r6!kh3 draw all it may: every die a 6, so each explodes
+    to its cap and each die of the chain is rerolled into 6s to its cap."""
+    return [6] * (MOST_REROLLED * (1 + MIN_CAP) * (1 + MIN_CAP))
 
 
 def notation_terms() -> str:
@@ -889,6 +887,20 @@ NOTATION_FORMS: list[Callable[[int], str]] = [
     lambda n: f"{n}d10>=8f1",
     lambda n: f"{n}d{MAX_SIDES}>=500f<10",
     lambda n: f"{n}d6r1!kh3",
+    lambda n: f"{n}dF.1",
+    lambda n: f"{n}d6!p",
+    lambda n: f"{n}d10!!p>=9",
+    lambda n: f"{n}d6d1",
+    lambda n: f"{n}d10kh4dl1",
+    lambda n: f"{n}d20<>10",
+    lambda n: f"{n}d20cs>=19cf<=2sd",
+    lambda n: f"{n}d20ro<3!kl1sa",
+    lambda n: f"floor({n}d10*3/2)",  # arithmetic: each value of a term mapped
+    lambda n: f"max({n}d6, {n}d6)",  # every pair of two terms' values
+    lambda n: f"({n}d20+1)%7*{n}d4",
+    lambda n: "{" + ", ".join([f"{n}d6"] * 6) + "}kh3",  # a roll group's fold
+    lambda n: f"{n}d10u",  # unique dice: their odds are refused, at once
+    lambda n: f"{n}d10uo>5",
     lambda n: f"{n}d6!!kl1>=4f1",
     lambda n: f"{n}d12ro10min3max11",
     lambda n: f"{n}d%!dl2",
@@ -907,7 +919,10 @@ def _odds_fit(text: str) -> bool | None:
         notation = Notation.parse(text)
     except RuleError:
         return None
-    return foreseen_units(notation) <= REQUEST_WORK
+    try:
+        return foreseen_units(notation) <= REQUEST_WORK
+    except LimitError:  # odds the service does not work out (unique dice), refused at once
+        return False
 
 
 def notation_odds_cases() -> list[Case]:
@@ -968,6 +983,9 @@ HARD_NOTATIONS = [
     _most_terms(lambda i: "1d%!>=2"),
     _most_terms(lambda i: f"1d{MAX_SIDES - i}kh1"),
     _most_terms(lambda i: f"d{MAX_SIDES - i}!!>=2"),
+    "10d10*10d10",
+    _most_terms(lambda i: f"max(d{MAX_SIDES - i},d{MAX_SIDES - 1 - i})"),
+    _most_terms(lambda i: f"floor(d{MAX_SIDES - i}/3)"),
 ]
 
 
@@ -1059,8 +1077,8 @@ OTHER_CASES = [
         "POST",
         "/v1/dice/roll",
         f"{MAX_NOTATION_DRAWS} dice drawn at most: every die rerolled and exploded to its caps",
-        {"notation": f"{MOST_REROLLED}d6r1!kh3", "dice": {"values": most_draws()}},
-        past={"notation": f"{MOST_REROLLED + 1}d6r1!kh3"},
+        {"notation": f"{MOST_REROLLED}d6r6!kh3", "dice": {"values": most_draws()}},
+        past={"notation": f"{MOST_REROLLED + 1}d6r6!kh3"},
     ),
     Case(
         "POST",

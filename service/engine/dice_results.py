@@ -16,11 +16,20 @@ DieFate = Annotated[
     ),
 ]
 DieCause = Annotated[
-    Literal["rolled", "reroll", "explosion"],
+    Literal["rolled", "reroll", "explosion", "unique"],
     Fixed(
         "DieCause",
         "Why a die was drawn: `rolled` (one of the term's N dice), `reroll` (it replaces "
-        "the die `of`), `explosion` (the die `of` exploded).",
+        "the die `of`), `explosion` (the die `of` exploded), `unique` (it replaces the die "
+        "`of`, whose value an earlier die showed).",
+    ),
+]
+DieCritical = Annotated[
+    Literal["success", "failure", "both"],
+    Fixed(
+        "DieCritical",
+        "A critical mark (`cs`, `cf`): the die's value meets the critical success point, "
+        "the critical failure point, or both. It changes no total.",
     ),
 ]
 DieSuccess = Annotated[
@@ -45,13 +54,20 @@ class RolledDie(TypedDict):
     face: Annotated[int, Doc("The face drawn (a Fate die: -1, 0 or +1)")]
     value: Annotated[
         int,
-        Doc("What it counts: the face after min and max; a compounding die adds its explosions"),
+        Doc(
+            "What it counts: the face (one of the N dice: after min and max; a penetrating "
+            "explosion: one less); a compounding die adds its explosions"
+        ),
     ]
     fate: DieFate
     cause: DieCause
     of: Annotated[int | None, Doc("The die it rerolls or explodes from (null for the first N)")]
     exploded: Annotated[bool, Doc("Its value met the explosion: it drew the next die")]
+    penetrated: NotRequired[
+        Annotated[bool, Doc("It exploded penetrating (`!p`): the die it drew counts one less")]
+    ]
     success: NotRequired[DieSuccess]
+    critical: NotRequired[DieCritical]
 
 
 class RolledTerm(TypedDict):
@@ -74,7 +90,13 @@ class RolledTerm(TypedDict):
 
 class RollResult(TypedDict):
     notation: Annotated[str, Doc("The notation as written back", example="4d6kh3+2")]
-    total: Annotated[int, Doc("Every term with its sign, and the constant")]
+    total: Annotated[
+        int,
+        Doc(
+            "Every term with its sign, and the constant; or, for a notation with arithmetic "
+            "(`floor(4d6kh3/2)`), its value from the terms' totals"
+        ),
+    ]
     constant: int
     terms: list[RolledTerm]
 

@@ -49,28 +49,40 @@ ROLL = Step(
 )
 
 GRAMMAR = (
-    "Terms joined by `+` and `-` (blanks and tabs may stand around them), at least one of "
-    "them dice. A term is a constant (digits) or `NdS`: N dice (N may be left out: `d20` is "
-    "`1d20`) of S sides, `d%` (a d100) or `dF` (a Fate die: -1, 0, +1); then, each at most "
-    "once and in any order: `rC` (reroll while the face meets C, at most "
-    f"{nt.MAX_REROLLS} times; `r` alone rerolls the lowest face) or `roC` (once); `minN`, "
-    "`maxN` (a face counts at least, at most N); `!C` (explode: one more die while the value "
-    f"meets C, at most {nt.MAX_EXPLOSIONS} times in a chain; `!` alone explodes on the "
-    "highest face) or `!!C` (compounding: the explosions add to the die); `khN`, `klN`, "
-    "`dhN`, `dlN` (keep or drop the N highest or lowest; `k` is `kh`, N left out is 1); a "
-    "compare point C (count successes: +1 a die that meets it) and then `fC` (failures: -1). "
-    "A compare point C is `>=N`, `<=N`, `>N`, `<N` or `=N` (a number alone after `r`, `!` "
-    "and `f` is `=N`). Text that does not read is a `notation` problem naming the position "
-    "and the character; docs/dice.md gives the order the modifiers apply in and the dice "
-    "are drawn."
+    "rpg-dice-roller's notation: terms joined by `+` and `-` (blanks, line ends and "
+    "comments, `# ...`, `// ...` or `/* ... */`, may stand around them), or arithmetic over "
+    "them: `*`, `/`, `%`, `^` (`**`), parentheses, "
+    "decimals and `abs`, `ceil`, `floor`, `round`, `sign`, `max`, `min`, `pow` "
+    "(`floor(4d6kh3/2)`), where the total is always a whole number; roll groups "
+    "`{a, b, ...}` of two or more sub-rolls with a keep, a drop, successes or a sort over "
+    "their totals (`{4d6+2d8, 3d20+3}kh1`); a notation of constants alone is its constant. "
+    "A term is a constant "
+    "(digits) or `NdS`: N dice (N may be left out: `d20` is `1d20`) of S sides, `d%` (a "
+    "d100), `dF` (a Fate die: -1, 0, +1) or `dF.1` (one -1 and one +1 of six faces); then, "
+    "each kind at most once and in any order: `minN`, `maxN` (each of the N dice counts at "
+    "least, at most N); `!C` (explode: one more die while the last meets C; `!` alone: the "
+    "highest face), `!!C` (compounding: the explosions add to the die), `!pC` (penetrating: "
+    "each explosion counts one less); `rC` (reroll while the value meets C; `r` alone: the "
+    "lowest face) or `roC` (once); `u`, `uo`, `uC` (unique: reroll a value an earlier die "
+    "shows); `khN`, `klN`, `kN` (keep the N highest or lowest; `k` is `kh`) and `dN`, `dlN`, "
+    "`dhN` (drop the N lowest or highest; N left out is 1); a compare point C (count "
+    "successes: +1 a die that meets it) and then `fC` (failures: -1); `csC`, `cfC` (mark "
+    "critical dice); `s`, `sa`, `sd` (sort the values). A compare point C is `>=N`, `<=N`, "
+    "`>N`, `<N`, `=N` or `<>N` (`!=N`; a number alone after `r`, `!`, `f`, `cs` and `cf` is "
+    "`=N`). The modifiers apply in rpg-dice-roller's order whatever order they are written "
+    "in: min, max, explode, reroll, unique, keep, drop, successes. Text that does not read "
+    "is a `notation` problem naming the position and the character; docs/dice.md gives the "
+    "order the dice are drawn in, the caps of rerolls and explosions, and where the service "
+    "differs from rpg-dice-roller."
 )
 LIMITS = (
     f"At most {nt.MAX_NOTATION_DICE} dice in all, 2 to {engine_dice.MAX_SIDES} sides, a "
     f"constant of at most {nt.MAX_NOTATION_CONSTANT} either way, and at most "
-    f"{nt.MAX_NOTATION_DRAWS} dice drawn with every reroll and explosion the notation allows; "
-    f"a modifier's number (min, max, a compare point) at most {engine_dice.MAX_SIDES} either "
-    f"way and a keep or drop of at most {nt.MAX_NOTATION_DRAWS} dice: past those, a `limit` "
-    "problem."
+    f"{nt.MAX_NOTATION_DRAWS} dice drawn with every reroll and explosion the notation allows "
+    f"(a chain stops where reaching it has at most one chance in a million, after "
+    f"{nt.MIN_CAP} to {nt.PEER_CAP} dice); a modifier's number (min, max, a compare point) at "
+    f"most {engine_dice.MAX_SIDES} either way and a keep or drop of at most "
+    f"{nt.MAX_NOTATION_DRAWS} dice: past those, a `limit` problem."
 )
 
 
@@ -152,10 +164,11 @@ ODDS_REQUEST = OddsRequestSchema()
 @blp.doc(
     operationId="rollDice",
     summary="Roll dice in dice notation",
-    description="A roll such as 3d6, 4d6kh3, 3d6!, 10d6>=5 or 4dF+1, with the same three "
+    description="A roll such as 3d6, 4d6d1, 4d6kh3, 3d6!, 10d6>=5 or 4dF+1, with the same three "
     "dice modes as every step. Every die drawn (rerolls and explosions too) is a roll of "
     "`rolls`, in the order drawn, so the verifiers re-derive each one; `result.terms[].dice` "
-    "says what became of each (kept, dropped, rerolled, compounded; exploded; a success). "
+    "says what became of each (kept, dropped, rerolled, compounded; exploded, penetrated; "
+    "a success; critical). "
     "Supplied dice are taken in that order (a Fate die as 1, 2, 3 for -1, 0, +1). " + LIMITS,
     parameters=[PREFER_PARAMETER],
 )

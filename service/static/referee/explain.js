@@ -102,8 +102,17 @@ export function rollLines(document) {
   });
 }
 
-const CAUSE_WORDS = { reroll: "reroll of die", explosion: "explosion of die" };
+const CAUSE_WORDS = {
+  reroll: "reroll of die",
+  explosion: "explosion of die",
+  unique: "unique reroll of die",
+};
 const SUCCESS_WORDS = { success: "a success", failure: "a failure", neither: "neither success nor failure" };
+const CRITICAL_WORDS = {
+  success: "a critical success",
+  failure: "a critical failure",
+  both: "a critical success and failure",
+};
 
 /** One die of a rich roll in words: why it was drawn, its face, what it counts, its fate. */
 function dieWords(die) {
@@ -113,15 +122,19 @@ function dieWords(die) {
   parts[0] += ` shows ${text(get(die, "face"))}`;
   if (get(die, "value") !== get(die, "face")) parts[0] += `, counts ${text(get(die, "value"))}`;
   parts.push(text(get(die, "fate")));
-  if (get(die, "exploded") === true) parts.push("exploded");
+  if (get(die, "exploded") === true) {
+    parts.push(get(die, "penetrated") === true ? "exploded, penetrating" : "exploded");
+  }
   const success = SUCCESS_WORDS[get(die, "success")];
   if (success !== undefined) parts.push(success);
+  const critical = CRITICAL_WORDS[get(die, "critical")];
+  if (critical !== undefined) parts.push(critical);
   return parts.join(", ");
 }
 
 /** A roll in dice notation, term by term: every die of a term with modifiers (which were
- * kept, dropped, rerolled, compounded, which exploded, which were successes) and what the
- * term adds. Plain terms (NdS alone) say nothing more than their roll. */
+ * kept, dropped, rerolled, compounded, which exploded or penetrated, which were successes
+ * or critical) and what the term adds. Plain terms (NdS alone) say nothing more than their roll. */
 export function termLines(document) {
   if (get(document, "ruleset") !== null || get(document, "step") !== "roll") return [];
   const terms = get(document, "result", "terms");
