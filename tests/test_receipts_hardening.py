@@ -523,6 +523,10 @@ def test_orjsons_reading_is_taken_only_as_the_decoder_reads(
         (rb'["a\\\"1", 1234567890123456789]', False),
         (rb'["\\", 1234567890123456789]', False),
         (rb'{"1234567890123456789": "\u00e9"}', True),
+        # a run after a colon or a blank may be a number: the strings are emptied to see
+        (b'{"h": "ab:1234567890123456789"}', True),
+        (b"[ 1234567890123456789]", False),
+        (b'{"a":\n1234567890123456789}', False),
         (b"[1e400]", False),
         (b"[NaN]", False),
         (b'["\\ud800"]', False),

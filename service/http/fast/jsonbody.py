@@ -250,6 +250,10 @@ ORJSON_DEPTH = 100
 # string emptied: a hash written in hex holds 19 decimal digits in a row now and then.
 _DIGITS_AS_ZERO = bytes.maketrans(b"0123456789", b"0" * 10)
 _LONG_NUMBER = b"0" * 19
+_DIGIT_RUN = re.compile(_LONG_NUMBER + rb"+")
+# What may stand right before the digits of a number outside a string (nothing: the text
+# starts with it).
+_BEFORE_A_NUMBER = frozenset([b"", *(bytes([c]) for c in b"[:,-+.eE \t\r\n")])
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 # An escape of a colon (\u003a) adds a colon to the value that the body's bytes lack.
 _COLON_ESCAPE = b"\\u003"
@@ -270,10 +274,20 @@ UNPROVEN = _Unproven()
 
 
 def _has_long_number(text: bytes) -> bool:
-    """Whether a number of ``text`` (a JSON text orjson read) has 19 digits or more."""
-    if text.translate(_DIGITS_AS_ZERO).find(_LONG_NUMBER) < 0:
+    """Whether a number of ``text`` (a JSON text orjson read) has 19 digits or more.
+
+    Each run of 19 digits or more is looked at where it starts: in valid JSON, digits
+    outside a string follow a bracket, a colon, a comma, a blank or a sign, point or
+    exponent of their number; a run after anything else (a hex digit's letter, a quote)
+    lies in a string. Only a run that may be a number has every string emptied and the
+    text searched again, which costs about 20 ms for a MiB."""
+    zeroed = text.translate(_DIGITS_AS_ZERO)
+    if zeroed.find(_LONG_NUMBER) < 0:
         return False
-    return _STRING.sub(b'""', text).translate(_DIGITS_AS_ZERO).find(_LONG_NUMBER) >= 0
+    for run in _DIGIT_RUN.finditer(zeroed):
+        if zeroed[run.start() - 1 : run.start()] in _BEFORE_A_NUMBER:
+            return _STRING.sub(b'""', text).translate(_DIGITS_AS_ZERO).find(_LONG_NUMBER) >= 0
+    return False
 
 
 def _crowded_object(level: list[Any]) -> bool:
