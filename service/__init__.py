@@ -32,6 +32,8 @@ VERIFY_ENDPOINT = "receipts.verify"
 
 DEFAULTS: Mapping[str, Any] = {
     "API_TITLE": "Fire Control",
+    # Minor: 1.6.0 writes each shape once, tells apps what they draw and may do, serves
+    # the companion page and reads rpg-dice-roller's notation.
     # Minor: 1.5.0 bounds every request by one work budget, rights the last wrong answers,
     # gives the defaults the texts decide and draws every odds picture whole.
     # Patch: 1.4.2 and 1.4.1 change no answer (cheaper loads, receipts and rules; PyNaCl
@@ -40,7 +42,7 @@ DEFAULTS: Mapping[str, Any] = {
     # odds, and minimal answers; 1.3.0 bounds every refusal, verifies whole games and gives
     # the heat map a margin (CHANGELOG.md); 1.2.0 added rule options, the pending turn,
     # odds, advice and the heat map; 1.1.0 renamed and typed components on the wire of 1.0.0.
-    "API_VERSION": "1.5.0",
+    "API_VERSION": "1.6.0",
     "OPENAPI_VERSION": "3.1.0",
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",

@@ -495,7 +495,8 @@ def test_a_phone_aims_a_battle_and_rolls_dice_without_scrolling_sideways(phone: 
     page.fill("#dice-notation", "4d6r1!kh3")
     phone.tap("#dice-form button[type=submit]")
     total = page.locator("#dice-total").inner_text()
-    assert total.startswith("4d6r1!kh3 = ")
+    # the notation as the service read it: its modifiers in the order they are applied
+    assert total.startswith("4d6!r1kh3 = ")
     assert page.locator("#dice-result li[data-roll]").count() >= 1
     phone.tap("#dice-odds")
     assert page.locator("#dice-picture img").count() == 1
