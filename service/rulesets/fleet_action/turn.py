@@ -378,6 +378,13 @@ def _status(ship: TurnShip, state: TurnState) -> FleetActionTurnShipStatus:
     }
 
 
+def _measured(value: float | None) -> float | None:
+    """A measure as the players sent it: 12 stays 12, not 12.0 (a request reads every number
+    as a float), so the answer is written as it was asked, and signed without a second walk
+    of its JSON for floats written the RFC 8785 way."""
+    return int(value) if value is not None and value.is_integer() else value
+
+
 def _names(ships: Iterable[TurnShip]) -> str:
     return ", ".join(ship.name for ship in ships)
 
@@ -438,10 +445,10 @@ def turn(inp: TurnInput, res: Resolution) -> FleetActionTurnResult:
         "player": mover.player,
         "weapon": activation.weapon,
         "target": activation.target,
-        "range": activation.range,
+        "range": _measured(activation.range),
         "line_of_sight": activation.line_of_sight,
-        "moved": activation.moved,
-        "turned": activation.turned,
+        "moved": _measured(activation.moved),
+        "turned": _measured(activation.turned),
         "guns": guns,
         "torpedoes": torpedoes,
     }
