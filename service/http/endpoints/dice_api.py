@@ -125,7 +125,7 @@ DiceOdds = named(
     OddsBase,
     {
         "ruleset": RULESET_ID.field(required=True, allow_none=True),
-        "step": Const("roll", required=True),
+        "step": Const(ROLL.name, required=True),
         "notation": fields.String(
             required=True, metadata={"description": "The notation as written back"}
         ),
@@ -138,9 +138,7 @@ ODDS_EXAMPLE = {"notation": "4d6kh3"}
 ODDS_EXAMPLE_OUTCOMES = 3
 
 
-def _build(args: dict[str, Any]) -> RollInput:
-    made: RollInput = shape.make(RollInput, args)
-    return made
+_build = shape.maker(RollInput)  # a request's members as its RollInput
 
 
 def odds_answer(notation: nt.Notation) -> dict[str, Any]:
