@@ -1,17 +1,13 @@
 // Dice: any notation rolled on the service's dice, every die shown, and its odds as a picture.
 
+import { dieWords } from "../referee/explain.js";
 import { picture, post } from "./api.js";
 import { $, busy, element, rollItems } from "./ui.js";
 
-const FATE = { kept: "kept", dropped: "dropped", rerolled: "rerolled", success: "a success", failure: "a failure" };
-
+// Each die in the referee's words: why it was drawn, its face, what it counts (a
+// penetrating explosion one less), its fate, a success or a critical.
 function dieLine(die) {
-  const how = die.cause === "rolled" ? "" : ` (${die.cause} of die ${die.of})`;
-  const fate = FATE[die.fate] ?? die.fate;
-  return element("li", {
-    "data-fate": die.fate,
-    text: `die ${die.die}: ${die.face}${how}, ${fate}${die.exploded ? ", exploded" : ""}`,
-  });
+  return element("li", { "data-fate": die.fate, text: dieWords(die) });
 }
 
 async function roll(event) {

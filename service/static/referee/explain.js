@@ -114,8 +114,9 @@ const CRITICAL_WORDS = {
   both: "a critical success and failure",
 };
 
-/** One die of a rich roll in words: why it was drawn, its face, what it counts, its fate. */
-function dieWords(die) {
+/** One die of a rich roll in words: why it was drawn, its face, what it counts, its fate
+ * (the companion's dice say each die so too). */
+export function dieWords(die) {
   const parts = [`die ${text(get(die, "die"))}`];
   const cause = CAUSE_WORDS[get(die, "cause")];
   if (cause !== undefined) parts[0] += ` (${cause} ${text(get(die, "of"))})`;
