@@ -251,6 +251,19 @@ def test_a_turn_answer_is_one_of_two_shapes_told_apart_by_call(client: FlaskClie
         assert other not in variant["properties"]
 
 
+def test_a_measure_is_echoed_as_it_was_sent(client: FlaskClient) -> None:
+    """40 stays 40 and 12.5 stays 12.5: the answer writes the numbers the players sent."""
+    activation = {**guns("Hipper", "Warspite", 12.5), "moved": 4, "turned": 45}
+    body = {
+        "state": started(THREE_A_SIDE, "B"),
+        "activation": activation,
+        "dice": {"values": [1, 1, 1, 1]},
+    }
+    raw = client.post(TURN, json=body).get_data(as_text=True)
+    assert '"range":12.5' in raw and '"moved":4,' in raw and '"turned":45,' in raw
+    assert '"moved":4.0' not in raw and '"turned":45.0' not in raw
+
+
 def test_the_same_state_and_dice_give_the_same_answer(client: FlaskClient) -> None:
     body = {
         "state": started(THREE_A_SIDE, "B"),
